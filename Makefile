@@ -1,0 +1,30 @@
+# Reactor — the two commands are `make demo` and `make test`.
+SWIFT ?= swift
+SWIFT_TEST_FLAGS ?=
+
+.PHONY: setup build test tsan bench demo clean
+
+# Installs what a fresh Debian machine lacks (libgraphviz-dev for CGraphviz).
+setup:
+	@if ! pkg-config --exists libgvc 2>/dev/null; then \
+		echo "==> installing libgraphviz-dev"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libgraphviz-dev pkg-config >/dev/null; \
+	fi
+
+build: setup
+	$(SWIFT) build
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
+
+# The thread suites under ThreadSanitizer (a separate build folder).
+tsan: setup
+	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter 'Thread'
+
+bench: setup
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+clean:
+	rm -rf .build .build-tsan Benchmarks/.build

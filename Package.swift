@@ -1,0 +1,21 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Reactor",
+    products: [
+        .library(name: "ReactorCore", targets: ["ReactorCore"]),
+    ],
+    traits: [
+        .trait(
+            name: "Tracing",
+            description: "Compiles the trace hook into ReactorCore. Disable it to compile tracing out entirely."
+        ),
+        .default(enabledTraits: ["Tracing"]),
+    ],
+    targets: [
+        .target(name: "ReactorCore"),
+        .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,60 @@
+// The computation side of `Computed`: push "maybe changed" down the graph,
+// pull fresh values up it, so that a diamond reruns its effect once per write
+// and an unchanged value invalidates nothing.
+
+extension Computation {
+    /// A source of this computed changed: its value must be recomputed, and
+    /// whoever read it may need to rerun.
+    func markDirty(source: UInt64) {
+        guard derivedState != .dirty, !stopped else { return }
+        let wasClean = derivedState == .clean
+        derivedState = .dirty
+        withTracer { $0.invalidated(computation: id, cause: .dependency, source: source) }
+        unlinkAllDependencies()
+        if wasClean { derivedOutput?.propagateCheck() }
+    }
+
+    /// Brings this computed's value up to date, recomputing it only if one of
+    /// its sources really changed. Reports a cycle instead of recursing forever.
+    func refreshDerived() {
+        if isDeriving {
+            let start = graph.deriving.lastIndex { $0 === self } ?? 0
+            let names = graph.deriving[start...].map { $0.name ?? "#\($0.id)" } + [name ?? "#\(id)"]
+            reactor.report(.cycle(names: names))
+            return
+        }
+        if stopped { return }
+        if derivedState == .check {
+            var cursor = dependenciesHead
+            while let link = cursor {
+                if let source = link.pointee.dependency.derivedOwner {
+                    source.refreshDerived()
+                    if derivedState == .dirty { break }  // our links were recycled
+                }
+                cursor = link.pointee.nextDependency
+            }
+            if derivedState == .check { derivedState = .clean }
+        }
+        guard derivedState == .dirty, let derive else { return }
+        isDeriving = true
+        graph.deriving.append(self)
+        derivedState = .clean
+        withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+        let previous = graph.current
+        let previousInCompute = graph.inCompute
+        graph.current = self
+        graph.inCompute = true
+        let changed = derive()
+        graph.current = previous
+        graph.inCompute = previousInCompute
+        withTracer { $0.rerunEnded(computation: id) }
+        graph.deriving.removeLast()
+        isDeriving = false
+        let wasFirstRun = firstRun
+        firstRun = false
+        if changed && !wasFirstRun, let output = derivedOutput {
+            withTracer { $0.changed(dependency: output.id) }
+            output.notifySubscribers()
+        }
+    }
+}

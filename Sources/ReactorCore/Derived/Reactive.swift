@@ -1,0 +1,54 @@
+/// Makes a stored property of a class reactive: reads inside a computation
+/// depend on it, writes invalidate the computations that read it.
+///
+/// ```swift
+/// final class Person {
+///     @Reactive var name = "Ada"
+///     @Reactive var age = 36
+/// }
+/// ```
+///
+/// No conformance is needed. In traces the property is named `Person.age`.
+/// Writing an `Equatable` value equal to the current one invalidates nothing.
+@propertyWrapper
+public struct Reactive<Value> {
+    @usableFromInline let storage: ReactiveStorage<Value>
+
+    /// A reactive property whose every write invalidates its readers.
+    public init(wrappedValue: Value) {
+        storage = ReactiveStorage(value: wrappedValue, isEqual: nil)
+    }
+
+    /// A reactive property whose writes of an equal value invalidate nothing.
+    public init(wrappedValue: Value) where Value: Equatable {
+        storage = ReactiveStorage(value: wrappedValue, isEqual: { $0 == $1 })
+    }
+
+    /// The value, for a `@Reactive` outside a class (no owner name).
+    public var wrappedValue: Value {
+        get { storage.get() }
+        nonmutating set { storage.set(newValue) }
+    }
+
+    /// `$property`: the storage, whose ``ReactiveStorage/projectedDependency`` is the dependency.
+    public var projectedValue: ReactiveStorage<Value> { storage }
+
+    /// Access through the owning object, which names the property `Owner.property`.
+    @inlinable
+    public static subscript<Owner: AnyObject>(
+        _enclosingInstance owner: Owner,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Owner, Reactive<Value>>
+    ) -> Value {
+        get {
+            let storage = owner[keyPath: storageKeyPath].storage
+            if !storage.isNamed { storage.name(from: owner) }
+            return storage.get()
+        }
+        set {
+            let storage = owner[keyPath: storageKeyPath].storage
+            if !storage.isNamed { storage.name(from: owner) }
+            storage.set(newValue)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// The storage behind one `@Reactive` property: the value and the dependency
+/// that reads record and writes change. Internal storage: `@unchecked Sendable`
+/// because the value is read and written with the graph lock held.
+public final class ReactiveStorage<Value>: @unchecked Sendable {
+    @usableFromInline @exclusivity(unchecked) var value: Value
+    @usableFromInline let dependency: Dependency
+    @usableFromInline let isEqual: ((Value, Value) -> Bool)?
+    /// False until the property has learned its `Owner.property` name.
+    @usableFromInline @exclusivity(unchecked) var isNamed = false
+    /// Called with the graph lock held before each write that changes the
+    /// value, with the owner object (stores use it to enforce actions).
+    @usableFromInline @exclusivity(unchecked) var ownerID: UInt64 = 0
+
+    @usableFromInline
+    init(value: Value, isEqual: ((Value, Value) -> Bool)?) {
+        self.value = value
+        self.isEqual = isEqual
+        let id = ReactorTracing.makeID()
+        dependency = Dependency(id: id, name: nil)
+        withTracer { $0.nodeCreated(id, kind: .reactiveValue, name: "", parent: 0) }
+    }
+
+    /// The dependency through which computations depend on this property.
+    public var projectedDependency: Dependency { dependency }
+
+    @inlinable
+    func get() -> Value {
+        graph.lock.withLock {
+            dependency.depend()
+            return value
+        }
+    }
+
+    @inlinable
+    func set(_ newValue: Value) {
+        graph.operation {
+            if let isEqual, isEqual(value, newValue) { return }
+            value = newValue
+            ReactiveWriteObserver.willChange(ownerID: ownerID, dependency: dependency)
+            withTracer { $0.changed(dependency: dependency.id) }
+            dependency.notifySubscribers()
+        }
+    }
+
+    /// Names the property `Owner.property` after the first access through its owner.
+    @usableFromInline
+    func name<Owner: AnyObject>(from owner: Owner) {
+        graph.lock.withLock {
+            guard !isNamed else { return }
+            isNamed = true
+            var label = "value"
+            for child in Mirror(reflecting: owner).children {
+                if let wrapper = child.value as? Reactive<Value>, wrapper.storage === self, let childLabel = child.label {
+                    label = childLabel.hasPrefix("_") ? String(childLabel.dropFirst()) : childLabel
+                    break
+                }
+            }
+            let ownerName = String(describing: Owner.self)
+            let name = "\(ownerName).\(label)"
+            dependency.storedName = name
+            if let node = owner as? any TraceOwner { ownerID = node.traceID }
+            withTracer { $0.nodeNamed(dependency.id, name: name, owner: ownerID) }
+        }
+    }
+}
+
+/// An object that appears as a node in traces and owns reactive state (a store).
+public protocol TraceOwner: AnyObject {
+    /// The process-unique id of the owner's node.
+    var traceID: UInt64 { get }
+}
+
+/// Lets stores check writes to their state (`requireActions`) without the
+/// core knowing about stores. Set once; called with the graph lock held.
+public enum ReactiveWriteObserver {
+    /// Called before a write to a property owned by `ownerID` notifies its readers.
+    nonisolated(unsafe) public static var handler: ((_ ownerID: UInt64, _ dependency: Dependency) -> Void)?
+
+    @inlinable
+    static func willChange(ownerID: UInt64, dependency: Dependency) {
+        if ownerID != 0, let handler { handler(ownerID, dependency) }
+    }
+}

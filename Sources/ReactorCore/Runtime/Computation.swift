@@ -1,0 +1,303 @@
+/// Code that reruns when the data it read changes (Tracker's `Computation`).
+///
+/// Created by ``Reactor/autorun(_:onError:fileID:line:_:)``. A computation
+/// records the dependencies it reads while it runs; when one changes, it is
+/// invalidated, drops all its dependencies and is rerun at the next flush,
+/// collecting them afresh.
+public final class Computation: @unchecked Sendable {
+    // @unchecked Sendable: every mutable field is guarded by the graph lock.
+
+    /// The process-unique id under which this computation appears in traces.
+    public let id: UInt64
+    /// The name given to `autorun`, or the derived `file:line` name.
+    public let name: String?
+    /// The runtime that reruns this computation.
+    public let reactor: Reactor
+
+    /// True during the first run, false afterwards.
+    public var isFirstRun: Bool { graph.lock.withLock { firstRun } }
+    /// True once invalidated and not yet rerun, and always once stopped.
+    public var isInvalidated: Bool { graph.lock.withLock { invalidated } }
+    /// True once stopped: it will never rerun.
+    public var isStopped: Bool { graph.lock.withLock { stopped } }
+
+    @usableFromInline @exclusivity(unchecked) var firstRun = true
+    @usableFromInline @exclusivity(unchecked) var invalidated = false
+    @usableFromInline @exclusivity(unchecked) var stopped = false
+    @exclusivity(unchecked) var recomputing = false
+    /// In the reactor's pending queue.
+    @exclusivity(unchecked) var queued = false
+    /// An autorun one of whose computed inputs may have changed: the flush
+    /// refreshes those computeds and reruns it only if one of them did.
+    @exclusivity(unchecked) var checkPending = false
+    @exclusivity(unchecked) var runsInFlush = 0
+    @exclusivity(unchecked) var flushEpoch = 0
+
+    let parentID: UInt64
+    @exclusivity(unchecked) var body: ((Computation) throws -> Void)?
+    let onError: ((any Error) -> Void)?
+    @exclusivity(unchecked) var onInvalidateCallbacks: [(Computation) -> Void] = []
+    @exclusivity(unchecked) var onStopCallbacks: [(Computation) -> Void] = []
+
+    // The dependencies read during the current run, in reading order.
+    @usableFromInline @exclusivity(unchecked) var dependenciesHead: LinkPointer?
+    @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
+    @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
+    /// Unlinked links kept for the next run.
+    @exclusivity(unchecked) var freeLinks: LinkPointer?
+
+    // Computed values: a computation whose body derives a value on demand.
+    /// Recomputes the value and tells whether it differs from the previous one.
+    @exclusivity(unchecked) var derive: (() -> Bool)?
+    @exclusivity(unchecked) var derivedState = DerivedState.dirty
+    @exclusivity(unchecked) var isDeriving = false
+    /// The dependency through which readers of a computed depend on it.
+    @exclusivity(unchecked) unowned(unsafe) var derivedOutput: Dependency?
+
+    enum DerivedState { case clean, check, dirty }
+
+    init(reactor: Reactor, name: String?, parentID: UInt64, kind: TraceNodeKind,
+         onError: ((any Error) -> Void)?, body: ((Computation) throws -> Void)?) {
+        self.id = ReactorTracing.makeID()
+        self.reactor = reactor
+        self.name = name
+        self.parentID = parentID
+        self.onError = onError
+        self.body = body
+        withTracer { $0.nodeCreated(id, kind: kind, name: name ?? "", parent: parentID) }
+    }
+
+    deinit {
+        var cursor = freeLinks
+        while let link = cursor {
+            cursor = link.pointee.nextDependency
+            link.deallocate()
+        }
+    }
+
+    @usableFromInline
+    var isDerived: Bool { derive != nil }
+
+    /// An autorun that is invalidated, or a computed whose value must be recomputed:
+    /// either way it gains no dependencies until it runs again.
+    @usableFromInline
+    var isInvalidatedOrDirty: Bool {
+        derive == nil ? invalidated : (derivedState == .dirty && !isDeriving) || stopped
+    }
+
+    var needsRecompute: Bool { invalidated && !stopped }
+
+    // MARK: Public operations
+
+    /// Invalidates this computation so that it reruns at the next flush.
+    public func invalidate() {
+        graph.operation { invalidate(cause: .explicit, source: 0) }
+    }
+
+    /// Stops this computation: it is invalidated and never reruns.
+    public func stop() {
+        graph.operation { stop(cause: .stop, source: 0) }
+    }
+
+    /// Registers `callback` to run when this computation is next invalidated,
+    /// or runs it at once if it already is. Callbacks run non-reactively.
+    public func onInvalidate(_ callback: @escaping (Computation) -> Void) {
+        graph.operation {
+            if invalidated {
+                graph.nonreactive { callback(self) }
+            } else {
+                onInvalidateCallbacks.append(callback)
+            }
+        }
+    }
+
+    /// Registers `callback` to run when this computation is stopped, after its
+    /// `onInvalidate` callbacks, or runs it at once if it already is stopped.
+    public func onStop(_ callback: @escaping (Computation) -> Void) {
+        graph.operation {
+            if stopped {
+                graph.nonreactive { callback(self) }
+            } else {
+                onStopCallbacks.append(callback)
+            }
+        }
+    }
+
+    /// Reruns this computation now if it is invalidated.
+    public func flush() {
+        graph.operation {
+            if recomputing { return }
+            recompute()
+        }
+    }
+
+    /// Invalidates this computation and reruns it now.
+    public func run() {
+        graph.operation {
+            invalidate(cause: .explicit, source: 0)
+            if recomputing { return }
+            recompute()
+        }
+    }
+}
+
+// MARK: - Internals (graph lock held)
+
+extension Computation {
+    func invalidate(cause: InvalidationCause, source: UInt64) {
+        if invalidated { return }
+        if !recomputing && !stopped { reactor.enqueue(self) }
+        invalidated = true
+        withTracer { $0.invalidated(computation: id, cause: cause, source: source) }
+        unlinkAllDependencies()
+        // Callbacks cannot add callbacks: they run at once while invalidated.
+        let callbacks = onInvalidateCallbacks
+        onInvalidateCallbacks = []
+        for callback in callbacks {
+            graph.nonreactive { callback(self) }
+        }
+    }
+
+    func stop(cause: InvalidationCause, source: UInt64) {
+        if stopped { return }
+        stopped = true
+        invalidate(cause: cause, source: source)
+        withTracer { $0.nodeStopped(id) }
+        let callbacks = onStopCallbacks
+        onStopCallbacks = []
+        for callback in callbacks {
+            graph.nonreactive { callback(self) }
+        }
+        if derive == nil { body = nil }  // release what the body captured
+    }
+
+    /// A dependency this computation read has changed.
+    func dependencyChanged(_ dependency: Dependency) {
+        if derive == nil {
+            invalidate(cause: .dependency, source: dependency.id)
+        } else {
+            markDirty(source: dependency.id)
+        }
+    }
+
+    /// A computed this computation read may have changed.
+    func markCheck() {
+        if derive == nil {
+            if invalidated || stopped || checkPending { return }
+            checkPending = true
+            reactor.enqueue(self)
+        } else if derivedState == .clean {
+            derivedState = .check
+            derivedOutput?.propagateCheck()
+        }
+    }
+
+    /// Runs the body now, tracking what it reads. Errors go to the caller.
+    func compute() throws {
+        invalidated = false
+        checkPending = false
+        withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+        defer { withTracer { $0.rerunEnded(computation: id) } }
+        let previous = graph.current
+        let previousInCompute = graph.inCompute
+        graph.current = self
+        graph.inCompute = true
+        defer {
+            graph.current = previous
+            graph.inCompute = previousInCompute
+        }
+        try body?(self)
+    }
+
+    /// The flush's step for this computation (Tracker's `_recompute`), plus
+    /// the glitch-free check of computed inputs.
+    func recompute() {
+        recomputing = true
+        defer { recomputing = false }
+        if checkPending && !invalidated && !stopped {
+            checkPending = false
+            refreshDerivedDependencies()
+        }
+        checkPending = false
+        guard needsRecompute else { return }
+        do {
+            try compute()
+        } catch {
+            if let onError {
+                onError(error)
+            } else {
+                reactor.report(.uncaughtError(error, computation: self))
+            }
+        }
+    }
+
+    /// Refreshes the computeds this computation read, in reading order, until
+    /// one of them changes (which invalidates this computation).
+    func refreshDerivedDependencies() {
+        var cursor = dependenciesHead
+        while let link = cursor {
+            if let source = link.pointee.dependency.derivedOwner {
+                source.refreshDerived()
+                // A change invalidated us and recycled our links: stop walking.
+                if isInvalidatedOrDirty { return }
+            }
+            cursor = link.pointee.nextDependency
+        }
+    }
+
+    // MARK: Links
+
+    /// Takes a link from the free list (or allocates one) and appends it to
+    /// this computation's dependency list.
+    @usableFromInline
+    func makeLink(to dependency: Dependency) -> LinkPointer {
+        let link: LinkPointer
+        if let free = freeLinks {
+            freeLinks = free.pointee.nextDependency
+            link = free
+            link.pointee.dependency = dependency
+        } else {
+            link = .allocate(capacity: 1)
+            link.initialize(to: Link(dependency: dependency, computation: self))
+        }
+        link.pointee.previousDependency = dependenciesTail
+        link.pointee.nextDependency = nil
+        if let tail = dependenciesTail { tail.pointee.nextDependency = link } else { dependenciesHead = link }
+        dependenciesTail = link
+        if dependencyCount == 0 {
+            // While it has dependencies, they keep the computation alive (as
+            // Tracker's computations live while their dependencies do).
+            _ = Unmanaged.passUnretained(self).retain()
+        }
+        dependencyCount += 1
+        return link
+    }
+
+    /// Drops every dependency edge, keeping the links for the next run.
+    func unlinkAllDependencies() {
+        guard dependencyCount > 0 else { return }
+        var cursor = dependenciesHead
+        while let link = cursor {
+            cursor = link.pointee.nextDependency
+            link.pointee.dependency.removeSubscriber(link)
+            link.pointee.nextDependency = freeLinks
+            freeLinks = link
+        }
+        dependenciesHead = nil
+        dependenciesTail = nil
+        dependencyCount = 0
+        Unmanaged.passUnretained(self).release()
+    }
+
+    /// Removes one link whose dependency is going away. May release self.
+    func releaseLink(_ link: LinkPointer) {
+        let previous = link.pointee.previousDependency
+        let next = link.pointee.nextDependency
+        if let previous { previous.pointee.nextDependency = next } else { dependenciesHead = next }
+        if let next { next.pointee.previousDependency = previous } else { dependenciesTail = previous }
+        link.pointee.nextDependency = freeLinks
+        freeLinks = link
+        dependencyCount -= 1
+        if dependencyCount == 0 { Unmanaged.passUnretained(self).release() }
+    }
+}

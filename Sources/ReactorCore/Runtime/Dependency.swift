@@ -1,0 +1,160 @@
+/// A unit of reactive data that computations depend on (Tracker's `Dependency`).
+///
+/// Reading data calls ``depend(_:)``; writing it calls ``changed()``, which
+/// invalidates every dependent computation and removes it as a dependent.
+public final class Dependency: @unchecked Sendable {
+    // @unchecked Sendable: every mutable field is guarded by the graph lock.
+
+    /// The process-unique id under which this dependency appears in traces.
+    public let id: UInt64
+    /// The name under which this dependency appears in traces and graphs.
+    public var name: String? { graph.lock.withLock { storedName } }
+
+    @usableFromInline @exclusivity(unchecked) var storedName: String?
+    @usableFromInline @exclusivity(unchecked) var subscribersHead: LinkPointer?
+    @usableFromInline @exclusivity(unchecked) var subscribersTail: LinkPointer?
+    @usableFromInline @exclusivity(unchecked) var subscriberCount = 0
+    /// The computed value whose output this dependency is, if any: reading it
+    /// may first need that computed to refresh.
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var derivedOwner: Computation?
+
+    /// Creates a dependency; `name` is how traces and graphs show it.
+    public init(_ name: String? = nil) {
+        id = ReactorTracing.makeID()
+        storedName = name
+        withTracer { $0.nodeCreated(id, kind: .dependency, name: name ?? "", parent: 0) }
+    }
+
+    /// Creates the dependency of a reactive value, property, subject or computed,
+    /// sharing its owner's id and kind in traces.
+    init(id: UInt64, name: String?) {
+        self.id = id
+        storedName = name
+    }
+
+    deinit {
+        graph.lock.withLock { detachAllSubscribers() }
+    }
+
+    /// Declares that `computation` (the current computation if `nil`) depends on
+    /// this dependency, so it is invalidated the next time it changes.
+    ///
+    /// Returns `true` if the computation is a new dependent, `false` if it was
+    /// one already or if there is no computation to depend.
+    @discardableResult
+    public func depend(_ computation: Computation? = nil) -> Bool {
+        if let computation {
+            return graph.lock.withLock { link(computation) }
+        }
+        // Only a thread inside a computation holds the lock, so any other
+        // caller is outside every computation: nothing to record.
+        guard graph.lock.isHeldByCurrentThread, let current = graph.current else { return false }
+        return link(current)
+    }
+
+    /// Invalidates every dependent computation and removes them as dependents.
+    public func changed() {
+        graph.operation {
+            withTracer { $0.changed(dependency: id) }
+            notifySubscribers()
+        }
+    }
+
+    /// True if one or more computations depend on this dependency.
+    public var hasDependents: Bool {
+        graph.lock.withLock { subscribersHead != nil }
+    }
+}
+
+extension Dependency {
+    /// Adds the edge `computation -> self` unless it exists. Lock held.
+    @usableFromInline
+    func link(_ computation: Computation) -> Bool {
+        // Tracker adds then at once removes an invalidated computation (its
+        // onInvalidate runs immediately), so it reports a new dependent that
+        // is not kept.
+        if computation.isInvalidatedOrDirty { return true }
+        if computation === derivedOwner { return false }  // a computed reading itself: a reported cycle
+        if let tail = subscribersTail, tail.pointee.computation === computation { return false }
+        if let tail = computation.dependenciesTail, tail.pointee.dependency === self { return false }
+        if isLinked(to: computation) { return false }
+        let link = computation.makeLink(to: self)
+        link.pointee.previousSubscriber = subscribersTail
+        link.pointee.nextSubscriber = nil
+        if let tail = subscribersTail { tail.pointee.nextSubscriber = link } else { subscribersHead = link }
+        subscribersTail = link
+        subscriberCount += 1
+        withTracer { $0.depend(computation: computation.id, dependency: id) }
+        return true
+    }
+
+    /// Walks the shorter of the two lists that could hold the edge.
+    private func isLinked(to computation: Computation) -> Bool {
+        if subscriberCount <= computation.dependencyCount {
+            var cursor = subscribersHead
+            while let link = cursor {
+                if link.pointee.computation === computation { return true }
+                cursor = link.pointee.nextSubscriber
+            }
+        } else {
+            var cursor = computation.dependenciesHead
+            while let link = cursor {
+                if link.pointee.dependency === self { return true }
+                cursor = link.pointee.nextDependency
+            }
+        }
+        return false
+    }
+
+    /// Removes `link` from this dependency's subscriber list. Lock held.
+    @usableFromInline
+    func removeSubscriber(_ link: LinkPointer) {
+        let previous = link.pointee.previousSubscriber
+        let next = link.pointee.nextSubscriber
+        if let previous { previous.pointee.nextSubscriber = next } else { subscribersHead = next }
+        if let next { next.pointee.previousSubscriber = previous } else { subscribersTail = previous }
+        subscriberCount -= 1
+    }
+
+    /// Tells each subscriber that this dependency changed. Callbacks run during
+    /// invalidation may add or remove subscribers, so the list is copied first
+    /// (into a reused scratch stack, so a write allocates nothing).
+    @usableFromInline
+    func notifySubscribers() {
+        guard subscribersHead != nil else { return }
+        let base = graph.scratch.count
+        var cursor = subscribersHead
+        while let link = cursor {
+            graph.scratch.append(link.pointee.computation)
+            cursor = link.pointee.nextSubscriber
+        }
+        var index = base
+        while index < graph.scratch.count {
+            graph.scratch[index].dependencyChanged(self)
+            index += 1
+        }
+        graph.scratch.removeSubrange(base...)
+    }
+
+    /// Marks the subscribers of a computed's output as possibly stale. Runs no
+    /// user code, so the list is walked in place.
+    func propagateCheck() {
+        var cursor = subscribersHead
+        while let link = cursor {
+            cursor = link.pointee.nextSubscriber
+            link.pointee.computation.markCheck()
+        }
+    }
+
+    /// Drops every edge into this dependency (it is going away). Lock held.
+    private func detachAllSubscribers() {
+        var cursor = subscribersHead
+        subscribersHead = nil
+        subscribersTail = nil
+        subscriberCount = 0
+        while let link = cursor {
+            cursor = link.pointee.nextSubscriber
+            link.pointee.computation.releaseLink(link)
+        }
+    }
+}

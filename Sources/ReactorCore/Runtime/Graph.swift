@@ -1,0 +1,57 @@
+/// The state shared by every runtime in the process: the lock and what it guards
+/// beyond single nodes. Internal storage: all fields are read and written with
+/// `lock` held (the computation running on the lock's holder is `current`).
+@usableFromInline
+final class Graph: @unchecked Sendable {
+    @usableFromInline let lock = GraphLock()
+    /// The computation whose reads are being recorded (nil inside `nonreactive`).
+    @usableFromInline @exclusivity(unchecked) var current: Computation?
+    /// A computation is running, even inside `nonreactive` (Tracker's `inCompute`).
+    @exclusivity(unchecked) var inCompute = false
+    /// Nesting depth of graph operations; end-of-batch flushes run when it returns to 0.
+    @exclusivity(unchecked) var operationDepth = 0
+    /// A flush is running on the lock's holder.
+    @exclusivity(unchecked) var flushDepth = 0
+    /// Runtimes with `.endOfBatch` scheduling that have invalidated computations.
+    @exclusivity(unchecked) var reactorsAwaitingFlush: [Reactor] = []
+    /// Copies of subscriber lists being notified (a stack shared by nested writes).
+    @exclusivity(unchecked) var scratch: [Computation] = []
+    /// Computeds being derived, innermost last, to name the members of a cycle.
+    @exclusivity(unchecked) var deriving: [Computation] = []
+
+    /// Runs `body` as one graph operation: with the lock held, and followed by
+    /// the end-of-batch flushes it made necessary when it is the outermost one.
+    @usableFromInline
+    func operation<R>(_ body: () throws -> R) rethrows -> R {
+        try lock.withLock {
+            operationDepth += 1
+            defer {
+                operationDepth -= 1
+                if operationDepth == 0 && !reactorsAwaitingFlush.isEmpty { flushAwaitingReactors() }
+            }
+            return try body()
+        }
+    }
+
+    /// Runs `body` with no current computation.
+    func nonreactive<R>(_ body: () throws -> R) rethrows -> R {
+        let previous = current
+        current = nil
+        defer { current = previous }
+        return try body()
+    }
+
+    private func flushAwaitingReactors() {
+        // Not inside a computation or a flush: those finish their own work.
+        guard flushDepth == 0 && !inCompute else { return }
+        operationDepth += 1
+        defer { operationDepth -= 1 }
+        while let reactor = reactorsAwaitingFlush.popLast() {
+            reactor.runFlush()
+        }
+    }
+}
+
+/// The process-wide graph.
+@usableFromInline
+let graph = Graph()

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The process-wide recursive lock that guards the reactive graph.
+///
+/// Every edge, every queue and every flag of every `Reactor` is read and written
+/// under this lock, so one runtime runs one flush at a time and never two of its
+/// computations at once. A computation's body runs with the lock held, so
+/// `depend()` and `changed()` inside it only pay the re-entrancy check.
+///
+/// Internal storage: `@unchecked Sendable` because the mutex and the atomic owner
+/// word are the synchronisation.
+@usableFromInline
+final class GraphLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// The thread that holds the lock, or 0. Written only by the holder.
+    private let owner = Atomic<UInt>(0)
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    @usableFromInline
+    static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+
+    /// True when the calling thread holds the lock (it is inside a computation,
+    /// a flush, a batch or another graph operation).
+    @usableFromInline
+    var isHeldByCurrentThread: Bool {
+        owner.load(ordering: .relaxed) == GraphLock.currentThread
+    }
+
+    /// Runs `body` with the lock held; re-entrant on the holding thread.
+    @usableFromInline
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        let me = GraphLock.currentThread
+        if owner.load(ordering: .relaxed) == me { return try body() }
+        pthread_mutex_lock(mutex)
+        owner.store(me, ordering: .relaxed)
+        defer {
+            owner.store(0, ordering: .relaxed)
+            pthread_mutex_unlock(mutex)
+        }
+        return try body()
+    }
+}

@@ -1,0 +1,229 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A reactive runtime: it runs autoruns, queues the ones invalidated by
+/// changes and reruns them at flush time (Meteor Tracker's semantics).
+///
+/// Every public operation may be called from any thread. Graph operations are
+/// serialised by one process-wide lock, so a runtime runs one flush at a time
+/// and never two of its computations at once; closures need not be `@Sendable`.
+public final class Reactor: @unchecked Sendable {
+    // @unchecked Sendable: every mutable field is guarded by the graph lock.
+
+    /// The process default runtime, flushing at the end of each batch.
+    public static let shared = Reactor()
+
+    /// When this runtime flushes.
+    public let scheduler: FlushScheduler
+
+    /// How many times one computation may run within one flush before it is
+    /// reported as ``ReactorIssue/runaway(computation:reruns:)`` and stopped.
+    public var runawayLimit: Int {
+        get { graph.lock.withLock { storedRunawayLimit } }
+        set { graph.lock.withLock { storedRunawayLimit = max(1, newValue) } }
+    }
+
+    /// Receives misuse and uncaught errors. The default prints one line to stderr.
+    public var issueHandler: (ReactorIssue) -> Void {
+        get { graph.lock.withLock { storedIssueHandler } }
+        set { graph.lock.withLock { storedIssueHandler = newValue } }
+    }
+
+    @exclusivity(unchecked) var storedRunawayLimit = 10_000
+    @exclusivity(unchecked) var storedIssueHandler: (ReactorIssue) -> Void = Reactor.printIssue
+    @exclusivity(unchecked) var pending: [Computation] = []
+    @exclusivity(unchecked) var afterFlushCallbacks: [() -> Void] = []
+    /// A flush is scheduled or running (Tracker's `willFlush`).
+    @exclusivity(unchecked) var willFlush = false
+    @exclusivity(unchecked) var flushing = false
+    @exclusivity(unchecked) var flushCount = 0
+
+    /// Creates a runtime with its own queue of invalidated computations.
+    public init(scheduler: FlushScheduler = .endOfBatch) {
+        self.scheduler = scheduler
+    }
+
+    /// Runs `body` now and again whenever what it read changes; returns the
+    /// computation, which is also passed to `body`.
+    ///
+    /// Created inside another computation, it is stopped when that one is
+    /// invalidated. If the first run throws, the computation is stopped and
+    /// the error goes to `onError`, else to ``issueHandler``.
+    @discardableResult
+    public func autorun(_ name: String? = nil,
+                        onError: ((any Error) -> Void)? = nil,
+                        fileID: String = #fileID,
+                        line: Int = #line,
+                        _ body: @escaping (Computation) throws -> Void) -> Computation {
+        graph.operation {
+            let parent = graph.current
+            let computation = Computation(reactor: self, name: name ?? "\(fileID):\(line)",
+                                          parentID: parent?.id ?? 0, kind: .computation,
+                                          onError: onError, body: body)
+            do {
+                try computation.compute()
+                computation.firstRun = false
+            } catch {
+                computation.firstRun = false
+                computation.stop(cause: .stop, source: 0)
+                if let onError { onError(error) } else { report(.uncaughtError(error, computation: computation)) }
+            }
+            if let parent {
+                parent.onInvalidateCallbacks.append { [computation] parent in
+                    computation.stop(cause: .parent, source: parent.id)
+                }
+                if parent.invalidated { computation.stop(cause: .parent, source: parent.id) }
+            }
+            return computation
+        }
+    }
+
+    /// Reruns every invalidated computation, then runs the `afterFlush`
+    /// callbacks, until nothing is left. Ignored, and reported, when called
+    /// inside a computation or during a flush.
+    public func flush() {
+        graph.operation { runFlush() }
+    }
+
+    /// Runs `callback` once at the end of the next flush (or of the current
+    /// one), after the invalidated computations have rerun.
+    public func afterFlush(_ callback: @escaping () -> Void) {
+        graph.operation {
+            afterFlushCallbacks.append(callback)
+            requireFlush()
+        }
+    }
+
+    /// Registers `callback` to run when the current computation is invalidated.
+    /// With no current computation, the call is reported and ignored.
+    public func onInvalidate(_ callback: @escaping (Computation) -> Void) {
+        graph.operation {
+            guard let current = currentComputationLocked else {
+                report(.noCurrentComputation)
+                return
+            }
+            current.onInvalidate(callback)
+        }
+    }
+
+    /// Runs `body` with no current computation, so what it reads is not tracked.
+    public func nonreactive<T>(_ body: () throws -> T) rethrows -> T {
+        guard graph.lock.isHeldByCurrentThread else { return try body() }
+        return try graph.nonreactive(body)
+    }
+
+    /// Runs `body` as one batch: computations invalidated inside it rerun once,
+    /// when the outermost batch returns (with `.endOfBatch` scheduling).
+    public func batch<T>(_ body: () throws -> T) rethrows -> T {
+        try graph.operation(body)
+    }
+
+    /// True when a computation of this runtime is running on this thread.
+    public var isActive: Bool { currentComputation != nil }
+
+    /// The computation running on this thread whose reads are being recorded.
+    public var currentComputation: Computation? {
+        guard graph.lock.isHeldByCurrentThread else { return nil }
+        return currentComputationLocked
+    }
+
+    /// True while this runtime is flushing on this thread.
+    public var inFlush: Bool {
+        graph.lock.isHeldByCurrentThread && flushing
+    }
+
+    /// How many flushes this runtime has run.
+    public var flushes: Int { graph.lock.withLock { flushCount } }
+
+    private var currentComputationLocked: Computation? {
+        guard let current = graph.current, current.reactor === self else { return nil }
+        return current
+    }
+
+    static func printIssue(_ issue: ReactorIssue) {
+        let line = "Reactor: \(issue)\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    }
+}
+
+// MARK: - Flushing (graph lock held)
+
+extension Reactor {
+    func enqueue(_ computation: Computation) {
+        if computation.queued { return }
+        computation.queued = true
+        pending.append(computation)
+        requireFlush()
+    }
+
+    func requireFlush() {
+        if willFlush { return }
+        willFlush = true
+        switch scheduler {
+        case .manual:
+            break
+        case .endOfBatch:
+            graph.reactorsAwaitingFlush.append(self)
+        case let .dispatch(queue):
+            queue.async { [self] in flush() }
+        }
+    }
+
+    func report(_ issue: ReactorIssue) {
+        withTracer { $0.issue(issue.traceKind, node: issue.traceNode, message: issue.description) }
+        let handler = storedIssueHandler
+        graph.nonreactive { handler(issue) }
+    }
+
+    /// Tracker's `_runFlush`, run to completion.
+    func runFlush() {
+        if flushing { report(.nestedFlush); return }
+        if graph.inCompute { report(.flushInsideComputation); return }
+        flushing = true
+        willFlush = true
+        graph.flushDepth += 1
+        flushCount += 1
+        withTracer { $0.flushBegan() }
+        defer {
+            withTracer { $0.flushEnded() }
+            graph.flushDepth -= 1
+            flushing = false
+            willFlush = false
+        }
+        var head = 0
+        while head < pending.count || !afterFlushCallbacks.isEmpty {
+            while head < pending.count {
+                let computation = pending[head]
+                computation.queued = false
+                if computation.flushEpoch != flushCount {
+                    computation.flushEpoch = flushCount
+                    computation.runsInFlush = 0
+                }
+                computation.runsInFlush += 1
+                if computation.runsInFlush > storedRunawayLimit {
+                    computation.stop(cause: .stop, source: 0)
+                    report(.runaway(computation: computation, reruns: computation.runsInFlush - 1))
+                    head += 1
+                    continue
+                }
+                computation.recompute()
+                if computation.needsRecompute {
+                    computation.queued = true  // reruns from the head, as Tracker's unshift
+                    continue
+                }
+                head += 1
+            }
+            pending.removeAll(keepingCapacity: true)
+            head = 0
+            if !afterFlushCallbacks.isEmpty {
+                let callback = afterFlushCallbacks.removeFirst()
+                graph.nonreactive { callback() }
+            }
+        }
+    }
+}

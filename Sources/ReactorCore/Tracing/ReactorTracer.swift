@@ -1,0 +1,78 @@
+/// Receives every trace event the reactive core emits.
+///
+/// Install one with ``ReactorTracing/install(_:)``; `ReactorTrace.TraceRecorder`
+/// is the implementation that writes the binary log. Methods are called on the
+/// thread that caused the event, often with the graph lock held: they must be
+/// fast, must not block and must not call back into the reactive graph.
+///
+/// Node ids are process-unique and never 0; 0 means "none". Timestamps are the
+/// tracer's business: the core sends none, so a tracer that only counts pays
+/// nothing for clocks.
+public protocol ReactorTracer: AnyObject, Sendable {
+    /// A node came into being. `parent` is the enclosing computation for a
+    /// nested autorun, the store for a store's state, else 0.
+    func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64)
+    /// A node learned its name after creation (an `@Reactive` property learns
+    /// `Owner.property` on first access). `owner` is the owning store or object node, or 0.
+    func nodeNamed(_ id: UInt64, name: String, owner: UInt64)
+    /// A computation was stopped, or a node was released.
+    func nodeStopped(_ id: UInt64)
+    /// A computation gained `dependency` during a run.
+    func depend(computation: UInt64, dependency: UInt64)
+    /// `dependency` changed (a property or subject write, or `changed()`).
+    func changed(dependency: UInt64)
+    /// A computation was invalidated; `source` is the dependency or parent id
+    /// for those causes, else 0.
+    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64)
+    /// A computation (autorun or computed) began to run.
+    func rerunBegan(computation: UInt64, firstRun: Bool)
+    /// The innermost running computation on this thread finished its run.
+    func rerunEnded(computation: UInt64)
+    /// A store action began; `arguments` is a short summary of its arguments.
+    func actionBegan(store: UInt64, name: String, arguments: String)
+    /// The innermost action of `store` ended.
+    func actionEnded(store: UInt64)
+    /// A flush of invalidated computations began.
+    func flushBegan()
+    /// The flush ended.
+    func flushEnded()
+    /// An issue was reported through `Reactor.issueHandler`; `node` is the
+    /// computation or store concerned, or 0.
+    func issue(_ kind: TraceIssueKind, node: UInt64, message: String)
+}
+
+/// What kind of node an id names in the trace.
+public enum TraceNodeKind: UInt8, Sendable, CaseIterable {
+    case computation = 1
+    case computed = 2
+    case dependency = 3
+    case reactiveValue = 4      // an `@Reactive` property
+    case reactiveProperty = 5
+    case subject = 6
+    case subscription = 7
+    case store = 8
+    case signal = 9
+}
+
+/// Why a computation was invalidated.
+public enum InvalidationCause: UInt8, Sendable, CaseIterable {
+    /// A dependency it read changed; the event's source is that dependency.
+    case dependency = 1
+    /// Its parent computation was invalidated, which stops it; source is the parent.
+    case parent = 2
+    /// `invalidate()` or `run()` was called.
+    case explicit = 3
+    /// `stop()` was called.
+    case stop = 4
+}
+
+/// The kind of a reported issue, as it appears in the trace.
+public enum TraceIssueKind: UInt8, Sendable, CaseIterable {
+    case nestedFlush = 1
+    case flushInsideComputation = 2
+    case uncaughtError = 3
+    case runaway = 4
+    case cycle = 5
+    case writeOutsideAction = 6
+    case misuse = 7
+}

@@ -1,0 +1,63 @@
+import Synchronization
+
+/// Installs the process-wide tracer and hands out node ids.
+public enum ReactorTracing {
+    /// Installs `tracer` (or removes the current one with `nil`). Events emitted
+    /// after this returns go to the new tracer. The previous tracer is kept
+    /// alive, because a thread may be inside one of its methods.
+    public static func install(_ tracer: (any ReactorTracer)?) {
+        #if Tracing
+        let box = tracer.map { Unmanaged.passRetained(TracerBox($0)) }
+        if let old = tracerSlot.exchange(box, ordering: .acquiringAndReleasing) {
+            retired.withLock { $0.append(old.takeRetainedValue()) }
+        }
+        #endif
+    }
+
+    /// The installed tracer, if any.
+    public static var tracer: (any ReactorTracer)? {
+        #if Tracing
+        tracerSlot.load(ordering: .acquiring)?.takeUnretainedValue().tracer
+        #else
+        nil
+        #endif
+    }
+
+    /// True when tracing is compiled in (the `Tracing` package trait, on by default).
+    public static var isCompiledIn: Bool {
+        #if Tracing
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// A new process-unique node id (never 0).
+    public static func makeID() -> UInt64 {
+        nextID.add(1, ordering: .relaxed).newValue
+    }
+}
+
+/// Holds the tracer existential behind one pointer, so installing it is one
+/// atomic store and checking it is one load.
+@usableFromInline
+final class TracerBox: Sendable {
+    @usableFromInline let tracer: any ReactorTracer
+    init(_ tracer: any ReactorTracer) { self.tracer = tracer }
+}
+
+@usableFromInline
+let tracerSlot = Atomic<Unmanaged<TracerBox>?>(nil)
+private let retired = Mutex<[TracerBox]>([])
+private let nextID = Atomic<UInt64>(0)
+
+/// The trace hook used at every emission site: one atomic load and a branch
+/// when no tracer is installed, nothing at all when tracing is compiled out.
+@inlinable @inline(__always)
+func withTracer(_ emit: (any ReactorTracer) -> Void) {
+    #if Tracing
+    if let box = tracerSlot.load(ordering: .relaxed) {
+        emit(box.takeUnretainedValue().tracer)
+    }
+    #endif
+}
