@@ -5,6 +5,7 @@ let package = Package(
     name: "Reactor",
     products: [
         .library(name: "ReactorCore", targets: ["ReactorCore"]),
+        .library(name: "ReactorTrace", targets: ["ReactorTrace"]),
     ],
     traits: [
         .trait(
@@ -15,6 +16,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "ReactorCore"),
+        .target(name: "ReactorTrace", dependencies: ["ReactorCore"]),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
     ],
     swiftLanguageModes: [.v6]

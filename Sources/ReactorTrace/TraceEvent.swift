@@ -1,0 +1,93 @@
+import ReactorCore
+
+/// One event read back from a trace log.
+public struct TraceEvent: Sendable, Equatable {
+    /// Nanoseconds since the trace began (monotonic clock). Events the
+    /// recorder does not time (depend, changed, invalidate) carry the time of
+    /// the latest timed event on their thread.
+    public var timestamp: UInt64
+    /// The recording thread's index in this trace (0, 1, 2… in order of first event).
+    public var thread: UInt32
+    /// What happened.
+    public var record: TraceRecord
+
+    /// Creates an event.
+    public init(timestamp: UInt64, thread: UInt32, record: TraceRecord) {
+        self.timestamp = timestamp
+        self.thread = thread
+        self.record = record
+    }
+}
+
+/// What a trace event says happened; one case per `ReactorTracer` method.
+public enum TraceRecord: Sendable, Equatable {
+    case nodeCreated(id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64)
+    case nodeNamed(id: UInt64, name: String, owner: UInt64)
+    case nodeStopped(id: UInt64)
+    case depend(computation: UInt64, dependency: UInt64)
+    case changed(dependency: UInt64)
+    case invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64)
+    case rerunBegan(computation: UInt64, firstRun: Bool)
+    case rerunEnded(computation: UInt64)
+    case actionBegan(store: UInt64, name: String, arguments: String)
+    case actionEnded(store: UInt64)
+    case flushBegan
+    case flushEnded
+    case issue(kind: TraceIssueKind, node: UInt64, message: String)
+
+    /// The kind of the record, for filtering and counting.
+    public var kind: TraceEventKind {
+        switch self {
+        case .nodeCreated: .nodeCreated
+        case .nodeNamed: .nodeNamed
+        case .nodeStopped: .nodeStopped
+        case .depend: .depend
+        case .changed: .changed
+        case .invalidated: .invalidated
+        case .rerunBegan: .rerunBegan
+        case .rerunEnded: .rerunEnded
+        case .actionBegan: .actionBegan
+        case .actionEnded: .actionEnded
+        case .flushBegan: .flushBegan
+        case .flushEnded: .flushEnded
+        case .issue: .issue
+        }
+    }
+}
+
+/// The kinds of trace records; the raw value is the kind's code in the log
+/// (see docs/TRACE_FORMAT.md).
+public enum TraceEventKind: UInt8, Sendable, CaseIterable, Codable {
+    case nodeCreated = 1
+    case nodeNamed = 2
+    case nodeStopped = 3
+    case depend = 4
+    case changed = 5
+    case invalidated = 6
+    case rerunBegan = 7
+    case rerunEnded = 8
+    case actionBegan = 9
+    case actionEnded = 10
+    case flushBegan = 11
+    case flushEnded = 12
+    case issue = 13
+
+    /// The name used on the command line and in reports (`depend`, `rerun-begin`…).
+    public var name: String {
+        switch self {
+        case .nodeCreated: "created"
+        case .nodeNamed: "named"
+        case .nodeStopped: "stopped"
+        case .depend: "depend"
+        case .changed: "changed"
+        case .invalidated: "invalidate"
+        case .rerunBegan: "rerun-begin"
+        case .rerunEnded: "rerun-end"
+        case .actionBegan: "action-begin"
+        case .actionEnded: "action-end"
+        case .flushBegan: "flush-begin"
+        case .flushEnded: "flush-end"
+        case .issue: "issue"
+        }
+    }
+}
