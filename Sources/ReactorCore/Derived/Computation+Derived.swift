@@ -16,10 +16,17 @@ extension Computation {
 
     /// Brings this computed's value up to date, recomputing it only if one of
     /// its sources really changed. Reports a cycle instead of recursing forever.
+    @usableFromInline
     func refreshDerived() {
         if isDeriving {
-            let start = graph.deriving.lastIndex { $0 === self } ?? 0
-            let names = graph.deriving[start...].map { $0.name ?? "#\($0.id)" } + [name ?? "#\(id)"]
+            var members: [Computation] = [self]
+            var cursor = graph.derivingTop
+            while let member = cursor, member !== self {
+                members.append(member)
+                cursor = member.derivingCaller
+            }
+            members.append(self)
+            let names = members.reversed().map { $0.name ?? "#\($0.id)" }
             reactor.report(.cycle(names: names))
             return
         }
@@ -37,7 +44,8 @@ extension Computation {
         }
         guard derivedState == .dirty, let derive else { return }
         isDeriving = true
-        graph.deriving.append(self)
+        derivingCaller = graph.derivingTop
+        graph.derivingTop = self
         derivedState = .clean
         withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
         let previous = graph.current
@@ -48,7 +56,8 @@ extension Computation {
         graph.current = previous
         graph.inCompute = previousInCompute
         withTracer { $0.rerunEnded(computation: id) }
-        graph.deriving.removeLast()
+        graph.derivingTop = derivingCaller
+        derivingCaller = nil
         isDeriving = false
         let wasFirstRun = firstRun
         firstRun = false

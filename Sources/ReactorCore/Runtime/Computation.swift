@@ -48,14 +48,16 @@ public final class Computation: @unchecked Sendable {
 
     // Computed values: a computation whose body derives a value on demand.
     /// Recomputes the value and tells whether it differs from the previous one.
-    @exclusivity(unchecked) var derive: (() -> Bool)?
+    @usableFromInline @exclusivity(unchecked) var derive: (() -> Bool)?
     @exclusivity(unchecked) var derivedState = DerivedState.dirty
     @exclusivity(unchecked) var isDeriving = false
+    @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
     /// The dependency through which readers of a computed depend on it.
-    @exclusivity(unchecked) unowned(unsafe) var derivedOutput: Dependency?
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var derivedOutput: Dependency?
 
     enum DerivedState { case clean, check, dirty }
 
+    @usableFromInline
     init(reactor: Reactor, name: String?, parentID: UInt64, kind: TraceNodeKind,
          onError: ((any Error) -> Void)?, body: ((Computation) throws -> Void)?) {
         self.id = ReactorTracing.makeID()

@@ -27,6 +27,7 @@ public final class Dependency: @unchecked Sendable {
 
     /// Creates the dependency of a reactive value, property, subject or computed,
     /// sharing its owner's id and kind in traces.
+    @usableFromInline
     init(id: UInt64, name: String?) {
         self.id = id
         storedName = name
@@ -122,6 +123,16 @@ extension Dependency {
     @usableFromInline
     func notifySubscribers() {
         guard subscribersHead != nil else { return }
+        if !anySubscriberRunsCallbacks {
+            // No user code runs: each subscriber only unlinks itself, so the
+            // list can be walked in place.
+            var cursor = subscribersHead
+            while let link = cursor {
+                cursor = link.pointee.nextSubscriber
+                link.pointee.computation.dependencyChanged(self)
+            }
+            return
+        }
         let base = graph.scratch.count
         var cursor = subscribersHead
         while let link = cursor {
@@ -133,7 +144,18 @@ extension Dependency {
             graph.scratch[index].dependencyChanged(self)
             index += 1
         }
-        graph.scratch.removeSubrange(base...)
+        while graph.scratch.count > base { graph.scratch.removeLast() }
+    }
+
+    /// True if invalidating some subscriber would run `onInvalidate` callbacks.
+    private var anySubscriberRunsCallbacks: Bool {
+        var cursor = subscribersHead
+        while let link = cursor {
+            let computation = link.pointee.computation
+            if !computation.onInvalidateCallbacks.isEmpty && !computation.invalidated { return true }
+            cursor = link.pointee.nextSubscriber
+        }
+        return false
     }
 
     /// Marks the subscribers of a computed's output as possibly stale. Runs no
