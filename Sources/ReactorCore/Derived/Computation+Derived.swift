@@ -34,8 +34,8 @@ extension Computation {
         if derivedState == .check {
             var cursor = dependenciesHead
             while let link = cursor {
-                if let source = link.pointee.dependency.derivedOwner {
-                    source.refreshDerived()
+                if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
+                    source._withUnsafeGuaranteedRef { $0.refreshDerived() }
                     if derivedState == .dirty { break }  // our links were recycled
                 }
                 cursor = link.pointee.nextDependency
@@ -50,7 +50,7 @@ extension Computation {
         withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
         let previous = graph.current
         let previousInCompute = graph.inCompute
-        graph.current = self
+        graph.current = .passUnretained(self)
         graph.inCompute = true
         let changed = derive()
         graph.current = previous

@@ -26,7 +26,7 @@ public final class Computed<Value>: @unchecked Sendable {
         output = Dependency(id: node.id, name: name)
         self.body = body
         self.isEqual = isEqual
-        output.derivedOwner = node
+        output.derivedOwner = .passUnretained(node)
         node.derivedOutput = output
         node.derive = { [unowned self] in self.derive() }
     }

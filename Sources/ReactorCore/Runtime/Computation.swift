@@ -202,7 +202,7 @@ extension Computation {
         defer { withTracer { $0.rerunEnded(computation: id) } }
         let previous = graph.current
         let previousInCompute = graph.inCompute
-        graph.current = self
+        graph.current = .passUnretained(self)
         graph.inCompute = true
         defer {
             graph.current = previous
@@ -238,8 +238,8 @@ extension Computation {
     func refreshDerivedDependencies() {
         var cursor = dependenciesHead
         while let link = cursor {
-            if let source = link.pointee.dependency.derivedOwner {
-                source.refreshDerived()
+            if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
+                source._withUnsafeGuaranteedRef { $0.refreshDerived() }
                 // A change invalidated us and recycled our links: stop walking.
                 if isInvalidatedOrDirty { return }
             }
@@ -257,10 +257,10 @@ extension Computation {
         if let free = freeLinks {
             freeLinks = free.pointee.nextDependency
             link = free
-            link.pointee.dependency = dependency
+            link.pointee.dependency = .passUnretained(dependency)
         } else {
             link = .allocate(capacity: 1)
-            link.initialize(to: Link(dependency: dependency, computation: self))
+            link.initialize(to: Link(dependency: .passUnretained(dependency), computation: .passUnretained(self)))
         }
         link.pointee.previousDependency = dependenciesTail
         link.pointee.nextDependency = nil
@@ -281,7 +281,7 @@ extension Computation {
         var cursor = dependenciesHead
         while let link = cursor {
             cursor = link.pointee.nextDependency
-            link.pointee.dependency.removeSubscriber(link)
+            link.pointee.dependency._withUnsafeGuaranteedRef { $0.removeSubscriber(link) }
             link.pointee.nextDependency = freeLinks
             freeLinks = link
         }

@@ -6,7 +6,7 @@ final class Graph: @unchecked Sendable {
     @usableFromInline let lock = GraphLock()
     /// The computation whose reads are being recorded (nil inside `nonreactive`).
     /// Unowned: whoever started the run keeps the computation alive until it ends.
-    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var current: Computation?
+    @usableFromInline @exclusivity(unchecked) var current: Unmanaged<Computation>?
     /// A computation is running, even inside `nonreactive` (Tracker's `inCompute`).
     @exclusivity(unchecked) var inCompute = false
     /// Nesting depth of graph operations; end-of-batch flushes run when it returns to 0.
@@ -36,6 +36,9 @@ final class Graph: @unchecked Sendable {
     }
 
     /// Runs `body` with no current computation.
+    /// The current computation as a strong reference (for the rarer paths).
+    var currentComputation: Computation? { current?.takeUnretainedValue() }
+
     func nonreactive<R>(_ body: () throws -> R) rethrows -> R {
         let previous = current
         current = nil
