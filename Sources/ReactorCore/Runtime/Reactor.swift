@@ -77,7 +77,7 @@ public final class Reactor: @unchecked Sendable {
                 parent.onInvalidateCallbacks.append { [computation] parent in
                     computation.stop(cause: .parent, source: parent.id)
                 }
-                if parent.invalidated { computation.stop(cause: .parent, source: parent.id) }
+                if parent.isInvalidatedOrDirty { computation.stop(cause: .parent, source: parent.id) }
             }
             return computation
         }
