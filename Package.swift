@@ -23,17 +23,14 @@ let package = Package(
         .target(name: "ReactorCore"),
         .target(name: "ReactorTrace", dependencies: ["ReactorCore"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
-        .target(name: "ReactorInspector", dependencies: ["ReactorTrace", "CGraphviz"]),
+        .target(name: "ReactorInspector", dependencies: ["ReactorTrace", "ReactorCore", "CGraphviz"]),
         .executableTarget(
             name: "reactor-inspect",
-            dependencies: [
-                "ReactorInspector",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["ReactorInspector", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
-        .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector"]),
-        .testTarget(name: "CLITests", dependencies: ["ReactorInspector"]),
+        .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
+        .testTarget(name: "CLITests", dependencies: ["reactor-inspect", "ReactorTrace", "ReactorCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

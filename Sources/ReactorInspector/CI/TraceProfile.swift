@@ -23,7 +23,7 @@ public final class TraceProfile {
     /// Thread indexes seen.
     public private(set) var threads: Set<UInt32> = []
     /// Every rerun's duration (first runs excluded).
-    public private(set) var rerunHistogram = DurationHistogram()
+    public private(set) var rerunHistogram = RerunHistogram()
     /// Flushes and actions in time order of their end, up to ``maximumTimelineSpans``.
     public private(set) var timeline: [TimelineSpan] = []
     /// Spans not kept because the timeline was full.

@@ -1,7 +1,7 @@
 /// Counts of durations in power-of-two buckets: bucket `i` holds durations
 /// in `[2^i, 2^(i+1))` nanoseconds (bucket 0 also holds 0). Constant memory
 /// whatever the number of reruns.
-public struct DurationHistogram: Sendable, Equatable {
+public struct RerunHistogram: Sendable, Equatable {
     /// Counts per bucket, 64 buckets.
     public private(set) var buckets = [Int](repeating: 0, count: 64)
     /// How many durations were added.
