@@ -91,7 +91,7 @@ import ReactorTrace
         let text = result.text(budgetName: "budget.json", traceName: "todos.bin")
         #expect(text == """
         ✗ computations[0].maxReruns: reruns of computations matching "TodoList.list": "TodoList.list" measured 5, limit 1
-            why: action TodoStore.addTodo(_:) ["item 4"] → TodoStore.todos changed → computed visibleTodos invalidated → visibleTodos.value changed → autorun TodoList.list invalidated → autorun TodoList.list reran
+            why: action TodoStore.addTodo(_:) ["item 4"] → TodoStore.todos changed → computed visibleTodos invalidated → computed visibleTodos reran → visibleTodos.value changed → autorun TodoList.list invalidated → autorun TodoList.list reran
         todos.bin exceeds budget budget.json: 1 of 2 rules failed
 
         """)

@@ -25,6 +25,7 @@ import ReactorTrace
             "action TodoStore.addTodo(_:) [\"item 1\"]",
             "TodoStore.todos changed",
             "computed visibleTodos invalidated",
+            "computed visibleTodos reran",
             "visibleTodos.value changed",
             "autorun TodoList.list invalidated",
             "autorun TodoList.list reran",

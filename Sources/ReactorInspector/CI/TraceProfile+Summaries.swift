@@ -76,12 +76,11 @@ extension TraceProfile {
     }
 
     /// A chain as readable steps: `action TodoStore.addTodo(_:)`, `TodoStore.todos changed`,
-    /// `computed visibleTodos invalidated`, `autorun list reran`. Reruns inside the
-    /// chain are implied by the change that follows them, so only the last is shown.
+    /// `computed visibleTodos invalidated`, `computed visibleTodos reran`, … `autorun list reran`.
     func describe(_ chain: CauseStep) -> [String] {
         let links = chain.links
         var steps: [String] = []
-        for (index, link) in links.enumerated() {
+        for link in links {
             switch link {
             case .action(let store, let name, let arguments):
                 let qualified = qualifiedName(store: store, action: name)
@@ -96,9 +95,7 @@ extension TraceProfile {
                 case .dependency, .stop: steps.append(base)
                 }
             case .reran(let computation):
-                if index == links.count - 1 || index == 0 {
-                    steps.append("\(kindWord(computation)) \(name(of: computation)) reran")
-                }
+                steps.append("\(kindWord(computation)) \(name(of: computation)) reran")
             case .elided:
                 steps.append("…")
             }

@@ -58,7 +58,11 @@ extension ProfileReport {
         let threads = Array(Set(spans.map(\.thread))).sorted()
         let width = 1060.0, left = 110.0, right = 12.0, laneHeight = 22.0, laneGap = 8.0, top = 10.0
         let plotWidth = width - left - right
-        let lanes = threads.flatMap { thread in [(thread, TimelineSpan.Kind.action), (thread, TimelineSpan.Kind.flush)] }
+        let lanes = threads.flatMap { thread in
+            [TimelineSpan.Kind.action, .flush].compactMap { kind in
+                spans.contains { $0.thread == thread && $0.kind == kind } ? (thread, kind) : nil
+            }
+        }
         let height = top + Double(lanes.count) * (laneHeight + laneGap) + 34
         func xPosition(_ time: UInt64) -> Double { left + plotWidth * Double(time &- start) / Double(end - start) }
         var svg = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Timeline of flushes and actions\">"

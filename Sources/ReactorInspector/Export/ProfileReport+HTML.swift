@@ -50,7 +50,7 @@ extension ProfileReport {
             for computation in hot.prefix(hotLimit) {
                 let share = hottest == 0 ? 0 : Double(computation.totalRerunNanoseconds) / Double(hottest)
                 let instances = computation.instances > 1 ? " <span class=\"muted\">×\(computation.instances)</span>" : ""
-                page += "<tr><td><span class=\"kind kind-\(computation.kind)\">\(computation.kind)</span> <code>\(Self.x(computation.name))</code>\(instances)</td>"
+                page += "<tr><td class=\"name\"><span class=\"kind kind-\(computation.kind)\">\(computation.kind)</span> <code>\(Self.x(computation.name))</code>\(instances)</td>"
                 page += "<td class=\"num\">\(computation.reruns)</td><td class=\"num\">\(Self.x(Self.duration(computation.totalRerunNanoseconds)))</td>"
                 page += "<td class=\"bar-col\"><div class=\"meter\"><div style=\"width:\(Self.f(max(share * 100, 1.5)))%\"></div></div></td>"
                 page += "<td class=\"num\">\(Self.x(Self.duration(computation.meanRerunNanoseconds)))</td><td class=\"num\">\(Self.x(Self.duration(computation.maxRerunNanoseconds)))</td>"
@@ -134,6 +134,7 @@ extension ProfileReport {
     .bar-col{width:120px}
     .meter{height:8px;background:#f1f5f9;border-radius:4px;margin-top:6px;overflow:hidden}
     .meter div{height:100%;background:linear-gradient(90deg,#f59e0b,var(--hot));border-radius:4px}
+    td.name{white-space:nowrap;max-width:340px}td.name code{word-break:normal;white-space:normal;overflow-wrap:anywhere}
     .chain{font-size:12px;color:#334155;min-width:260px;overflow-wrap:anywhere}
     .step{white-space:normal}.arrow{color:var(--muted);margin:0 4px}
     .muted,.note,.empty{color:var(--muted)}.note{font-size:12px;margin:8px 0 0}
