@@ -70,6 +70,21 @@ private final class Counter {
         #expect(reactor.flushes >= 2)
     }
 
+    @Test func flushByHandInsideABatchLeavesNothingForItsEnd() {
+        let reactor = Reactor()
+        let dependency = Dependency()
+        var runs = 0
+        reactor.autorun { _ in dependency.depend(); runs += 1 }
+        let before = reactor.flushes
+        reactor.batch {
+            dependency.changed()
+            reactor.flush()
+            #expect(runs == 2)
+        }
+        #expect(runs == 2)
+        #expect(reactor.flushes == before + 1)
+    }
+
     @Test func endOfBatchRunsAfterFlushCallbacksAtOnce() {
         let reactor = Reactor()
         var ran = false

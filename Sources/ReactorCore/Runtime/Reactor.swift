@@ -42,6 +42,9 @@ public final class Reactor: @unchecked Sendable {
     @exclusivity(unchecked) var willFlush = false
     @exclusivity(unchecked) var flushing = false
     @exclusivity(unchecked) var flushCount = 0
+    /// Counts the passes of all flushes (a pass ends with one afterFlush
+    /// callback); a computation's reruns are counted per pass.
+    @exclusivity(unchecked) var flushPass = 0
 
     /// Creates a runtime with its own queue of invalidated computations.
     public init(scheduler: FlushScheduler = .endOfBatch) {
@@ -197,11 +200,14 @@ extension Reactor {
         }
         var head = 0
         while head < pending.count || !afterFlushCallbacks.isEmpty {
+            // A computation invalidated again by each afterFlush callback is
+            // not a runaway: only reruns within one pass count.
+            flushPass &+= 1
             while head < pending.count {
                 let computation = pending[head]
                 computation.queued = false
-                if computation.flushEpoch != flushCount {
-                    computation.flushEpoch = flushCount
+                if computation.flushEpoch != flushPass {
+                    computation.flushEpoch = flushPass
                     computation.runsInFlush = 0
                 }
                 computation.runsInFlush += 1
