@@ -138,6 +138,41 @@ private final class Counter {
         #expect(seen.last?.onQueue == true)
     }
 
+    @Test func dispatchSkipsAScheduledFlushAfterAFlushByHand() {
+        let queue = DispatchQueue(label: "SchedulerTests.skip")
+        let reactor = Reactor(scheduler: .dispatch(queue))
+        let counter = Counter()
+        var runs = 0
+        reactor.autorun { _ in _ = counter.count; runs += 1 }
+        queue.suspend()
+        counter.count = 1  // schedules a flush on the suspended queue
+        reactor.flush()
+        #expect(runs == 2)
+        let flushesByHand = reactor.flushes
+        queue.resume()
+        queue.sync {}
+        #expect(reactor.flushes == flushesByHand)
+        #expect(runs == 2)
+    }
+
+    @Test func afterFlushCallbacksAddedDuringAFlushRunInIt() {
+        let reactor = Reactor(scheduler: .manual)
+        var order: [Int] = []
+        reactor.afterFlush {
+            order.append(1)
+            reactor.afterFlush { order.append(3) }
+        }
+        reactor.afterFlush { order.append(2) }
+        reactor.flush()
+        #expect(order == [1, 2, 3])
+        reactor.flush()
+        #expect(order == [1, 2, 3])
+        var count = 0
+        for _ in 0..<20_000 { reactor.afterFlush { count += 1 } }
+        reactor.flush()
+        #expect(count == 20_000)
+    }
+
     @Test func dispatchRunsAfterFlushOnTheQueue() {
         let queue = DispatchQueue(label: "SchedulerTests.afterFlush")
         let reactor = Reactor(scheduler: .dispatch(queue))

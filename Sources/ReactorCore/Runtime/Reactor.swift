@@ -76,7 +76,8 @@ public final class Reactor: @unchecked Sendable {
                 computation.stop(cause: .stop, source: 0)
                 if let onError { onError(error) } else { report(.uncaughtError(error, computation: computation)) }
             }
-            if let parent {
+            // A child that already stopped (it threw, or stopped itself) needs no link.
+            if let parent, !computation.stopped {
                 parent.onInvalidateCallbacks.append { [computation] parent in
                     computation.stop(cause: .parent, source: parent.id)
                 }
@@ -173,7 +174,8 @@ extension Reactor {
         case .endOfBatch:
             graph.reactorsAwaitingFlush.append(self)
         case let .dispatch(queue):
-            queue.async { [self] in flush() }
+            // Skipped if a flush by hand ran in the meantime.
+            queue.async { [self] in graph.operation { if willFlush { runFlush() } } }
         }
     }
 
@@ -199,7 +201,9 @@ extension Reactor {
             willFlush = false
         }
         var head = 0
-        while head < pending.count || !afterFlushCallbacks.isEmpty {
+        var nextCallback = 0
+        defer { afterFlushCallbacks.removeSubrange(..<nextCallback) }
+        while head < pending.count || nextCallback < afterFlushCallbacks.count {
             // A computation invalidated again by each afterFlush callback is
             // not a runaway: only reruns within one pass count.
             flushPass &+= 1
@@ -226,8 +230,9 @@ extension Reactor {
             }
             pending.removeAll(keepingCapacity: true)
             head = 0
-            if !afterFlushCallbacks.isEmpty {
-                let callback = afterFlushCallbacks.removeFirst()
+            if nextCallback < afterFlushCallbacks.count {
+                let callback = afterFlushCallbacks[nextCallback]
+                nextCallback += 1
                 graph.nonreactive { callback() }
             }
         }
