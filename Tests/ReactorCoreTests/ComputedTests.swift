@@ -204,6 +204,33 @@ private struct Opaque { let number: Int }
         reader.stop()
     }
 
+    @Test func computedReleasedDuringItsOwnRefreshByAReader() {
+        // The reader's walk over its dependencies refreshes the computed, whose
+        // body drops the last reference to it: the link being walked is
+        // recycled under the walk, which must notice and stop.
+        let reactor = Reactor(scheduler: .manual)
+        let inputs = Inputs()
+        var holder: Computed<Int>?
+        var otherSource: Dependency? = Dependency("other")
+        holder = reactor.computed { if inputs.a == 1 { holder = nil }; return 0 }
+        var runs = 0
+        reactor.autorun { _ in
+            runs += 1
+            _ = holder?.value
+            otherSource?.depend()
+            _ = inputs.b
+        }
+        inputs.b = 1
+        otherSource = nil  // a stale link to it now sits in the reader's free list
+        reactor.flush()
+        inputs.a = 1
+        reactor.flush()
+        #expect(holder == nil)
+        inputs.b = 2
+        reactor.flush()
+        #expect(runs == 3)
+    }
+
     @Test func cycleThroughAnotherComputedIsReportedWithNames() {
         let reactor = Reactor(scheduler: .manual)
         let log = IssueLog(reactor)
