@@ -146,6 +146,27 @@ private struct Opaque { let number: Int }
         #expect(seen == [19, 29, 39])
     }
 
+    @Test func deepChainOfComputeds() {
+        // cellx-sized: 5,000 layers. A first read from the far end recurses
+        // through every body (as in any lazy pull-based runtime), so the
+        // layers are first read in order here; propagating a write then walks
+        // the whole depth inside the runtime.
+        let reactor = Reactor()
+        let inputs = Inputs()
+        var chain = [reactor.computed { inputs.a }]
+        for _ in 1..<5_000 {
+            let previous = chain[chain.count - 1]
+            chain.append(reactor.computed { previous.value + 1 })
+        }
+        for layer in chain { _ = layer.value }
+        let last = chain[chain.count - 1]
+        var seen: [Int] = []
+        reactor.autorun { _ in seen.append(last.value) }
+        inputs.a = 1
+        inputs.a = 2
+        #expect(seen == [4_999, 5_000, 5_001])
+    }
+
     @Test func chainCutOffInTheMiddle() {
         let reactor = Reactor()
         let inputs = Inputs()
