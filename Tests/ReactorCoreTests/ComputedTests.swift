@@ -197,6 +197,85 @@ private struct Opaque { let number: Int }
         #expect(doubled.value == 4)
     }
 
+    @Test func autorunWritingASourceBeforeReadingTheComputedSeesFreshValues() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        let doubled = reactor.computed { inputs.a * 2 }
+        var seen: [Int] = []
+        reactor.autorun { _ in
+            if inputs.b == 1 { inputs.a = 5 }
+            seen.append(doubled.value)
+        }
+        inputs.b = 1
+        #expect(seen.last == 10)
+        #expect(doubled.value == 10)
+    }
+
+    @Test func computedReadNonreactivelyIsNotADependency() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        let doubled = reactor.computed { inputs.a * 2 }
+        var runs = 0
+        reactor.autorun { _ in
+            runs += 1
+            _ = reactor.nonreactive { doubled.value }
+        }
+        inputs.a = 1
+        #expect(runs == 1)
+        #expect(doubled.value == 2)
+    }
+
+    @Test func conditionalSourcesAreDroppedWhenNotRead() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        var runs = 0
+        let chosen = reactor.computed { runs += 1; return inputs.flag ? inputs.a : inputs.b }
+        var seen: [Int] = []
+        reactor.autorun { _ in seen.append(chosen.value) }
+        #expect(inputs.$b.projectedDependency.hasDependents)
+        #expect(!inputs.$a.projectedDependency.hasDependents)
+        inputs.flag = true
+        #expect(inputs.$a.projectedDependency.hasDependents)
+        #expect(!inputs.$b.projectedDependency.hasDependents)
+        let before = runs
+        inputs.b = 7  // no longer a source
+        #expect(runs == before)
+        inputs.a = 3
+        #expect(seen == [0, 3])  // switching to `a` (also 0) changed nothing
+    }
+
+    @Test func twoReadersOneStops() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        let doubled = reactor.computed { inputs.a * 2 }
+        var first: [Int] = [], second: [Int] = []
+        let reader = reactor.autorun { _ in first.append(doubled.value) }
+        reactor.autorun { _ in second.append(doubled.value) }
+        inputs.a = 1
+        reader.stop()
+        inputs.a = 2
+        #expect(first == [0, 2])
+        #expect(second == [0, 2, 4])
+    }
+
+    @Test func batchChangingAComputedsSourcesRerunsReadersOnce() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        let sum = reactor.computed { inputs.a + inputs.b }
+        let scaled = reactor.computed { sum.value * 10 }
+        var seen: [[Int]] = []
+        reactor.autorun { _ in seen.append([inputs.a, sum.value, scaled.value]) }
+        reactor.batch {
+            inputs.a = 1
+            inputs.b = 2
+        }
+        reactor.batch {
+            inputs.a = 2
+            inputs.b = 1  // same sum: the cut-off stops at `sum`, but the reader reads `a` itself
+        }
+        #expect(seen == [[0, 0, 0], [1, 3, 30], [2, 3, 30]])
+    }
+
     @Test func deallocationReleasesItsSources() {
         let reactor = Reactor(scheduler: .manual)
         let source = Dependency("source")
