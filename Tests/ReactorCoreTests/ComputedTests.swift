@@ -361,6 +361,22 @@ private struct Opaque { let number: Int }
         b = nil
     }
 
+    @Test func cycleDuringTheFirstComputationReportsThenTraps() async throws {
+        // There is no previous value to return: the read traps, after the
+        // default issue handler has printed the cycle's names.
+        let result = try await #require(
+            processExitsWith: .failure, observing: [\.standardErrorContent]
+        ) {
+            let reactor = Reactor(scheduler: .manual)
+            var holder: Computed<Int>?
+            let looping = reactor.computed("looping") { holder!.value + 1 }
+            holder = looping
+            _ = looping.value
+        }
+        let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(standardError.contains("computed values form a cycle: looping -> looping"))
+    }
+
     @Test func computedReadingItselfIsReported() {
         let reactor = Reactor(scheduler: .manual)
         let log = IssueLog(reactor)
