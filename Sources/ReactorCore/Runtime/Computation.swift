@@ -52,14 +52,16 @@ public final class Computation: @unchecked Sendable {
 
     // Computed values: a computation whose body derives a value on demand.
     /// Recomputes the value and tells whether it differs from the previous one.
-    @exclusivity(unchecked) var derive: (() -> Bool)?
+    @usableFromInline @exclusivity(unchecked) var derive: (() -> Bool)?
     @exclusivity(unchecked) var derivedState = DerivedState.dirty
     @exclusivity(unchecked) var isDeriving = false
+    @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
     /// The dependency through which readers of a computed depend on it.
-    @exclusivity(unchecked) unowned(unsafe) var derivedOutput: Dependency?
+    @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
 
     enum DerivedState { case clean, check, dirty }
 
+    @usableFromInline
     init(reactor: Reactor, name: String?, parentID: UInt64, kind: TraceNodeKind,
          onError: ((any Error) -> Void)?, body: ((Computation) throws -> Void)?) {
         self.id = ReactorTracing.makeID()
@@ -202,7 +204,7 @@ extension Computation {
             reactor.enqueue(self)
         } else if derivedState == .clean {
             derivedState = .check
-            derivedOutput?.propagateCheck()
+            derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() }
         }
     }
 
@@ -214,7 +216,7 @@ extension Computation {
         defer { withTracer { $0.rerunEnded(computation: id) } }
         let previous = graph.current
         let previousInCompute = graph.inCompute
-        graph.current = self
+        graph.current = .passUnretained(self)
         graph.inCompute = true
         defer {
             graph.current = previous
@@ -251,8 +253,8 @@ extension Computation {
         let generation = linkGeneration
         var cursor = dependenciesHead
         while let link = cursor {
-            if let source = link.pointee.dependency.derivedOwner {
-                source.refreshDerived()
+            if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
+                source._withUnsafeGuaranteedRef { $0.refreshDerived() }
                 // A change invalidated us and recycled our links: stop walking.
                 if isInvalidatedOrDirty || linkGeneration != generation { return }
             }
@@ -270,10 +272,10 @@ extension Computation {
         if let free = freeLinks {
             freeLinks = free.pointee.nextDependency
             link = free
-            link.pointee.dependency = dependency
+            link.pointee.dependency = .passUnretained(dependency)
         } else {
             link = .allocate(capacity: 1)
-            link.initialize(to: Link(dependency: dependency, computation: self))
+            link.initialize(to: Link(dependency: .passUnretained(dependency), computation: .passUnretained(self)))
         }
         link.pointee.previousDependency = dependenciesTail
         link.pointee.nextDependency = nil
@@ -294,7 +296,7 @@ extension Computation {
         var cursor = dependenciesHead
         while let link = cursor {
             cursor = link.pointee.nextDependency
-            link.pointee.dependency.removeSubscriber(link)
+            link.pointee.dependency._withUnsafeGuaranteedRef { $0.removeSubscriber(link) }
             link.pointee.nextDependency = freeLinks
             freeLinks = link
         }

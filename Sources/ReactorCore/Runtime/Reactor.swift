@@ -64,7 +64,7 @@ public final class Reactor: @unchecked Sendable {
                         line: Int = #line,
                         _ body: @escaping (Computation) throws -> Void) -> Computation {
         graph.operation {
-            let parent = graph.current
+            let parent = graph.currentComputation
             let computation = Computation(reactor: self, name: name ?? "\(fileID):\(line)",
                                           parentID: parent?.id ?? 0, kind: .computation,
                                           onError: onError, body: body)
@@ -145,7 +145,7 @@ public final class Reactor: @unchecked Sendable {
     public var flushes: Int { graph.lock.withLock { flushCount } }
 
     private var currentComputationLocked: Computation? {
-        guard let current = graph.current, current.reactor === self else { return nil }
+        guard let current = graph.currentComputation, current.reactor === self else { return nil }
         return current
     }
 
