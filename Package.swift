@@ -18,6 +18,7 @@ let package = Package(
         .target(name: "ReactorCore"),
         .target(name: "ReactorTrace", dependencies: ["ReactorCore"]),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
+        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
