@@ -38,8 +38,8 @@ public final class TraceRecorder: ReactorTracer, @unchecked Sendable {
         /// what a crash can lose.
         public var flushInterval: Duration
 
-        /// Options with the given values (64 KiB buffers, 4 queued, 10 ms by default).
-        public init(segmentCapacity: Int = 64 << 10, maxQueuedSegments: Int = 4,
+        /// Options with the given values (64 KiB buffers, 16 queued, 10 ms by default).
+        public init(segmentCapacity: Int = 64 << 10, maxQueuedSegments: Int = 16,
                     flushInterval: Duration = .milliseconds(10)) {
             self.segmentCapacity = min(max(segmentCapacity, 4096), TraceFormat.maxPayloadLength)
             self.maxQueuedSegments = max(1, maxQueuedSegments)

@@ -27,7 +27,18 @@ final class TraceWriter: @unchecked Sendable {
     private let finishedSignal = DispatchSemaphore(value: 0)
     private let stopRequested = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
-    private var staging: [UInt8] = []
+    /// Staged output of the current pass: headers and other small blocks in
+    /// `headers`, payloads written straight from their segments (no copy).
+    private var headers: [UInt8] = []
+    private var pieces: [Piece] = []
+    private var stagedBytes = 0
+
+    private struct Piece {
+        var headerStart: Int
+        var segment: TraceSegment?
+        var start: Int
+        var end: Int
+    }
 
     // Writer thread only until it finishes.
     private(set) var eventsWritten: UInt64 = 0
@@ -62,7 +73,7 @@ final class TraceWriter: @unchecked Sendable {
 
     /// Writes `bytes` at the current end of the file (the header, at start).
     func writeDirectly(_ bytes: [UInt8]) -> Bool {
-        staging = bytes
+        stage(bytes)
         return flushStaging()
     }
 
@@ -140,14 +151,15 @@ final class TraceWriter: @unchecked Sendable {
         header.withUnsafeBytes { crc.update($0) }
         crc.update(payload)
         header.appendLittleEndian(crc.value)
-        staging.append(contentsOf: header)
-        staging.append(contentsOf: payload)
+        pieces.append(Piece(headerStart: headers.count, segment: segment, start: start, end: end))
+        headers.append(contentsOf: header)
+        stagedBytes += header.count + end - start
         segment.shippedOffset = end
         segment.shippedEvents = events
         thread.nextSequence &+= 1
         eventsWritten &+= UInt64(count)
         chunksWritten &+= 1
-        if staging.count >= 1 << 20 { _ = flushStaging() }
+        if stagedBytes >= 4 << 20 || pieces.count >= 512 { _ = flushStaging() }
     }
 
     private func writeEndBlock() {
@@ -165,29 +177,73 @@ final class TraceWriter: @unchecked Sendable {
         block.withUnsafeBytes { crc.update($0) }
         payload.withUnsafeBytes { crc.update($0) }
         block.appendLittleEndian(crc.value)
-        staging.append(contentsOf: block)
-        staging.append(contentsOf: payload)
+        stage(block + payload)
         _ = flushStaging()
     }
 
-    /// Writes the staged bytes; after a write error, later bytes are discarded
-    /// (a trace with a hole would be misread) and the error is kept for `stop()`.
+    /// Stages bytes that are not in a segment (the header, the end block).
+    private func stage(_ bytes: [UInt8]) {
+        pieces.append(Piece(headerStart: headers.count, segment: nil, start: 0, end: 0))
+        headers.append(contentsOf: bytes)
+        stagedBytes += bytes.count
+    }
+
+    /// Writes the staged pieces in order with `writev`; after a write error,
+    /// later bytes are discarded (a trace with a hole would be misread) and the
+    /// error is kept for `stop()`.
     private func flushStaging() -> Bool {
-        defer { staging.removeAll(keepingCapacity: true) }
-        guard writeError == 0 else { return false }
-        return staging.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    writeError = errno
-                    return false
-                }
-                offset += written
-            }
-            bytesWritten &+= UInt64(offset)
-            return true
+        defer {
+            headers.removeAll(keepingCapacity: true)
+            pieces.removeAll(keepingCapacity: true)
+            stagedBytes = 0
         }
+        guard writeError == 0, !pieces.isEmpty else { return writeError == 0 }
+        return headers.withUnsafeMutableBytes { headerBytes -> Bool in
+            var vectors: [iovec] = []
+            vectors.reserveCapacity(pieces.count * 2)
+            for (index, piece) in pieces.enumerated() {
+                let headerEnd: Int
+                if piece.segment != nil {
+                    headerEnd = piece.headerStart + TraceFormat.blockHeaderLength
+                } else {
+                    headerEnd = index + 1 < pieces.count ? pieces[index + 1].headerStart : headerBytes.count
+                }
+                vectors.append(iovec(iov_base: headerBytes.baseAddress! + piece.headerStart,
+                                     iov_len: headerEnd - piece.headerStart))
+                if let segment = piece.segment {
+                    vectors.append(iovec(iov_base: UnsafeMutableRawPointer(segment.base + piece.start),
+                                         iov_len: piece.end - piece.start))
+                }
+            }
+            return writeAll(&vectors)
+        }
+    }
+
+    /// `writev` until every vector is written (partial writes and EINTR resumed).
+    private func writeAll(_ vectors: inout [iovec]) -> Bool {
+        var first = 0
+        while first < vectors.count {
+            let batch = min(vectors.count - first, 1024)
+            let written = vectors.withUnsafeBufferPointer { writev(descriptor, $0.baseAddress! + first, Int32(batch)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                writeError = errno
+                return false
+            }
+            bytesWritten &+= UInt64(written)
+            var remaining = written
+            while remaining > 0, first < vectors.count {
+                if remaining >= vectors[first].iov_len {
+                    remaining -= vectors[first].iov_len
+                    first += 1
+                } else {
+                    vectors[first].iov_base += remaining
+                    vectors[first].iov_len -= remaining
+                    remaining = 0
+                }
+            }
+            while first < vectors.count, vectors[first].iov_len == 0 { first += 1 }
+        }
+        return true
     }
 }
