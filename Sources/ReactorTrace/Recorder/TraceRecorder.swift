@@ -29,7 +29,7 @@ public final class TraceRecorder: ReactorTracer, @unchecked Sendable {
 
     /// Tuning knobs of a recording. The defaults suit applications and benchmarks alike.
     public struct Options: Sendable {
-        /// The bytes of one thread buffer, and so the largest chunk (at most 1 MiB).
+        /// The bytes of one thread buffer, and so the largest chunk (256 B to 1 MiB).
         public var segmentCapacity: Int
         /// How many full buffers a thread may have waiting for the writer before
         /// it waits itself (backpressure instead of unbounded memory or silent loss).
@@ -41,7 +41,7 @@ public final class TraceRecorder: ReactorTracer, @unchecked Sendable {
         /// Options with the given values (64 KiB buffers, 16 queued, 10 ms by default).
         public init(segmentCapacity: Int = 64 << 10, maxQueuedSegments: Int = 16,
                     flushInterval: Duration = .milliseconds(10)) {
-            self.segmentCapacity = min(max(segmentCapacity, 4096), TraceFormat.maxPayloadLength)
+            self.segmentCapacity = min(max(segmentCapacity, 256), TraceFormat.maxPayloadLength)
             self.maxQueuedSegments = max(1, maxQueuedSegments)
             self.flushInterval = max(flushInterval, .milliseconds(1))
         }
