@@ -163,6 +163,9 @@ public final class TraceRecorder: ReactorTracer, @unchecked Sendable {
 
     // MARK: Per-thread state
 
+    /// Recording threads the writer still follows (for tests: exited threads are dropped).
+    var registeredThreads: Int { writer.registeredThreads }
+
     /// Runs `body` with this thread's encoder, creating it on the thread's first event.
     @inline(__always)
     func withThread(_ body: (ThreadRecorder) -> Void) {

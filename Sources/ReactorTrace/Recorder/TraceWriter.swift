@@ -58,6 +58,9 @@ final class TraceWriter: @unchecked Sendable {
     /// True once the writer has shipped its last chunk: later events are dropped.
     var isFinished: Bool { finished.load(ordering: .acquiring) }
 
+    /// How many recording threads the writer still follows (exited ones are dropped once shipped).
+    var registeredThreads: Int { threads.withLock { $0.count } }
+
     /// Wakes the writer early (a segment filled up).
     func wake() { wakeSignal.signal() }
 
