@@ -4,6 +4,8 @@ import Testing
 import ReactorTrace
 
 /// Each sample counts its own reruns and writes; the trace it records must say the same.
+/// The samples run as child processes: the recorder they install is process-wide,
+/// and other suites of this test process install tracers of their own.
 @Suite struct SampleCountTests {
     /// What a trace says: reruns (not first runs) per computation name, and
     /// `changed` events of reactive properties (the writes).
@@ -50,6 +52,58 @@ import ReactorTrace
         #expect(trace.truncation == nil)
         #expect(trace.reruns == reruns)
         #expect(trace.writes == 100)
+    }
+
+    @Test func counterTraceRecordsTheCoreTruthfully() throws {
+        let path = TraceFixtures.temporaryPath("counter-events")
+        defer { unlink(path) }
+        #expect(try SampleProcess.run("counter", ["--trace", path, "--increments", "10"]).status == 0)
+        let reader = try TraceReader(path: path)
+        let events = Array(reader)
+        #expect(reader.truncation == nil)
+        #expect(reader.end?.events == UInt64(events.count))
+        var label: UInt64 = 0
+        var counter: UInt64 = 0
+        for event in events {
+            if case let .nodeCreated(id, .computation, "label", 0) = event.record { label = id }
+            if case let .nodeNamed(id, "CounterViewModel.counter", _) = event.record { counter = id }
+        }
+        try #require(label != 0 && counter != 0)
+        #expect(events.contains { $0.record == .nodeCreated(id: counter, kind: .reactiveValue, name: "", parent: 0) })
+        #expect(events.count { $0.record == .rerunBegan(computation: label, firstRun: true) } == 1)
+        #expect(events.count { $0.record == .rerunBegan(computation: label, firstRun: false) } == 10)
+        #expect(events.count { $0.record == .rerunEnded(computation: label) } == 11)
+        #expect(events.count { $0.record == .changed(dependency: counter) } == 10)
+        #expect(events.count { $0.record == .depend(computation: label, dependency: counter) } == 11)
+        // Each rerun's cause is the counter: changed -> invalidate(cause: counter) -> flush -> rerun.
+        #expect(events.count { $0.record == .invalidated(computation: label, cause: .dependency, source: counter) } == 10)
+        #expect(events.count { $0.record == .flushBegan } == 10)
+        var order: [TraceEventKind] = []
+        for event in events where [.changed, .invalidated, .flushBegan, .rerunBegan].contains(event.record.kind) {
+            order.append(event.record.kind)
+        }
+        #expect(Array(order.suffix(4)) == [.changed, .invalidated, .flushBegan, .rerunBegan])
+        // One thread, timestamps that never go backwards and a nonzero rerun duration.
+        #expect(Set(events.map(\.thread)) == [0])
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp })
+        #expect(events.last!.timestamp > events.first!.timestamp)
+    }
+
+    @Test func theEnvironmentVariableStartsARecording() throws {
+        let path = TraceFixtures.temporaryPath("environment")
+        defer { unlink(path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try SampleProcess.executable("counter"))
+        process.arguments = ["--increments", "5"]
+        process.environment = ["REACTOR_TRACE": path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let trace = try Self.counts(ofTraceAt: path)
+        #expect(trace.truncation == nil)
+        #expect(trace.reruns == ["label": 5])
+        #expect(trace.writes == 5)
     }
 
     @Test func stressTraceMatchesItsOwnCounts() throws {
