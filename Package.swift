@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "ReactorCore", targets: ["ReactorCore"]),
         .library(name: "ReactorTrace", targets: ["ReactorTrace"]),
+        .executable(name: "counter", targets: ["counter"]),
+        .executable(name: "stress", targets: ["stress"]),
     ],
     traits: [
         .trait(
@@ -17,7 +19,10 @@ let package = Package(
     targets: [
         .target(name: "ReactorCore"),
         .target(name: "ReactorTrace", dependencies: ["ReactorCore"]),
+        .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Counter"),
+        .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Stress"),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
+        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
