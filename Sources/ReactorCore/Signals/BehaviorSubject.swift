@@ -59,4 +59,7 @@ public final class BehaviorSubject<Value>: @unchecked Sendable {
 
     /// The id under which the subject appears in traces.
     public var id: UInt64 { core.id }
+
+    /// The number of current subscribers.
+    public var subscriberCount: Int { core.subscriberCount }
 }
