@@ -52,4 +52,5 @@ final class Counter: Sendable {
     private let storage = Atomic<Int>(0)
     var value: Int { storage.load(ordering: .relaxed) }
     func increment() { storage.add(1, ordering: .relaxed) }
+    func add(_ amount: Int) { storage.add(amount, ordering: .relaxed) }
 }

@@ -18,8 +18,13 @@
 /// (inner ones first) when the outermost ends. With ``requireActions`` on,
 /// writing the store's `@Reactive` state outside any action is reported
 /// through the runtime's `issueHandler` as `.writeOutsideAction`.
-open class Store: TraceOwner, @unchecked Sendable {
-    // @unchecked Sendable: mutable fields are guarded by the graph lock.
+///
+/// Every operation may be called from any thread: store state lives in the
+/// graph and is guarded by the graph lock. `Store` is not `Sendable` so that
+/// subclasses need not restate a conformance; mark yours `@unchecked Sendable`
+/// to share it across concurrency domains.
+open class Store: TraceOwner {
+    // Mutable fields are guarded by the graph lock.
 
     /// The store's name in traces and issues; the subclass's type name by default.
     public let name: String
