@@ -4,7 +4,8 @@
 /// happens to be sending. Every signal event enters the graph through here.
 @inlinable @inline(__always)
 func signalDelivery<R>(_ body: () throws -> R) rethrows -> R {
-    try graph.operation {
+    let graph = ReactorCore.graph  // one global access (a `swift_once` call on Linux)
+    return try graph.operation {
         guard let previous = graph.current else { return try body() }
         graph.current = nil
         defer { graph.current = previous }

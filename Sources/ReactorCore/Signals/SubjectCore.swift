@@ -41,8 +41,9 @@ final class SubjectCore<Value>: @unchecked Sendable {
         // A snapshot: subscribers may cancel or subscribe while being told.
         // Copying the array only retains its buffer.
         let snapshot = sinks
-        for sink in snapshot {
-            sink.receive(value)
+        for index in snapshot.indices {
+            // The snapshot keeps every sink alive: no retain per subscriber.
+            Unmanaged.passUnretained(snapshot[index])._withUnsafeGuaranteedRef { $0.receive(value) }
         }
     }
 
