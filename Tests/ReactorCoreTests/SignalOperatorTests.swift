@@ -284,10 +284,12 @@ func record<Value>(_ signal: Signal<Value>) -> Recorder<Value> {
         var received: [Int] = []
         var onQueue = true
         var completed = false
+        queue.suspend()
         let subscription = just(1, 2, 3).observe(on: queue).subscribe(
             next: { received.append($0); onQueue = onQueue && DispatchQueue.getSpecific(key: key) == true },
             completed: { completed = true })
         #expect(received.isEmpty)  // nothing is delivered synchronously
+        queue.resume()
         queue.sync {}
         #expect(received == [1, 2, 3])
         #expect(completed)
