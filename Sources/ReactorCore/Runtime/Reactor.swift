@@ -61,7 +61,7 @@ public final class Reactor: @unchecked Sendable {
                         line: Int = #line,
                         _ body: @escaping (Computation) throws -> Void) -> Computation {
         graph.operation {
-            let parent = graph.current
+            let parent = graph.currentComputation
             let computation = Computation(reactor: self, name: name ?? "\(fileID):\(line)",
                                           parentID: parent?.id ?? 0, kind: .computation,
                                           onError: onError, body: body)
@@ -77,7 +77,7 @@ public final class Reactor: @unchecked Sendable {
                 parent.onInvalidateCallbacks.append { [computation] parent in
                     computation.stop(cause: .parent, source: parent.id)
                 }
-                if parent.invalidated { computation.stop(cause: .parent, source: parent.id) }
+                if parent.isInvalidatedOrDirty { computation.stop(cause: .parent, source: parent.id) }
             }
             return computation
         }
@@ -141,7 +141,7 @@ public final class Reactor: @unchecked Sendable {
     public var flushes: Int { graph.lock.withLock { flushCount } }
 
     private var currentComputationLocked: Computation? {
-        guard let current = graph.current, current.reactor === self else { return nil }
+        guard let current = graph.currentComputation, current.reactor === self else { return nil }
         return current
     }
 
