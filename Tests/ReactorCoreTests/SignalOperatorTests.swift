@@ -12,7 +12,7 @@ func just<Value>(_ values: Value...) -> Signal<Value> {
 }
 
 /// A cold signal of `values`, then `error`.
-func failing<Value>(_ values: Value..., error: TestError = TestError()) -> Signal<Value> {
+func failing<Value>(_ values: Value..., error: SignalTestError = SignalTestError()) -> Signal<Value> {
     Signal { subscriber in
         for value in values { subscriber.send(value) }
         subscriber.send(error: error)
@@ -183,7 +183,7 @@ func record<Value>(_ signal: Signal<Value>) -> Recorder<Value> {
         let b = PassthroughSubject<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(Signal.merge(a.signal, b.signal))
-        a.send(error: TestError())
+        a.send(error: SignalTestError())
         b.send(1)
         #expect(recorder.values.isEmpty)
         #expect(recorder.errors.count == 1)

@@ -2,7 +2,7 @@ import ReactorCore
 import Synchronization
 
 /// An error for tests to send.
-struct TestError: Error, Equatable {
+struct SignalTestError: Error, Equatable {
     var code = 1
 }
 
@@ -48,7 +48,7 @@ final class Recorder<Value>: @unchecked Sendable {
 }
 
 /// A counter that tests may share with `@Sendable` closures.
-final class Counter: Sendable {
+final class AtomicCounter: Sendable {
     private let storage = Atomic<Int>(0)
     var value: Int { storage.load(ordering: .relaxed) }
     func increment() { storage.add(1, ordering: .relaxed) }

@@ -47,7 +47,7 @@ var joiner: Signal<String> {
     @Test func joinerPassesOnAnUpstreamError() {
         let failing = Signal<String> { subscriber in
             subscriber.send("Hello")
-            subscriber.send(error: TestError(code: 7))
+            subscriber.send(error: SignalTestError(code: 7))
             return nil
         }
         let joined = Signal<String> { subscriber in
@@ -59,7 +59,7 @@ var joiner: Signal<String> {
         let recorder = Recorder<String>()
         let subscription = recorder.subscribe(joined)
         #expect(recorder.values.isEmpty)
-        #expect(recorder.errors.first as? TestError == TestError(code: 7))
+        #expect(recorder.errors.first as? SignalTestError == SignalTestError(code: 7))
         withExtendedLifetime(subscription) {}
     }
 
@@ -119,7 +119,7 @@ var joiner: Signal<String> {
             subscriber.send(1)
             subscriber.sendCompleted()
             subscriber.send(2)
-            subscriber.send(error: TestError())
+            subscriber.send(error: SignalTestError())
             subscriber.sendCompleted()
             return nil
         }
@@ -133,7 +133,7 @@ var joiner: Signal<String> {
 
     @Test func nothingIsDeliveredAfterAnError() {
         let signal = Signal<Int> { subscriber in
-            subscriber.send(error: TestError(code: 2))
+            subscriber.send(error: SignalTestError(code: 2))
             subscriber.send(2)
             subscriber.sendCompleted()
             return nil
@@ -142,7 +142,7 @@ var joiner: Signal<String> {
         let subscription = recorder.subscribe(signal)
         #expect(recorder.values.isEmpty)
         #expect(recorder.terminalCount == 1)
-        #expect(recorder.errors.first as? TestError == TestError(code: 2))
+        #expect(recorder.errors.first as? SignalTestError == SignalTestError(code: 2))
         withExtendedLifetime(subscription) {}
     }
 

@@ -9,8 +9,8 @@ final class DeliveryProbe: @unchecked Sendable {
     // @unchecked Sendable: `inside` and the counts are touched only inside
     // deliveries; an overlap is exactly what the test looks for, so `inside`
     // is atomic and the rest is checked under ThreadSanitizer.
-    let inside = Counter()
-    let overlaps = Counter()
+    let inside = AtomicCounter()
+    let overlaps = AtomicCounter()
     var count = 0
     var sum = 0
 
@@ -24,7 +24,7 @@ final class DeliveryProbe: @unchecked Sendable {
     }
 }
 
-extension Counter {
+extension AtomicCounter {
     func decrement() { add(-1) }
 }
 
@@ -55,7 +55,7 @@ extension Counter {
         let probe = DeliveryProbe()
         let subscription = property.subscribe { probe.receive($0) }
         let reactor = Reactor()
-        let runs = Counter()
+        let runs = AtomicCounter()
         let computation = reactor.autorun { _ in _ = property.value; runs.increment() }
         DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
             for _ in 0..<Self.sendsPerThread { property.value = 1 }
@@ -96,8 +96,8 @@ extension Counter {
 
     @Test func subscribingAndCancellingWhileOthersSendIsSafe() {
         let subject = PassthroughSubject<Int>()
-        let cleanups = Counter()
-        let received = Counter()
+        let cleanups = AtomicCounter()
+        let received = AtomicCounter()
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             if thread == 0 {
                 for index in 0..<Self.sendsPerThread { subject.send(index) }

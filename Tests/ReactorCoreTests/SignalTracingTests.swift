@@ -1,9 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 import ReactorCore
 import Synchronization
 
-/// Records every trace event the core emits.
-final class RecordingTracer: ReactorTracer {
+/// Records the trace events emitted on the installing thread (the tracer is
+/// process-wide and other suites run in parallel), with action arguments.
+final class SignalTraceRecorder: ReactorTracer {
     enum Event: Equatable {
         case created(UInt64, TraceNodeKind, String, parent: UInt64)
         case named(UInt64, String, owner: UInt64)
@@ -16,10 +22,14 @@ final class RecordingTracer: ReactorTracer {
         case other
     }
 
+    private let thread = pthread_self()
     private let storage = Mutex<[Event]>([])
     var events: [Event] { storage.withLock { $0 } }
 
-    private func record(_ event: Event) { storage.withLock { $0.append(event) } }
+    private func record(_ event: Event) {
+        guard pthread_equal(pthread_self(), thread) != 0 else { return }
+        storage.withLock { $0.append(event) }
+    }
 
     func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
         record(.created(id, kind, name, parent: parent))
@@ -40,10 +50,11 @@ final class RecordingTracer: ReactorTracer {
     func issue(_ kind: TraceIssueKind, node: UInt64, message: String) { record(.issue(kind, node: node)) }
 }
 
-/// Serialized: the tracer is process-wide, and each test installs its own.
-@Suite(.serialized) struct SignalTracingTests {
+// Members of the serialized `TracerTests` suite, where every test that
+// installs the process-wide tracer lives.
+extension TracerTests {
     @Test func signalsSubjectsPropertiesAndStoresAppearInTheTrace() throws {
-        let tracer = RecordingTracer()
+        let tracer = SignalTraceRecorder()
         ReactorTracing.install(tracer)
         defer { ReactorTracing.install(nil) }
 
@@ -93,7 +104,7 @@ final class RecordingTracer: ReactorTracer {
     }
 
     @Test func writeOutsideActionIsTracedAsAnIssue() {
-        let tracer = RecordingTracer()
+        let tracer = SignalTraceRecorder()
         ReactorTracing.install(tracer)
         defer { ReactorTracing.install(nil) }
         let reactor = Reactor()

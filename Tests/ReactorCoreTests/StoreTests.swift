@@ -43,7 +43,7 @@ final class TodoStore: Store, @unchecked Sendable {
     }
 
     func failingAction() throws {
-        try action { throw TestError() }
+        try action { throw SignalTestError() }
     }
 }
 
@@ -155,7 +155,7 @@ final class TodoStore: Store, @unchecked Sendable {
         let store = TodoStore()
         var count = 0
         let subscription = store.subscribe { _ in count += 1 }
-        #expect(throws: TestError.self) { try store.failingAction() }
+        #expect(throws: SignalTestError.self) { try store.failingAction() }
         #expect(count == 0)
         store.addTodo("after")
         #expect(count == 1)

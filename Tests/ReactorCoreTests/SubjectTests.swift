@@ -22,7 +22,7 @@ import ReactorCore
         let subscription = recorder.subscribe(subject.signal)
         subject.sendCompleted()
         subject.send(1)
-        subject.send(error: TestError())
+        subject.send(error: SignalTestError())
         #expect(recorder.values.isEmpty)
         #expect(recorder.isCompleted)
         #expect(recorder.terminalCount == 1)
@@ -32,10 +32,10 @@ import ReactorCore
 
     @Test func lateSubscriberAfterAnErrorGetsTheError() {
         let subject = PassthroughSubject<Int>()
-        subject.send(error: TestError(code: 3))
+        subject.send(error: SignalTestError(code: 3))
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(subject.signal)
-        #expect(recorder.errors.first as? TestError == TestError(code: 3))
+        #expect(recorder.errors.first as? SignalTestError == SignalTestError(code: 3))
         #expect(recorder.terminalCount == 1)
         withExtendedLifetime(subscription) {}
     }
@@ -156,11 +156,11 @@ import ReactorCore
     @Test func lateSubscriberAfterAnErrorGetsTheValuesThenTheError() {
         let subject = ReplaySubject<Int>()
         subject.send(1)
-        subject.send(error: TestError(code: 9))
+        subject.send(error: SignalTestError(code: 9))
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(subject.signal)
         #expect(recorder.values == [1])
-        #expect(recorder.errors.first as? TestError == TestError(code: 9))
+        #expect(recorder.errors.first as? SignalTestError == SignalTestError(code: 9))
         withExtendedLifetime(subscription) {}
     }
 
@@ -221,12 +221,12 @@ import ReactorCore
         let early = Recorder<Int>()
         let a = early.subscribe(subject.signal)
         subject.send(1)
-        subject.send(error: TestError(code: 4))
+        subject.send(error: SignalTestError(code: 4))
         let late = Recorder<Int>()
         let b = late.subscribe(subject.signal)
         for recorder in [early, late] {
             #expect(recorder.values.isEmpty)
-            #expect(recorder.errors.first as? TestError == TestError(code: 4))
+            #expect(recorder.errors.first as? SignalTestError == SignalTestError(code: 4))
         }
         withExtendedLifetime((a, b)) {}
     }
