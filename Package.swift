@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "ReactorTrace", targets: ["ReactorTrace"]),
         .library(name: "ReactorInspector", targets: ["ReactorInspector"]),
         .executable(name: "reactor-inspect", targets: ["reactor-inspect"]),
+        .executable(name: "counter", targets: ["counter"]),
+        .executable(name: "stress", targets: ["stress"]),
     ],
     traits: [
         .trait(
@@ -31,6 +33,9 @@ let package = Package(
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
         .testTarget(name: "CLITests", dependencies: ["reactor-inspect", "ReactorTrace", "ReactorCore"]),
+        .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Counter"),
+        .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Stress"),
+        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

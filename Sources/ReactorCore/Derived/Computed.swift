@@ -35,6 +35,8 @@ public final class Computed<Value>: @unchecked Sendable {
         graph.lock.withLock {
             node.stop(cause: .stop, source: 0)
             node.derive = nil
+            // The node may outlive this object (`currentComputation` handed it out).
+            node.derivedOutput = nil
             output.derivedOwner = nil
         }
     }

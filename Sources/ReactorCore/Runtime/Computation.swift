@@ -316,6 +316,7 @@ extension Computation {
         link.pointee.nextDependency = freeLinks
         freeLinks = link
         dependencyCount -= 1
+        linkGeneration &+= 1
         if dependencyCount == 0 { Unmanaged.passUnretained(self).release() }
     }
 }
