@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "ReactorCore", targets: ["ReactorCore"]),
         .library(name: "ReactorTrace", targets: ["ReactorTrace"]),
+        .library(name: "ReactorInspector", targets: ["ReactorInspector"]),
+        .executable(name: "reactor-inspect", targets: ["reactor-inspect"]),
     ],
     traits: [
         .trait(
@@ -14,10 +16,21 @@ let package = Package(
         ),
         .default(enabledTraits: ["Tracing"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
     targets: [
         .target(name: "ReactorCore"),
         .target(name: "ReactorTrace", dependencies: ["ReactorCore"]),
+        .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
+        .target(name: "ReactorInspector", dependencies: ["ReactorTrace", "ReactorCore", "CGraphviz"]),
+        .executableTarget(
+            name: "reactor-inspect",
+            dependencies: ["ReactorInspector", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
+        .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
+        .testTarget(name: "CLITests", dependencies: ["reactor-inspect", "ReactorTrace", "ReactorCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
