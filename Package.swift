@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "ReactorTrace", targets: ["ReactorTrace"]),
         .library(name: "ReactorInspector", targets: ["ReactorInspector"]),
         .executable(name: "reactor-inspect", targets: ["reactor-inspect"]),
+        .executable(name: "counter", targets: ["counter"]),
+        .executable(name: "stress", targets: ["stress"]),
     ],
     traits: [
         .trait(
@@ -28,9 +30,15 @@ let package = Package(
             name: "reactor-inspect",
             dependencies: ["ReactorInspector", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Counter"),
+        .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Stress"),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
+        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore"]),
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
-        .testTarget(name: "CLITests", dependencies: ["reactor-inspect", "ReactorTrace", "ReactorCore"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["reactor-inspect", "counter", "stress", "ReactorTrace", "ReactorCore"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

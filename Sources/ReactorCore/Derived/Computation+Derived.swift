@@ -13,7 +13,7 @@ extension Computation {
         derivedState = .dirty
         withTracer { $0.invalidated(computation: id, cause: cause, source: source) }
         unlinkAllDependencies()
-        if wasClean { derivedOutput?.propagateCheck() }
+        if wasClean { derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() } }
         guard !onInvalidateCallbacks.isEmpty else { return }
         let callbacks = onInvalidateCallbacks
         onInvalidateCallbacks = []
@@ -73,7 +73,7 @@ extension Computation {
         isDeriving = false
         let wasFirstRun = firstRun
         firstRun = false
-        if changed && !wasFirstRun, let output = derivedOutput {
+        if changed && !wasFirstRun, let output = derivedOutput?.takeUnretainedValue() {
             withTracer { $0.changed(dependency: output.id) }
             output.notifySubscribers()
         }

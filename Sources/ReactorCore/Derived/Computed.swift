@@ -27,8 +27,8 @@ public final class Computed<Value>: @unchecked Sendable {
         self.body = body
         self.isEqual = isEqual
         output.derivedOwner = .passUnretained(node)
-        node.derivedOutput = output
-        node.derive = { [unowned self] in self.derive() }
+        node.derivedOutput = .passUnretained(output)
+        node.derive = { [unowned(unsafe) self] in self.derive() }  // deinit clears it
     }
 
     deinit {

@@ -57,7 +57,7 @@ public final class Computation: @unchecked Sendable {
     @exclusivity(unchecked) var isDeriving = false
     @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
     /// The dependency through which readers of a computed depend on it.
-    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var derivedOutput: Dependency?
+    @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
 
     enum DerivedState { case clean, check, dirty }
 
@@ -204,7 +204,7 @@ extension Computation {
             reactor.enqueue(self)
         } else if derivedState == .clean {
             derivedState = .check
-            derivedOutput?.propagateCheck()
+            derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() }
         }
     }
 
