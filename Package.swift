@@ -30,12 +30,15 @@ let package = Package(
             name: "reactor-inspect",
             dependencies: ["ReactorInspector", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
-        .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
-        .testTarget(name: "CLITests", dependencies: ["reactor-inspect", "ReactorTrace", "ReactorCore"]),
         .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Counter"),
         .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Stress"),
+        .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
         .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore"]),
+        .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["reactor-inspect", "counter", "stress", "ReactorTrace", "ReactorCore"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -48,7 +48,7 @@ struct Report: ParsableCommand {
     func run() throws {
         let resolved = format ?? (["md", "markdown"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) ? .md : .html)
         let profile = CLIOutput.profile(trace)
-        let graph = resolved == .html ? ReportGraph.svg(tracePath: trace, hottest: ProfileReport(profile: profile, traceName: "").hotComputations.prefix(150).map(\.name)) : nil
+        let graph = resolved == .html ? ReportGraph.svg(tracePath: trace) : nil
         let report = ProfileReport(profile: profile, traceName: CLIOutput.displayName(trace), graphSVG: graph, hotLimit: top)
         let text = resolved == .html ? report.html() : report.markdown(limit: min(top, 10))
         if output == "-" {

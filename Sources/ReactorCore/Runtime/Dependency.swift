@@ -84,7 +84,7 @@ extension Dependency {
         // invalidates a dependency's dependents. Computations usually rerun in
         // that order, so the new link almost always goes at the tail.
         var previous = subscribersTail
-        while let candidate = previous, candidate.pointee.computation.takeUnretainedValue().id > computation.id {
+        while let candidate = previous, candidate.pointee.computation._withUnsafeGuaranteedRef({ $0.id }) > computation.id {
             previous = candidate.pointee.previousSubscriber
         }
         let next = previous == nil ? subscribersHead : previous!.pointee.nextSubscriber

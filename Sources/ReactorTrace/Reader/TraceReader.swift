@@ -29,7 +29,7 @@ public final class TraceReader: Sequence {
     /// Where and why reading stopped early, once it has; nil for an intact trace.
     public private(set) var truncation: TraceTruncation?
     /// Events returned so far.
-    public private(set) var eventsRead = 0
+    public var eventsRead: Int { storedEventsRead }
     /// Events of kinds this reader does not know (a newer minor version), skipped by length.
     public private(set) var skippedEvents = 0
     /// Chunks decoded so far.
@@ -41,9 +41,11 @@ public final class TraceReader: Sequence {
     private let input: TraceInput
     private var decoder = ChunkDecoder()
     private var contexts: [UInt32: ChunkDecoder.Context] = [:]
-    private var pending: [TraceEvent] = []
-    private var pendingIndex = 0
-    private var finished = false
+    // Touched once per event: no dynamic exclusivity checks (one reader, one thread).
+    @exclusivity(unchecked) private var pending: [TraceEvent] = []
+    @exclusivity(unchecked) private var pendingIndex = 0
+    @exclusivity(unchecked) private var storedEventsRead = 0
+    @exclusivity(unchecked) private var finished = false
 
     /// Opens the trace at `path` and reads its header. Throws
     /// ``TraceDecodingError`` for a missing, empty, foreign or newer-major file.
@@ -82,7 +84,7 @@ public final class TraceReader: Sequence {
             }
         }
         defer { pendingIndex += 1 }
-        eventsRead += 1
+        storedEventsRead += 1
         return pending[pendingIndex]
     }
 
