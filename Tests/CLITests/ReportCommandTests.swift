@@ -13,6 +13,9 @@ import Testing
         #expect(html.contains("<h2>Hot computations</h2>"))
         #expect(html.contains("aria-label=\"Histogram of rerun durations\""))
         #expect(html.contains("aria-label=\"Timeline of flushes and actions\""))
+        // The Graphviz graph is inlined, with the five hottest computations marked.
+        #expect(html.contains("<h2>Dependency graph</h2>"))
+        #expect(html.components(separatedBy: "class=\"node hot\"").count - 1 == 5)
         let total = traces.stressBaseReruns.values.reduce(0, +)
         #expect(html.contains("<div class=\"value\">\(total)</div>"))
     }

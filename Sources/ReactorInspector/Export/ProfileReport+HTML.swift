@@ -81,7 +81,7 @@ extension ProfileReport {
 
         if let graphSVG {
             let names = Set(hot.prefix(5).map(\.name))
-            page += "<section><h2>Dependency graph</h2><p class=\"lead\">Computations are boxes, state ellipses; the hottest are outlined in red: "
+            page += "<section><h2>Dependency graph</h2><p class=\"lead\">Computations are boxes, state ellipses; fill colour shows total rerun time, and the five hottest are outlined in blue: "
             page += hot.prefix(5).map { "<code>\(Self.x($0.name))</code>" }.joined(separator: ", ")
             page += ".</p><div class=\"graph\">\(SVGEmbedding.inline(graphSVG, highlighted: names))</div></section>\n"
         }
@@ -134,7 +134,7 @@ extension ProfileReport {
     .bar-col{width:120px}
     .meter{height:8px;background:#f1f5f9;border-radius:4px;margin-top:6px;overflow:hidden}
     .meter div{height:100%;background:linear-gradient(90deg,#f59e0b,var(--hot));border-radius:4px}
-    td.name{white-space:nowrap;max-width:340px}td.name code{word-break:normal;white-space:normal;overflow-wrap:anywhere}
+    td.name{white-space:nowrap;max-width:340px}td.name code{word-break:normal;white-space:nowrap}
     .chain{font-size:12px;color:#334155;min-width:260px;overflow-wrap:anywhere}
     .step{white-space:normal}.arrow{color:var(--muted);margin:0 4px}
     .muted,.note,.empty{color:var(--muted)}.note{font-size:12px;margin:8px 0 0}
@@ -149,7 +149,7 @@ extension ProfileReport {
     .chart rect:hover{opacity:.8}
     .graph{overflow:auto;max-height:900px;border:1px solid var(--line);border-radius:8px;padding:8px;background:#fff;text-align:center}
     .graph svg{max-width:100%;height:auto}
-    .graph g.hot polygon,.graph g.hot ellipse,.graph g.hot path{stroke:var(--bad);stroke-width:3px}
+    .graph g.hot polygon,.graph g.hot ellipse,.graph g.hot path{stroke:#2563eb;stroke-width:5px}
     footer{text-align:center;color:var(--muted);font-size:12px;padding:8px 0 28px}
     @media (max-width:900px){section.cards{grid-template-columns:repeat(3,1fr)}}
     """
