@@ -18,7 +18,7 @@ extension BudgetCheck {
             lines.append("")
         }
         for result in violations where !result.cause.isEmpty {
-            lines.append("- **\(MarkupEscaping.markdownCell(result.rule))**: " + result.cause.map(MarkupEscaping.markdownCell).joined(separator: " → "))
+            lines.append("- \(MarkupEscaping.markdownCode(result.rule)): " + result.cause.map(MarkupEscaping.markdownCell).joined(separator: " → "))
         }
         if !violations.isEmpty { lines.append("") }
         return lines.joined(separator: "\n") + "\n"
