@@ -38,7 +38,12 @@ extension Computation {
             reactor.report(.cycle(names: names))
             return
         }
-        if stopped { return }
+        if stopped || derivedState == .clean { return }
+        // The walk and the body run user code, which may drop the last
+        // reference to this computed (its node is reached without reference
+        // counting): keep it alive until this refresh is over.
+        let pin = derivedObject?.retain()
+        defer { pin?.release() }
         if derivedState == .check {
             let generation = linkGeneration
             var cursor = dependenciesHead

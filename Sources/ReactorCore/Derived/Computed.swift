@@ -29,12 +29,14 @@ public final class Computed<Value>: @unchecked Sendable {
         output.derivedOwner = .passUnretained(node)
         node.derivedOutput = .passUnretained(output)
         node.derive = { [unowned(unsafe) self] in self.derive() }  // deinit clears it
+        node.derivedObject = .passUnretained(self)  // deinit clears it
     }
 
     deinit {
         graph.lock.withLock {
             node.stop(cause: .stop, source: 0)
             node.derive = nil
+            node.derivedObject = nil
             // The node may outlive this object (`currentComputation` handed it out).
             node.derivedOutput = nil
             output.derivedOwner = nil

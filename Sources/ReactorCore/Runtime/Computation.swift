@@ -56,6 +56,8 @@ public final class Computation: @unchecked Sendable {
     @exclusivity(unchecked) var derivedState = DerivedState.dirty
     @exclusivity(unchecked) var isDeriving = false
     @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
+    /// The `Computed` object this node computes for, if any (unretained).
+    @usableFromInline @exclusivity(unchecked) var derivedObject: Unmanaged<AnyObject>?
     /// The dependency through which readers of a computed depend on it.
     @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
 
