@@ -41,11 +41,6 @@ extension Computation {
             return
         }
         if stopped || derivedState == .clean { return }
-        // The walk and the body run user code, which may drop the last
-        // reference to this computed (its node is reached without reference
-        // counting): keep it alive until this refresh is over.
-        let pin = derivedObject?.retain()
-        defer { pin?.release() }
         if derivedState == .check {
             isChecking = true
             derivingCaller = graph.derivingTop
@@ -55,7 +50,8 @@ extension Computation {
                 var cursor = dependenciesHead
                 while let link = cursor {
                     if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
-                        source._withUnsafeGuaranteedRef { $0.refreshDerived() }
+                        // A strong reference: the refresh runs user code that may release it.
+                        source.takeUnretainedValue().refreshDerived()
                         // A change made us dirty and recycled our links: stop walking.
                         if derivedState == .dirty { break walk }
                         // A source went away under the walk: start it again.

@@ -58,8 +58,6 @@ public final class Computation: @unchecked Sendable {
     /// Refreshing its computed sources to learn whether it must recompute.
     @exclusivity(unchecked) var isChecking = false
     @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
-    /// The `Computed` object this node computes for, if any (unretained).
-    @usableFromInline @exclusivity(unchecked) var derivedObject: Unmanaged<AnyObject>?
     /// The dependency through which readers of a computed depend on it.
     @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
 
@@ -259,7 +257,8 @@ extension Computation {
             var cursor = dependenciesHead
             while let link = cursor {
                 if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
-                    source._withUnsafeGuaranteedRef { $0.refreshDerived() }
+                    // A strong reference: the refresh runs user code that may release it.
+                    source.takeUnretainedValue().refreshDerived()
                     // A change invalidated us and recycled our links: stop walking.
                     if isInvalidatedOrDirty { return }
                     // A source went away under the walk: start it again.
