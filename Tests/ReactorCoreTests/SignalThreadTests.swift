@@ -116,6 +116,28 @@ extension AtomicCounter {
         #expect(subject.subscriberCount == 0)
     }
 
+    @Test func aColdSignalMaySendFromOtherThreads() {
+        let signal = Signal<Int> { observer in
+            let group = DispatchGroup()
+            for thread in 0..<SignalThreadTests.threads {
+                DispatchQueue.global().async(group: group) {
+                    for index in 0..<500 { observer.send(thread * 500 + index) }
+                }
+            }
+            group.notify(queue: .global()) { observer.sendCompleted() }
+            return nil
+        }
+        let probe = DeliveryProbe()
+        let done = DispatchSemaphore(value: 0)
+        let subscription = signal.subscribe(next: { probe.receive($0) }, completed: { done.signal() })
+        done.wait()
+        let total = Self.threads * 500
+        #expect(probe.count == total)
+        #expect(probe.sum == total * (total - 1) / 2)
+        #expect(probe.overlaps.value == 0)
+        withExtendedLifetime(subscription) {}
+    }
+
     @Test func storeActionsFromThreadsAreEachAnnouncedOnce() {
         let store = TodoStore()
         let announced = DeliveryProbe()
