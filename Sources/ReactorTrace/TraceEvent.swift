@@ -1,7 +1,7 @@
 import ReactorCore
 
 /// One event read back from a trace log.
-public struct TraceEvent: Sendable, Equatable {
+public struct TraceEvent: Sendable, Hashable {
     /// Nanoseconds since the trace began (monotonic clock). Events the
     /// recorder does not time (depend, changed, invalidate) carry the time of
     /// the latest timed event on their thread.
@@ -20,7 +20,7 @@ public struct TraceEvent: Sendable, Equatable {
 }
 
 /// What a trace event says happened; one case per `ReactorTracer` method.
-public enum TraceRecord: Sendable, Equatable {
+public enum TraceRecord: Sendable, Hashable {
     case nodeCreated(id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64)
     case nodeNamed(id: UInt64, name: String, owner: UInt64)
     case nodeStopped(id: UInt64)

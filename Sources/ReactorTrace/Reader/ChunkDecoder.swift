@@ -1,0 +1,146 @@
+import ReactorCore
+
+/// Decodes the events of one chunk (docs/TRACE_FORMAT.md, "Events").
+struct ChunkDecoder {
+    /// A thread's decoding state, carried from chunk to chunk until a chunk
+    /// starts a fresh context.
+    struct Context {
+        var nextSequence: UInt32
+        var time: UInt64 = 0
+        var computation: UInt64 = 0
+        var dependency: UInt64 = 0
+        var node: UInt64 = 0
+        var strings: [String] = []
+
+        init(nextSequence: UInt32) { self.nextSequence = nextSequence }
+    }
+
+    /// Appends the `count` events of `payload` to `events`; returns how many
+    /// events of unknown kinds were skipped, or nil if the payload does not
+    /// decode to exactly `count` events.
+    func decode(_ payload: [UInt8], count: Int, thread: UInt32, context: inout Context,
+                into events: inout [TraceEvent]) -> Int? {
+        var reader = ByteReader(payload)
+        var skipped = 0
+        for _ in 0..<count {
+            guard let tag = reader.readByte() else { return nil }
+            if tag >= TraceFormat.firstExtensionTag {
+                guard let length = reader.readVarint(), length <= UInt64(reader.readableBytes),
+                      reader.skip(Int(length)) else { return nil }
+                skipped += 1
+                continue
+            }
+            guard let kind = TraceEventKind(rawValue: tag) else { return nil }
+            switch decodeRecord(kind, &reader, &context) {
+            case .none: return nil
+            case .some(.none): skipped += 1
+            case let .some(.some(record)):
+                events.append(TraceEvent(timestamp: context.time, thread: thread, record: record))
+            }
+        }
+        return reader.readableBytes == 0 ? skipped : nil
+    }
+
+    /// One record: nil if malformed, `.some(nil)` if well formed but naming an
+    /// enum value this version does not know (a node kind, cause or issue kind).
+    private func decodeRecord(_ kind: TraceEventKind, _ reader: inout ByteReader,
+                              _ context: inout Context) -> TraceRecord?? {
+        switch kind {
+        case .nodeCreated:
+            guard let rawKind = reader.readByte(),
+                  let id = readID(&reader, &context.node),
+                  let name = readString(&reader, &context),
+                  let parent = readOptionalID(&reader, &context.node),
+                  readTime(&reader, &context) else { return nil }
+            guard let nodeKind = TraceNodeKind(rawValue: rawKind) else { return .some(nil) }
+            return .nodeCreated(id: id, kind: nodeKind, name: name, parent: parent)
+        case .nodeNamed:
+            guard let id = readID(&reader, &context.node),
+                  let name = readString(&reader, &context),
+                  let owner = readOptionalID(&reader, &context.node) else { return nil }
+            return .nodeNamed(id: id, name: name, owner: owner)
+        case .nodeStopped:
+            guard let id = readID(&reader, &context.node), readTime(&reader, &context) else { return nil }
+            return .nodeStopped(id: id)
+        case .depend:
+            guard let computation = readID(&reader, &context.computation),
+                  let dependency = readID(&reader, &context.dependency) else { return nil }
+            return .depend(computation: computation, dependency: dependency)
+        case .changed:
+            guard let dependency = readID(&reader, &context.dependency) else { return nil }
+            return .changed(dependency: dependency)
+        case .invalidated:
+            guard let computation = readID(&reader, &context.computation),
+                  let packed = reader.readVarint() else { return nil }
+            let source = Self.optionalID(packed &>> 3, &context.dependency)
+            guard let cause = InvalidationCause(rawValue: UInt8(packed & 0x7)) else { return .some(nil) }
+            return .invalidated(computation: computation, cause: cause, source: source)
+        case .rerunBegan:
+            guard let packed = reader.readVarint(), readTime(&reader, &context) else { return nil }
+            let computation = Varint.undoZigzagDelta(packed &>> 1, from: context.computation)
+            context.computation = computation
+            return .rerunBegan(computation: computation, firstRun: packed & 1 == 1)
+        case .rerunEnded:
+            guard let computation = readID(&reader, &context.computation), readTime(&reader, &context) else { return nil }
+            return .rerunEnded(computation: computation)
+        case .actionBegan:
+            guard let store = readID(&reader, &context.node),
+                  let name = readString(&reader, &context),
+                  let arguments = readString(&reader, &context),
+                  readTime(&reader, &context) else { return nil }
+            return .actionBegan(store: store, name: name, arguments: arguments)
+        case .actionEnded:
+            guard let store = readID(&reader, &context.node), readTime(&reader, &context) else { return nil }
+            return .actionEnded(store: store)
+        case .flushBegan:
+            guard readTime(&reader, &context) else { return nil }
+            return .flushBegan
+        case .flushEnded:
+            guard readTime(&reader, &context) else { return nil }
+            return .flushEnded
+        case .issue:
+            guard let rawKind = reader.readByte(),
+                  let node = readOptionalID(&reader, &context.node),
+                  let message = readString(&reader, &context),
+                  readTime(&reader, &context) else { return nil }
+            guard let issueKind = TraceIssueKind(rawValue: rawKind) else { return .some(nil) }
+            return .issue(kind: issueKind, node: node, message: message)
+        }
+    }
+
+    private func readID(_ reader: inout ByteReader, _ register: inout UInt64) -> UInt64? {
+        guard let code = reader.readVarint() else { return nil }
+        register = Varint.undoZigzagDelta(code, from: register)
+        return register
+    }
+
+    private func readOptionalID(_ reader: inout ByteReader, _ register: inout UInt64) -> UInt64? {
+        guard let code = reader.readVarint() else { return nil }
+        return Self.optionalID(code, &register)
+    }
+
+    /// Decodes an optional id code: 0 is none, else zigzag delta + 1.
+    private static func optionalID(_ code: UInt64, _ register: inout UInt64) -> UInt64 {
+        guard code != 0 else { return 0 }
+        register = Varint.undoZigzagDelta(code &- 1, from: register)
+        return register
+    }
+
+    private func readTime(_ reader: inout ByteReader, _ context: inout Context) -> Bool {
+        guard let delta = reader.readVarint() else { return false }
+        context.time &+= delta
+        return true
+    }
+
+    private func readString(_ reader: inout ByteReader, _ context: inout Context) -> String? {
+        guard let reference = reader.readVarint() else { return nil }
+        if reference == 0 {
+            guard let length = reader.readVarint(), length <= UInt64(reader.readableBytes),
+                  let string = reader.readString(Int(length)) else { return nil }
+            context.strings.append(string)
+            return string
+        }
+        guard reference <= UInt64(context.strings.count) else { return nil }
+        return context.strings[Int(reference - 1)]
+    }
+}
