@@ -32,6 +32,12 @@ import Testing
         }
     }
 
+    @Test func aFullDiskFailsTheStart() throws {
+        #expect(throws: TraceRecorderError.cannotCreate(path: "/dev/full", reason: "No space left on device")) {
+            try TraceRecorder(path: "/dev/full")
+        }
+    }
+
     @Test func startFromEnvironmentDoesNothingWithoutTheVariable() throws {
         #expect(try TraceRecorder.startFromEnvironment([:]) == nil)
         #expect(try TraceRecorder.startFromEnvironment(["REACTOR_TRACE": ""]) == nil)
