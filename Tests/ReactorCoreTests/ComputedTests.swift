@@ -146,6 +146,27 @@ private struct Opaque { let number: Int }
         #expect(seen == [19, 29, 39])
     }
 
+    @Test func deepChainOfComputeds() {
+        // cellx-sized: 5,000 layers. A first read from the far end recurses
+        // through every body (as in any lazy pull-based runtime), so the
+        // layers are first read in order here; propagating a write then walks
+        // the whole depth inside the runtime.
+        let reactor = Reactor()
+        let inputs = Inputs()
+        var chain = [reactor.computed { inputs.a }]
+        for _ in 1..<5_000 {
+            let previous = chain[chain.count - 1]
+            chain.append(reactor.computed { previous.value + 1 })
+        }
+        for layer in chain { _ = layer.value }
+        let last = chain[chain.count - 1]
+        var seen: [Int] = []
+        reactor.autorun { _ in seen.append(last.value) }
+        inputs.a = 1
+        inputs.a = 2
+        #expect(seen == [4_999, 5_000, 5_001])
+    }
+
     @Test func chainCutOffInTheMiddle() {
         let reactor = Reactor()
         let inputs = Inputs()
@@ -176,6 +197,85 @@ private struct Opaque { let number: Int }
         #expect(doubled.value == 4)
     }
 
+    @Test func autorunWritingASourceBeforeReadingTheComputedSeesFreshValues() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        let doubled = reactor.computed { inputs.a * 2 }
+        var seen: [Int] = []
+        reactor.autorun { _ in
+            if inputs.b == 1 { inputs.a = 5 }
+            seen.append(doubled.value)
+        }
+        inputs.b = 1
+        #expect(seen.last == 10)
+        #expect(doubled.value == 10)
+    }
+
+    @Test func computedReadNonreactivelyIsNotADependency() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        let doubled = reactor.computed { inputs.a * 2 }
+        var runs = 0
+        reactor.autorun { _ in
+            runs += 1
+            _ = reactor.nonreactive { doubled.value }
+        }
+        inputs.a = 1
+        #expect(runs == 1)
+        #expect(doubled.value == 2)
+    }
+
+    @Test func conditionalSourcesAreDroppedWhenNotRead() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        var runs = 0
+        let chosen = reactor.computed { runs += 1; return inputs.flag ? inputs.a : inputs.b }
+        var seen: [Int] = []
+        reactor.autorun { _ in seen.append(chosen.value) }
+        #expect(inputs.$b.projectedDependency.hasDependents)
+        #expect(!inputs.$a.projectedDependency.hasDependents)
+        inputs.flag = true
+        #expect(inputs.$a.projectedDependency.hasDependents)
+        #expect(!inputs.$b.projectedDependency.hasDependents)
+        let before = runs
+        inputs.b = 7  // no longer a source
+        #expect(runs == before)
+        inputs.a = 3
+        #expect(seen == [0, 3])  // switching to `a` (also 0) changed nothing
+    }
+
+    @Test func twoReadersOneStops() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        let doubled = reactor.computed { inputs.a * 2 }
+        var first: [Int] = [], second: [Int] = []
+        let reader = reactor.autorun { _ in first.append(doubled.value) }
+        reactor.autorun { _ in second.append(doubled.value) }
+        inputs.a = 1
+        reader.stop()
+        inputs.a = 2
+        #expect(first == [0, 2])
+        #expect(second == [0, 2, 4])
+    }
+
+    @Test func batchChangingAComputedsSourcesRerunsReadersOnce() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        let sum = reactor.computed { inputs.a + inputs.b }
+        let scaled = reactor.computed { sum.value * 10 }
+        var seen: [[Int]] = []
+        reactor.autorun { _ in seen.append([inputs.a, sum.value, scaled.value]) }
+        reactor.batch {
+            inputs.a = 1
+            inputs.b = 2
+        }
+        reactor.batch {
+            inputs.a = 2
+            inputs.b = 1  // same sum: the cut-off stops at `sum`, but the reader reads `a` itself
+        }
+        #expect(seen == [[0, 0, 0], [1, 3, 30], [2, 3, 30]])
+    }
+
     @Test func deallocationReleasesItsSources() {
         let reactor = Reactor(scheduler: .manual)
         let source = Dependency("source")
@@ -202,6 +302,33 @@ private struct Opaque { let number: Int }
         reactor.flush()
         #expect(runs == 1)
         reader.stop()
+    }
+
+    @Test func computedReleasedDuringItsOwnRefreshByAReader() {
+        // The reader's walk over its dependencies refreshes the computed, whose
+        // body drops the last reference to it: the link being walked is
+        // recycled under the walk, which must notice and stop.
+        let reactor = Reactor(scheduler: .manual)
+        let inputs = Inputs()
+        var holder: Computed<Int>?
+        var otherSource: Dependency? = Dependency("other")
+        holder = reactor.computed { if inputs.a == 1 { holder = nil }; return 0 }
+        var runs = 0
+        reactor.autorun { _ in
+            runs += 1
+            _ = holder?.value
+            otherSource?.depend()
+            _ = inputs.b
+        }
+        inputs.b = 1
+        otherSource = nil  // a stale link to it now sits in the reader's free list
+        reactor.flush()
+        inputs.a = 1
+        reactor.flush()
+        #expect(holder == nil)
+        inputs.b = 2
+        reactor.flush()
+        #expect(runs == 3)
     }
 
     @Test func cycleThroughAnotherComputedIsReportedWithNames() {
@@ -232,6 +359,22 @@ private struct Opaque { let number: Int }
         #expect(a.value == 0)
         #expect(log.kinds == ["cycle", "cycle"])
         b = nil
+    }
+
+    @Test func cycleDuringTheFirstComputationReportsThenTraps() async throws {
+        // There is no previous value to return: the read traps, after the
+        // default issue handler has printed the cycle's names.
+        let result = try await #require(
+            processExitsWith: .failure, observing: [\.standardErrorContent]
+        ) {
+            let reactor = Reactor(scheduler: .manual)
+            var holder: Computed<Int>?
+            let looping = reactor.computed("looping") { holder!.value + 1 }
+            holder = looping
+            _ = looping.value
+        }
+        let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(standardError.contains("computed values form a cycle: looping -> looping"))
     }
 
     @Test func computedReadingItselfIsReported() {

@@ -155,6 +155,19 @@ import ReactorCore
         #expect(log.issues.count == 1)
     }
 
+    @Test func invalidationsByAfterFlushCallbacksAreNotARunaway() {
+        let reactor = Reactor(scheduler: .manual)
+        let log = IssueLog(reactor)
+        reactor.runawayLimit = 5
+        var runs = 0
+        let computation = reactor.autorun { _ in runs += 1 }
+        for _ in 0..<20 { reactor.afterFlush { computation.invalidate() } }
+        reactor.flush()
+        #expect(runs == 21)
+        #expect(log.issues.isEmpty)
+        #expect(!computation.isStopped)
+    }
+
     @Test func runawayWithEndOfBatchScheduling() {
         let reactor = Reactor()
         let log = IssueLog(reactor)

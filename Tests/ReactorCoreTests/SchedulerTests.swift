@@ -70,6 +70,21 @@ private final class Counter {
         #expect(reactor.flushes >= 2)
     }
 
+    @Test func flushByHandInsideABatchLeavesNothingForItsEnd() {
+        let reactor = Reactor()
+        let dependency = Dependency()
+        var runs = 0
+        reactor.autorun { _ in dependency.depend(); runs += 1 }
+        let before = reactor.flushes
+        reactor.batch {
+            dependency.changed()
+            reactor.flush()
+            #expect(runs == 2)
+        }
+        #expect(runs == 2)
+        #expect(reactor.flushes == before + 1)
+    }
+
     @Test func endOfBatchRunsAfterFlushCallbacksAtOnce() {
         let reactor = Reactor()
         var ran = false
@@ -121,6 +136,41 @@ private final class Counter {
         #expect(seen.first?.onQueue == false)
         #expect(seen.last?.value == 2)  // both writes, one rerun
         #expect(seen.last?.onQueue == true)
+    }
+
+    @Test func dispatchSkipsAScheduledFlushAfterAFlushByHand() {
+        let queue = DispatchQueue(label: "SchedulerTests.skip")
+        let reactor = Reactor(scheduler: .dispatch(queue))
+        let counter = Counter()
+        var runs = 0
+        reactor.autorun { _ in _ = counter.count; runs += 1 }
+        queue.suspend()
+        counter.count = 1  // schedules a flush on the suspended queue
+        reactor.flush()
+        #expect(runs == 2)
+        let flushesByHand = reactor.flushes
+        queue.resume()
+        queue.sync {}
+        #expect(reactor.flushes == flushesByHand)
+        #expect(runs == 2)
+    }
+
+    @Test func afterFlushCallbacksAddedDuringAFlushRunInIt() {
+        let reactor = Reactor(scheduler: .manual)
+        var order: [Int] = []
+        reactor.afterFlush {
+            order.append(1)
+            reactor.afterFlush { order.append(3) }
+        }
+        reactor.afterFlush { order.append(2) }
+        reactor.flush()
+        #expect(order == [1, 2, 3])
+        reactor.flush()
+        #expect(order == [1, 2, 3])
+        var count = 0
+        for _ in 0..<20_000 { reactor.afterFlush { count += 1 } }
+        reactor.flush()
+        #expect(count == 20_000)
     }
 
     @Test func dispatchRunsAfterFlushOnTheQueue() {

@@ -44,7 +44,8 @@ extension Computation {
             var cursor = dependenciesHead
             while let link = cursor {
                 if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
-                    source._withUnsafeGuaranteedRef { $0.refreshDerived() }
+                    // A strong reference: the refresh runs user code that may release it.
+                source.takeUnretainedValue().refreshDerived()
                     // A change made us dirty and recycled our links: stop walking.
                     if derivedState == .dirty || linkGeneration != generation { break }
                 }

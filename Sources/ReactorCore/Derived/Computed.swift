@@ -28,13 +28,17 @@ public final class Computed<Value>: @unchecked Sendable {
         self.isEqual = isEqual
         output.derivedOwner = .passUnretained(node)
         node.derivedOutput = .passUnretained(output)
-        node.derive = { [unowned(unsafe) self] in self.derive() }  // deinit clears it
+        // `unowned` (not `unowned(unsafe)`): loading it takes a strong
+        // reference for the run, and the body may drop the last other one.
+        node.derive = { [unowned self] in self.derive() }
     }
 
     deinit {
         graph.lock.withLock {
             node.stop(cause: .stop, source: 0)
             node.derive = nil
+            // The node may outlive this object (`currentComputation` handed it out).
+            node.derivedOutput = nil
             output.derivedOwner = nil
         }
     }

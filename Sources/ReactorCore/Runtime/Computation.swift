@@ -254,7 +254,8 @@ extension Computation {
         var cursor = dependenciesHead
         while let link = cursor {
             if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
-                source._withUnsafeGuaranteedRef { $0.refreshDerived() }
+                // A strong reference: the refresh runs user code that may release it.
+                source.takeUnretainedValue().refreshDerived()
                 // A change invalidated us and recycled our links: stop walking.
                 if isInvalidatedOrDirty || linkGeneration != generation { return }
             }
@@ -316,6 +317,7 @@ extension Computation {
         link.pointee.nextDependency = freeLinks
         freeLinks = link
         dependencyCount -= 1
+        linkGeneration &+= 1
         if dependencyCount == 0 { Unmanaged.passUnretained(self).release() }
     }
 }

@@ -80,10 +80,18 @@ extension Dependency {
         if let tail = computation.dependenciesTail, tail.pointee.dependency.refers(to: self) { return false }
         if isLinked(to: computation) { return false }
         let link = computation.makeLink(to: self)
-        link.pointee.previousSubscriber = subscribersTail
-        link.pointee.nextSubscriber = nil
-        if let tail = subscribersTail { tail.pointee.nextSubscriber = link } else { subscribersHead = link }
-        subscribersTail = link
+        // Subscribers stay in creation (id) order, the order in which Tracker
+        // invalidates a dependency's dependents. Computations usually rerun in
+        // that order, so the new link almost always goes at the tail.
+        var previous = subscribersTail
+        while let candidate = previous, candidate.pointee.computation._withUnsafeGuaranteedRef({ $0.id }) > computation.id {
+            previous = candidate.pointee.previousSubscriber
+        }
+        let next = previous == nil ? subscribersHead : previous!.pointee.nextSubscriber
+        link.pointee.previousSubscriber = previous
+        link.pointee.nextSubscriber = next
+        if let previous { previous.pointee.nextSubscriber = link } else { subscribersHead = link }
+        if let next { next.pointee.previousSubscriber = link } else { subscribersTail = link }
         subscriberCount += 1
         withTracer { $0.depend(computation: computation.id, dependency: id) }
         return true

@@ -53,7 +53,8 @@ final class Graph: @unchecked Sendable {
         operationDepth += 1
         defer { operationDepth -= 1 }
         while let reactor = reactorsAwaitingFlush.popLast() {
-            reactor.runFlush()
+            // Skip a runtime flushed by hand since it was queued here.
+            if reactor.willFlush { reactor.runFlush() }
         }
     }
 }
