@@ -11,16 +11,40 @@ struct ChunkDecoder {
         var dependency: UInt64 = 0
         var node: UInt64 = 0
         var strings: [String] = []
+        /// False while validating: strings are counted, not built.
+        var materialize = true
 
         init(nextSequence: UInt32) { self.nextSequence = nextSequence }
     }
 
-    /// Appends the `count` events of `payload` to `events`; returns how many
-    /// events of unknown kinds were skipped, or nil if the payload does not
-    /// decode to exactly `count` events.
-    func decode(_ payload: [UInt8], count: Int, thread: UInt32, context: inout Context,
+    /// Checks that `payload` holds exactly `count` well-formed events for
+    /// `context`, without building them; returns how many events of unknown
+    /// kinds it holds, or nil if it is malformed.
+    func validate(_ payload: [UInt8], count: Int, context: Context) -> Int? {
+        var probe = context
+        probe.materialize = false
+        var nothing: [TraceEvent] = []
+        var index = 0
+        guard let skipped = decode(payload, from: &index, count: count, thread: 0, context: &probe, into: &nothing),
+              index == payload.count else { return nil }
+        return skipped
+    }
+
+    /// Decodes `count` events of `payload` from byte `index` on, appending the
+    /// known ones to `events` and moving `index` past them; returns how many
+    /// events of unknown kinds were skipped, or nil if malformed.
+    func decode(_ payload: [UInt8], from index: inout Int, count: Int, thread: UInt32, context: inout Context,
                 into events: inout [TraceEvent]) -> Int? {
-        var reader = ByteReader(payload)
+        payload.withUnsafeBufferPointer { buffer in
+            var reader = UnsafeByteReader(buffer)
+            guard reader.skip(index) else { return nil }
+            defer { index = reader.readerIndex }
+            return decode(&reader, count: count, thread: thread, context: &context, into: &events)
+        }
+    }
+
+    private func decode(_ reader: inout UnsafeByteReader, count: Int, thread: UInt32, context: inout Context,
+                        into events: inout [TraceEvent]) -> Int? {
         var skipped = 0
         for _ in 0..<count {
             guard let tag = reader.readByte() else { return nil }
@@ -35,15 +59,17 @@ struct ChunkDecoder {
             case .none: return nil
             case .some(.none): skipped += 1
             case let .some(.some(record)):
-                events.append(TraceEvent(timestamp: context.time, thread: thread, record: record))
+                if context.materialize {
+                    events.append(TraceEvent(timestamp: context.time, thread: thread, record: record))
+                }
             }
         }
-        return reader.readableBytes == 0 ? skipped : nil
+        return skipped
     }
 
     /// One record: nil if malformed, `.some(nil)` if well formed but naming an
     /// enum value this version does not know (a node kind, cause or issue kind).
-    private func decodeRecord(_ kind: TraceEventKind, _ reader: inout ByteReader,
+    private func decodeRecord(_ kind: TraceEventKind, _ reader: inout UnsafeByteReader,
                               _ context: inout Context) -> TraceRecord?? {
         switch kind {
         case .nodeCreated:
@@ -108,13 +134,13 @@ struct ChunkDecoder {
         }
     }
 
-    private func readID(_ reader: inout ByteReader, _ register: inout UInt64) -> UInt64? {
+    private func readID(_ reader: inout UnsafeByteReader, _ register: inout UInt64) -> UInt64? {
         guard let code = reader.readVarint() else { return nil }
         register = Varint.undoZigzagDelta(code, from: register)
         return register
     }
 
-    private func readOptionalID(_ reader: inout ByteReader, _ register: inout UInt64) -> UInt64? {
+    private func readOptionalID(_ reader: inout UnsafeByteReader, _ register: inout UInt64) -> UInt64? {
         guard let code = reader.readVarint() else { return nil }
         return Self.optionalID(code, &register)
     }
@@ -126,17 +152,18 @@ struct ChunkDecoder {
         return register
     }
 
-    private func readTime(_ reader: inout ByteReader, _ context: inout Context) -> Bool {
+    private func readTime(_ reader: inout UnsafeByteReader, _ context: inout Context) -> Bool {
         guard let delta = reader.readVarint() else { return false }
         context.time &+= delta
         return true
     }
 
-    private func readString(_ reader: inout ByteReader, _ context: inout Context) -> String? {
+    private func readString(_ reader: inout UnsafeByteReader, _ context: inout Context) -> String? {
         guard let reference = reader.readVarint() else { return nil }
         if reference == 0 {
             guard let length = reader.readVarint(), length <= UInt64(reader.readableBytes),
-                  let string = reader.readString(Int(length)) else { return nil }
+                  let string = context.materialize ? reader.readString(Int(length)) : (reader.skip(Int(length)) ? "" : nil)
+            else { return nil }
             context.strings.append(string)
             return string
         }
