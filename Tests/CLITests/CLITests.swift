@@ -3,9 +3,9 @@ import ReactorTrace
 import Testing
 
 @Suite struct SampleTruthTests {
-    @Test(arguments: ["counter", "stress"])
+    @Test(arguments: ["counter", "todos", "profile", "stress"])
     func hotRerunsEqualTheSamplesOwnCounters(sample: String) throws {
-        let trace = try (sample == "counter" ? SampleTrace.counter : SampleTrace.stress).get()
+        let trace = try SampleTrace.named(sample)
         let result = try ProcessRunner.inspect("hot", trace.path, "--json", "--top", "100000")
         #expect(result.status == 0, "\(result.stderr)")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
@@ -162,5 +162,33 @@ import Testing
             #expect(help.status == 0)
             #expect(help.stdout.contains("Examples:"), "\(command)")
         }
+    }
+}
+
+@Suite struct TodosSampleTests {
+    @Test func whyListStartsAtTheStoreActions() throws {
+        let trace = try SampleTrace.todos.get()
+        let result = try ProcessRunner.inspect("why", trace.path, "list")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("action TodoStore.addTodo(_:) → TodoStore.todos changed → autorun list invalidated → autorun list reran"))
+        #expect(result.stdout.contains("action TodoStore.setVisibilityFilter(_:)"))
+        let reruns = try #require(trace.reruns["list"])
+        #expect(result.stdout.contains("\(reruns + 1) runs, \(reruns) reruns"))
+    }
+
+    @Test func graphShowsTheStoreClusterAndComputed() throws {
+        let trace = try SampleTrace.todos.get()
+        let result = try ProcessRunner.inspect("graph", trace.path, "--format", "svg", "-o", "-")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("store TodoStore"))
+        #expect(result.stdout.contains(">remainingCount</text>"))
+        #expect(result.stdout.contains("xlink:title=\"countLabel (autorun)"))
+    }
+
+    @Test func summaryListsTheActions() throws {
+        let trace = try SampleTrace.todos.get()
+        let result = try ProcessRunner.inspect("summary", trace.path)
+        #expect(result.stdout.contains("TodoStore.addTodo(_:)"))
+        #expect(result.stdout.contains("×5"))
     }
 }

@@ -30,8 +30,17 @@ struct SampleTrace: Sendable {
     }
 
     static let counter = Result { try record("counter") }
+    static let todos = Result { try record("todos") }
+    static let profile = Result { try record("profile") }
     static let stress = Result { try record("stress", ["--computations", "60", "--writes", "300"]) }
 
-    /// Every sample's trace.
-    static var all: [Result<SampleTrace, any Error>] { [counter, stress] }
+    /// The recorded trace of `sample`.
+    static func named(_ sample: String) throws -> SampleTrace {
+        switch sample {
+        case "counter": try counter.get()
+        case "todos": try todos.get()
+        case "profile": try profile.get()
+        default: try stress.get()
+        }
+    }
 }
