@@ -78,12 +78,12 @@ import FoundationXML
             #expect(result.status == 2, "\(json)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-            #expect(result.stderr.hasPrefix("reactor-inspect: \(path): "))
+            #expect(result.stderr.hasPrefix("reactor-inspect: error: \(path): "))
             #expect(result.stderr.contains(expected), "\(result.stderr)")
         }
         let missing = try CICommand.inspect("check", traces.counter, "--budget", "/nonexistent/budget.json")
         #expect(missing.status == 2)
-        #expect(missing.stderr.split(separator: "\n").count == 1)
+        #expect(missing.stderr == "reactor-inspect: error: /nonexistent/budget.json: no such budget file\n")
     }
 }
 

@@ -26,6 +26,7 @@ import ReactorInspector
         #expect(summary.threadNames.count >= 1)
     }
 
+    /// A damaged trace is exported up to the damage, then reported as bad input (exit 2), as every subcommand does.
     @Test func truncatedTraceExportsWhatIsReadableWithAWarning() throws {
         let traces = try SampleTraces.load()
         let directory = try CICommand.temporaryDirectory()
@@ -34,8 +35,9 @@ import ReactorInspector
         try bytes.prefix(bytes.count * 2 / 3).write(to: cut)
         let out = directory.appendingPathComponent("cut.json")
         let result = try CICommand.inspect("export", cut.path, "-o", out.path)
-        #expect(result.status == 0)
-        #expect(result.stderr.contains("warning"))
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("reactor-inspect: warning: \(cut.path): "))
+        #expect(result.stderr.split(separator: "\n").count == 1)
         let summary = try ChromeTraceValidator.validate(try Data(contentsOf: out))
         #expect(summary.eventsByPhase["B"] == summary.eventsByPhase["E"])
     }

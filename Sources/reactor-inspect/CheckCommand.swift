@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import ReactorInspector
+
+/// `reactor-inspect check TRACE --budget FILE`: the CI gate.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a trace against a performance budget (exit 0 within budget, 1 exceeded, 2 bad input).",
+        discussion: """
+            The budget is JSON (every key is documented in docs/BUDGETS.md):
+
+              { "computations": [ { "match": "TodoList*", "maxReruns": 50, "maxTotalMilliseconds": 20,
+                                    "maxRerunMilliseconds": 2 } ],
+                "actions":      [ { "match": "*", "maxRerunsPerAction": 5 } ],
+                "maxFlushMilliseconds": 16,
+                "forbid": ["runaway", "uncaughtError", "writeOutsideAction", "cycle"] }
+
+            Each violation prints what was exceeded, the limit, the measured value and the
+            worst offender's causal chain. A malformed budget is named with its key and its
+            line and column. When GITHUB_STEP_SUMMARY is set, a Markdown summary is appended
+            to that file.
+
+            Examples:
+              reactor-inspect check out/todos.trace --budget budget.json
+              reactor-inspect check out/todos.trace --budget budget.json --junit reports/budget.xml
+              reactor-inspect check out/todos.trace --budget budget.json --verbose
+            """
+    )
+
+    @OptionGroup var trace: TraceArgument
+    @OptionGroup var output: OutputOptions
+
+    @Option(name: .long, help: ArgumentHelp("The budget JSON file.", valueName: "file"))
+    var budget: String
+
+    @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report, one test case per rule.", valueName: "out.xml"))
+    var junit: String?
+
+    @Flag(name: .shortAndLong, help: "List the rules that passed too.")
+    var verbose = false
+
+    func run() throws {
+        let parsed = try CIFiles.budget(at: budget)
+        let profile = TraceProfile()
+        let report = try trace.forEachEvent(output: output) { profile.record($0) }
+        let check = BudgetCheck(budget: parsed, profile: profile)
+        let budgetName = CIFiles.displayName(budget)
+        let traceName = CIFiles.displayName(trace.path)
+        Terminal.print(check.text(budgetName: budgetName, traceName: traceName, verbose: verbose))
+        if let junit {
+            try CIFiles.write(check.junitXML(budgetName: budgetName, traceName: traceName), to: junit)
+        }
+        if let summaryPath = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summaryPath.isEmpty {
+            CIFiles.append(check.markdown(budgetName: budgetName, traceName: traceName), to: summaryPath)
+        }
+        // A damaged trace is bad input even when what was read passes.
+        try report.finish()
+        if !check.passed { throw ExitCode(1) }
+    }
+}
