@@ -97,3 +97,38 @@ final class CaseCollector: NSObject, XMLParserDelegate {
         if elementName == "failure" { failures += 1 }
     }
 }
+
+@Suite struct TodosBudgetTests {
+    /// Records the todos sample (store actions, a computed, two autoruns) once.
+    static let recorded: Swift.Result<(path: String, reruns: [String: Int], actions: Int), any Error> = Swift.Result {
+        let path = try CICommand.temporaryDirectory().appendingPathComponent("todos.trace").path
+        let result = try CICommand.run("todos", ["--trace", path])
+        let line = try #require(result.stdout.split(separator: "\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return (path, object["reruns"] as? [String: Int] ?? [:], object["actions"] as? Int ?? -1)
+    }
+
+    @Test func everyRerunIsChargedToTheActionThatCausedIt() throws {
+        let todos = try Self.recorded.get()
+        let result = try CICommand.inspect("diff", todos.path, todos.path, "--json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let actions = try #require((object["diff"] as? [String: Any])?["actions"] as? [[String: Any]])
+        let heads = actions.compactMap { $0["head"] as? [String: Any] }
+        // The sample counts its own reruns and actions; the trace agrees.
+        #expect(heads.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == todos.actions)
+        #expect(heads.reduce(0) { $0 + ($1["reruns"] as? Int ?? 0) } == todos.reruns.values.reduce(0, +))
+    }
+
+    @Test func actionRuleOnTheTodosSample() throws {
+        let todos = try Self.recorded.get()
+        let budget = try CICommand.temporaryDirectory().appendingPathComponent("budget.json")
+        try #"{ "actions": [ { "match": "TodoStore.add*", "maxRerunsPerAction": 2 } ], "computations": [ { "match": "list", "maxReruns": 14 } ] }"#
+            .write(to: budget, atomically: true, encoding: .utf8)
+        let result = try CICommand.inspect("check", todos.path, "--budget", budget.path)
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix(#"✗ actions[0].maxRerunsPerAction: reruns caused by one invocation of actions matching "TodoStore.add*": "TodoStore.addTodo(_:)" measured 3, limit 2"#))
+        #expect(lines[1].hasPrefix(#"    why: action TodoStore.addTodo(_:) [""#))
+        #expect(lines.last == "todos.trace exceeds budget budget.json: 1 of 2 rules failed")
+    }
+}

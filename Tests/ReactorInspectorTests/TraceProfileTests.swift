@@ -113,6 +113,36 @@ import ReactorTrace
         #expect(profile.actions.first?.qualifiedName == "toggle")
     }
 
+    /// The runtime announces a computed's new value after its rerun ended and
+    /// after the action returned (the flush runs after the action): the change
+    /// still continues the action's chain.
+    @Test func computedChangedAfterItsRerunStaysInTheActionsChain() throws {
+        var script = TraceScript()
+        script.add(.nodeCreated(id: 1, kind: .store, name: "TodoStore", parent: 0))
+        script.add(.nodeCreated(id: 2, kind: .reactiveValue, name: "TodoStore.todos", parent: 1))
+        script.add(.nodeCreated(id: 3, kind: .computed, name: "remainingCount", parent: 0))
+        script.add(.nodeCreated(id: 4, kind: .computation, name: "countLabel", parent: 0))
+        script.add(.actionBegan(store: 1, name: "addTodo(_:)", arguments: "\"milk\""))
+        script.add(.changed(dependency: 2))
+        script.add(.invalidated(computation: 3, cause: .dependency, source: 2))
+        script.add(.actionEnded(store: 1), advance: 5)
+        script.add(.flushBegan)
+        script.add(.rerunBegan(computation: 3, firstRun: false))
+        script.add(.rerunEnded(computation: 3), advance: 5)
+        script.add(.changed(dependency: 3))
+        script.add(.invalidated(computation: 4, cause: .dependency, source: 3))
+        script.add(.rerunBegan(computation: 4, firstRun: false))
+        script.add(.rerunEnded(computation: 4), advance: 5)
+        script.add(.flushEnded)
+        let profile = TraceProfile.build(from: script.events)
+        #expect(profile.actions.first?.rerunsCaused == 2)
+        let label = try #require(profile.computations.first { $0.name == "countLabel" })
+        #expect(label.latestRerunCause == [
+            "action TodoStore.addTodo(_:) [\"milk\"]", "TodoStore.todos changed", "computed remainingCount invalidated",
+            "computed remainingCount reran", "remainingCount changed", "autorun countLabel invalidated", "autorun countLabel reran",
+        ])
+    }
+
     @Test func truncatedTraceKeepsWhatItHas() {
         var events = TraceScript.todos(count: 2)
         events.removeLast(5)   // cut inside the second flush

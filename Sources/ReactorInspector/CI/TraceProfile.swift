@@ -139,7 +139,11 @@ public final class TraceProfile {
         case .depend:
             break
         case .changed(let dependency):
-            let context = currentContext(on: thread)
+            // A computed announces its new value after its rerun ended: the
+            // change continues that rerun's chain, not whatever is open now.
+            let context = nodes[dependency]?.kind == .computed
+                ? counters[dependency]?.latestCause ?? currentContext(on: thread)
+                : currentContext(on: thread)
             lastChange[dependency] = context?.appending(.changed(dependency: dependency))
                 ?? CauseStep(root: .changed(dependency: dependency))
         case .invalidated(let computation, let cause, let source):
