@@ -49,7 +49,8 @@ import ReactorTrace
         #expect(violation.rule == "actions[0].maxRerunsPerAction")
         #expect(violation.measured == "3")
         #expect(violation.worstOffender == "TodoStore.addTodo(_:)")
-        #expect(violation.cause == ["action TodoStore.addTodo(_:) [\"item 0\"]", "3 reruns (15 over 5 invocations)"])
+        #expect(violation.cause == ["action TodoStore.addTodo(_:) [\"item 0\"]", "reran visibleTodos, TodoList.list, Footer.count",
+                                   "15 reruns over 5 invocations"])
         // The bare action name matches too.
         #expect(try !check(#"{ "actions": [ { "match": "addTodo(_:)", "maxRerunsPerAction": 2 } ] }"#).passed)
         #expect(try check(#"{ "actions": [ { "match": "removeTodo*", "maxRerunsPerAction": 0 } ] }"#).passed)

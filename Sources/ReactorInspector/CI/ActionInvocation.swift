@@ -5,6 +5,9 @@ final class ActionInvocation {
     let aggregate: ActionAggregate
     let arguments: String
     var reruns = 0
+    /// The computations it reran, in order, at most ``maximumRecordedReruns`` (for the budget's "why").
+    private(set) var rerunComputations: [UInt64] = []
+    static let maximumRecordedReruns = 8
 
     init(aggregate: ActionAggregate, arguments: String) {
         self.aggregate = aggregate
@@ -12,12 +15,13 @@ final class ActionInvocation {
     }
 
     /// Charges one rerun to this invocation and keeps the action's worst invocation current.
-    func chargeRerun() {
+    func chargeRerun(of computation: UInt64) {
         reruns += 1
+        if rerunComputations.count < Self.maximumRecordedReruns { rerunComputations.append(computation) }
         aggregate.rerunsCaused += 1
         if reruns > aggregate.maxRerunsPerInvocation {
             aggregate.maxRerunsPerInvocation = reruns
-            aggregate.worstArguments = arguments
+            aggregate.worstInvocation = self
         }
     }
 }
@@ -29,7 +33,8 @@ final class ActionAggregate {
     var invocations = 0
     var rerunsCaused = 0
     var maxRerunsPerInvocation = 0
-    var worstArguments = ""
+    /// The invocation that caused the most reruns (kept alive, one per action name).
+    var worstInvocation: ActionInvocation?
     var totalNanoseconds: UInt64 = 0
     var maxNanoseconds: UInt64 = 0
 

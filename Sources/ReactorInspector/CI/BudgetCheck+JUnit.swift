@@ -11,7 +11,7 @@ extension BudgetCheck {
             let name = MarkupEscaping.xml(result.rule)
             xml += "    <testcase classname=\"reactor.budget\" name=\"\(name)\">\n"
             if result.passed {
-                let measured = result.matched == 0 ? "matched nothing" : "measured \(result.measured ?? "-")"
+                let measured = result.measured.map { "measured \($0)" } ?? "matched nothing"
                 xml += "      <system-out>\(MarkupEscaping.xml("\(result.subject): \(measured), limit \(result.limit)"))</system-out>\n"
             } else {
                 var details = [result.violationLine]

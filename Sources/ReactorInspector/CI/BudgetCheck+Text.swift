@@ -14,7 +14,7 @@ extension BudgetCheck {
                     lines.append("    why: " + result.cause.joined(separator: " → "))
                 }
             } else if verbose {
-                let measured = result.matched == 0 ? "matched nothing" : "measured \(result.measured ?? "-")"
+                let measured = result.measured.map { "measured \($0)" } ?? "matched nothing"
                 lines.append("✓ \(result.rule): \(result.subject): \(measured), limit \(result.limit)")
             }
         }

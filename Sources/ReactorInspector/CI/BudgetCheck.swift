@@ -54,8 +54,11 @@ public struct BudgetCheck: Sendable, Equatable {
                 value: { Double($0.maxRerunsPerInvocation) }, name: \.qualifiedName,
                 cause: { action in
                     let arguments = action.worstInvocationArguments.isEmpty ? "" : " [\(action.worstInvocationArguments)]"
+                    let more = action.maxRerunsPerInvocation > action.worstInvocationReruns.count
+                        ? " and \(action.maxRerunsPerInvocation - action.worstInvocationReruns.count) more" : ""
                     return ["action \(action.qualifiedName)\(arguments)",
-                            "\(action.maxRerunsPerInvocation) reruns (\(action.rerunsCaused) over \(action.invocations) invocations)"]
+                            "reran " + action.worstInvocationReruns.joined(separator: ", ") + more,
+                            "\(action.rerunsCaused) reruns over \(action.invocations) invocations"]
                 }))
         }
         if let limit = budget.maxFlushMilliseconds {

@@ -58,6 +58,8 @@ public struct ActionProfile: Sendable, Equatable {
     public var maxRerunsPerInvocation: Int
     /// The argument summary of that worst invocation.
     public var worstInvocationArguments: String
+    /// The computations that worst invocation reran, in order (the first eight).
+    public var worstInvocationReruns: [String]
     /// Wall time inside the action, in nanoseconds (its flush included when it flushed inside).
     public var totalNanoseconds: UInt64
     /// The longest invocation, in nanoseconds.
@@ -65,7 +67,7 @@ public struct ActionProfile: Sendable, Equatable {
 
     /// Creates a profile.
     public init(qualifiedName: String, store: String, name: String, invocations: Int, rerunsCaused: Int,
-                maxRerunsPerInvocation: Int, worstInvocationArguments: String,
+                maxRerunsPerInvocation: Int, worstInvocationArguments: String, worstInvocationReruns: [String] = [],
                 totalNanoseconds: UInt64, maxNanoseconds: UInt64) {
         self.qualifiedName = qualifiedName
         self.store = store
@@ -74,6 +76,7 @@ public struct ActionProfile: Sendable, Equatable {
         self.rerunsCaused = rerunsCaused
         self.maxRerunsPerInvocation = maxRerunsPerInvocation
         self.worstInvocationArguments = worstInvocationArguments
+        self.worstInvocationReruns = worstInvocationReruns
         self.totalNanoseconds = totalNanoseconds
         self.maxNanoseconds = maxNanoseconds
     }

@@ -48,7 +48,8 @@ extension TraceProfile {
                 profile.rerunsCaused += aggregate.rerunsCaused
                 if aggregate.maxRerunsPerInvocation > profile.maxRerunsPerInvocation {
                     profile.maxRerunsPerInvocation = aggregate.maxRerunsPerInvocation
-                    profile.worstInvocationArguments = aggregate.worstArguments
+                    profile.worstInvocationArguments = aggregate.worstInvocation?.arguments ?? ""
+                    profile.worstInvocationReruns = rerunNames(aggregate.worstInvocation)
                 }
                 profile.totalNanoseconds += aggregate.totalNanoseconds
                 profile.maxNanoseconds = max(profile.maxNanoseconds, aggregate.maxNanoseconds)
@@ -58,11 +59,16 @@ extension TraceProfile {
                     qualifiedName: qualified, store: aggregate.store == 0 ? "" : name(of: aggregate.store),
                     name: aggregate.name, invocations: aggregate.invocations, rerunsCaused: aggregate.rerunsCaused,
                     maxRerunsPerInvocation: aggregate.maxRerunsPerInvocation,
-                    worstInvocationArguments: aggregate.worstArguments,
+                    worstInvocationArguments: aggregate.worstInvocation?.arguments ?? "",
+                    worstInvocationReruns: rerunNames(aggregate.worstInvocation),
                     totalNanoseconds: aggregate.totalNanoseconds, maxNanoseconds: aggregate.maxNanoseconds)
             }
         }
         return byName.values.sorted { $0.qualifiedName < $1.qualifiedName }
+    }
+
+    private func rerunNames(_ invocation: ActionInvocation?) -> [String] {
+        invocation?.rerunComputations.map { name(of: $0) } ?? []
     }
 
     /// Issues per kind, in the order of ``TraceIssueKind``.

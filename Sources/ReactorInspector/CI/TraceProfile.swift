@@ -218,7 +218,7 @@ public final class TraceProfile {
             chain = step
             counters[computation]!.reruns += 1
             counters[computation]!.latestCause = step
-            step.invocation?.chargeRerun()
+            step.invocation?.chargeRerun(of: computation)
         }
         threadStates[thread, default: ThreadState()].running.append(
             RunningComputation(computation: computation, start: time, firstRun: firstRun, cause: chain))
