@@ -81,7 +81,7 @@ extension ProfileReport {
 
         if let graphSVG {
             let names = Set(hot.prefix(5).map(\.name))
-            page += "<section><h2>Dependency graph</h2><p class=\"lead\">Computations are boxes, state ellipses; fill colour shows total rerun time, and the five hottest are outlined in blue: "
+            page += "<section><h2>Dependency graph</h2><p class=\"lead\">Computations are boxes, state ellipses; fill colour shows total run time (first runs included), and the five hottest by rerun time are outlined in blue: "
             page += hot.prefix(5).map { "<code>\(Self.x($0.name))</code>" }.joined(separator: ", ")
             page += ".</p><div class=\"graph\">\(SVGEmbedding.inline(graphSVG, highlighted: names))</div></section>\n"
         }
