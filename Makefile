@@ -19,9 +19,12 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
 
-# The thread suites under ThreadSanitizer (a separate build folder).
+# The core's thread suites (runtime, signals, subjects) under ThreadSanitizer,
+# in a separate build folder. The trace recorder's thread tests run in `make
+# test`: its locks are Synchronization.Mutex, which ThreadSanitizer on Linux
+# does not see through, so it would report false races there.
 tsan: setup
-	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter 'Thread'
+	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter 'ReactorCoreTests\..*Thread'
 
 # Builds, records the todos sample, prints its hot report and writes its graph.
 demo: setup

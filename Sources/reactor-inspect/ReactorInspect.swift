@@ -7,7 +7,7 @@ import ReactorInspector
 struct ReactorInspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reactor-inspect",
-        abstract: "Analyse Reactor traces: hot computations, why they reran, the event stream, the dependency graph, budgets, diffs and reports.",
+        abstract: "Analyse Reactor traces: hot computations, why they reran, the event stream, the dependency graph, CI budgets, diffs, Perfetto export and reports.",
         discussion: """
             Record a trace with `try TraceRecorder.start(path:)` or REACTOR_TRACE=path, then:
 
@@ -16,13 +16,10 @@ struct ReactorInspect: ParsableCommand {
               reactor-inspect why out/todos.trace list
               reactor-inspect replay out/todos.trace --filter rerun --filter name:list
               reactor-inspect graph out/todos.trace            # writes out/todos.svg
-
-            In CI (see docs/PROFILING_IN_CI.md):
-
-              reactor-inspect check out/todos.trace --budget budget.json --junit budget.xml
-              reactor-inspect diff main.trace pr.trace --fail-on-regression 10
-              reactor-inspect report out/todos.trace -o profile.html
-              reactor-inspect export out/todos.trace --format chrome -o todos.json
+              reactor-inspect check out/todos.trace --budget budget.json --junit out/budget.xml
+              reactor-inspect diff base.trace head.trace --fail-on-regression 10
+              reactor-inspect export out/todos.trace --format chrome -o out/todos.json
+              reactor-inspect report out/todos.trace -o out/report.html
 
             Times are trace times: 1.5ms, 200us, 2s (a plain number means milliseconds).
             Exit status: 0 on success, 1 when check finds a budget exceeded or diff a
