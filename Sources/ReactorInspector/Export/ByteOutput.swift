@@ -26,6 +26,12 @@ public final class ByteOutput {
         if buffer.count >= capacity { try flush() }
     }
 
+    /// Appends a compile-time string without creating a `String`.
+    public func appendStatic(_ text: StaticString) throws {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        if buffer.count >= capacity { try flush() }
+    }
+
     /// Appends `text` as the body of a JSON string literal (without quotes).
     public func appendJSONEscaped(_ text: String) {
         for byte in text.utf8 {
@@ -43,16 +49,16 @@ public final class ByteOutput {
         }
     }
 
-    /// Appends a non-negative integer in decimal.
+    /// Appends a non-negative integer in decimal, without allocating.
     public func appendDecimal(_ value: UInt64) {
-        if value == 0 { buffer.append(48); return }
-        var digits: [UInt8] = []
+        if value < 10 { buffer.append(48 + UInt8(value)); return }
+        let start = buffer.count
         var rest = value
         while rest > 0 {
-            digits.append(48 + UInt8(rest % 10))
+            buffer.append(48 + UInt8(rest % 10))
             rest /= 10
         }
-        buffer.append(contentsOf: digits.reversed())
+        buffer[start...].reverse()
     }
 
     /// Appends nanoseconds as microseconds with three decimals (`1234.567`), exactly.

@@ -37,11 +37,11 @@ public final class ChromeTraceExporter {
     /// Starts the JSON document on `output`.
     public init(output: ByteOutput, traceName: String = "reactor trace") throws {
         self.output = output
-        try output.append("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"reactor-inspect\",\"trace\":\"")
+        try output.appendStatic("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"reactor-inspect\",\"trace\":\"")
         output.appendJSONEscaped(traceName)
-        try output.append("\"},\"traceEvents\":[\n")
+        try output.appendStatic("\"},\"traceEvents\":[\n")
         try beginEvent()
-        try output.append("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"Reactor\"}}")
+        try output.appendStatic("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"Reactor\"}}")
     }
 
     /// Exports a whole event sequence and finishes the document.
@@ -66,14 +66,14 @@ public final class ChromeTraceExporter {
             names[id] = name
         case .nodeStopped(let id):
             if let flow = pendingFlows.removeValue(forKey: id) {
-                try instant("\(name(of: id)) stopped", thread: thread, at: now, scope: "t",
+                try instant(name(of: id), suffix: " stopped", thread: thread, at: now, scope: "t",
                             args: [("node", name(of: id)), ("event", "stopped before rerunning")])
                 try flowEvent("f", id: flow, thread: thread, at: now, bindEnclosing: true)
             }
         case .depend:
             break
         case .changed(let dependency):
-            try instant("\(name(of: dependency)) changed", thread: thread, at: now, scope: "t",
+            try instant(name(of: dependency), suffix: " changed", thread: thread, at: now, scope: "t",
                         args: [("dependency", name(of: dependency)), ("event", "changed")])
         case .invalidated(let computation, let cause, let source):
             let causeName: String
@@ -83,7 +83,7 @@ public final class ChromeTraceExporter {
             case .explicit: causeName = "explicit invalidate()"
             case .stop: causeName = "stop()"
             }
-            try instant("\(name(of: computation)) invalidated", thread: thread, at: now, scope: "t",
+            try instant(name(of: computation), suffix: " invalidated", thread: thread, at: now, scope: "t",
                         args: [("computation", name(of: computation)), ("cause", causeName), ("event", "invalidate")])
             // Parent invalidation and stop() end in a stop, not a rerun: no arrow.
             if cause == .dependency || cause == .explicit, pendingFlows[computation] == nil {
@@ -140,13 +140,13 @@ public final class ChromeTraceExporter {
             let thread = lastTimestamp.keys.min() ?? 0
             let time = lastTimestamp[thread] ?? 0
             for (computation, flow) in pendingFlows.sorted(by: { $0.value < $1.value }) {
-                try instant("\(name(of: computation)) still invalidated", thread: thread, at: time, scope: "t",
+                try instant(name(of: computation), suffix: " still invalidated", thread: thread, at: time, scope: "t",
                             args: [("computation", name(of: computation)), ("event", "trace ended before the rerun")])
                 try flowEvent("f", id: flow, thread: thread, at: time, bindEnclosing: true)
             }
             pendingFlows.removeAll()
         }
-        try output.append("\n]}\n")
+        try output.appendStatic("\n]}\n")
         try output.flush()
     }
 
@@ -165,32 +165,36 @@ public final class ChromeTraceExporter {
 
     private func beginEvent() throws {
         if wroteEvent {
-            try output.append(",\n")
+            try output.appendStatic(",\n")
         }
         wroteEvent = true
         eventsWritten += 1
     }
 
-    private func header(_ phase: String, name: String, thread: UInt32, at time: UInt64) throws {
+    /// Opens an event object: name (`name` followed by `suffix`), category, phase, pid, tid, ts.
+    private func header(_ phase: StaticString, name: String, suffix: StaticString = "", thread: UInt32, at time: UInt64) throws {
         try beginEvent()
-        try output.append("{\"name\":\"")
+        try output.appendStatic("{\"name\":\"")
         output.appendJSONEscaped(name)
-        try output.append("\",\"cat\":\"\(Self.category)\",\"ph\":\"\(phase)\",\"pid\":1,\"tid\":")
+        try output.appendStatic(suffix)
+        try output.appendStatic("\",\"cat\":\"reactor\",\"ph\":\"")
+        try output.appendStatic(phase)
+        try output.appendStatic("\",\"pid\":1,\"tid\":")
         output.appendDecimal(UInt64(thread))
-        try output.append(",\"ts\":")
+        try output.appendStatic(",\"ts\":")
         output.appendMicroseconds(time)
     }
 
     private func appendArgs(_ args: [(String, String)]) throws {
-        try output.append(",\"args\":{")
+        try output.appendStatic(",\"args\":{")
         for (index, (key, value)) in args.enumerated() {
-            try output.append(index == 0 ? "\"" : ",\"")
+            try output.appendStatic(index == 0 ? "\"" : ",\"")
             output.appendJSONEscaped(key)
-            try output.append("\":\"")
+            try output.appendStatic("\":\"")
             output.appendJSONEscaped(value)
-            try output.append("\"")
+            try output.appendStatic("\"")
         }
-        try output.append("}}")
+        try output.appendStatic("}}")
     }
 
     private func sliceBegin(_ name: String, thread: UInt32, at time: UInt64, args: [(String, String)]) throws {
@@ -203,27 +207,32 @@ public final class ChromeTraceExporter {
         try appendArgs(args)
     }
 
-    private func instant(_ name: String, thread: UInt32, at time: UInt64, scope: String, args: [(String, String)]) throws {
-        try header("i", name: name, thread: thread, at: time)
-        try output.append(",\"s\":\"\(scope)\"")
+    private func instant(_ name: String, suffix: StaticString = "", thread: UInt32, at time: UInt64, scope: StaticString,
+                         args: [(String, String)]) throws {
+        try header("i", name: name, suffix: suffix, thread: thread, at: time)
+        try output.appendStatic(",\"s\":\"")
+        try output.appendStatic(scope)
+        try output.appendStatic("\"")
         try appendArgs(args)
     }
 
-    private func flowEvent(_ phase: String, id: UInt64, thread: UInt32, at time: UInt64, bindEnclosing: Bool) throws {
+    private func flowEvent(_ phase: StaticString, id: UInt64, thread: UInt32, at time: UInt64, bindEnclosing: Bool) throws {
         try header(phase, name: "causes", thread: thread, at: time)
-        try output.append(",\"id\":")
+        try output.appendStatic(",\"id\":")
         output.appendDecimal(id)
-        if bindEnclosing { try output.append(",\"bp\":\"e\"") }
-        try appendArgs([("flow", String(id))])
+        if bindEnclosing { try output.appendStatic(",\"bp\":\"e\"") }
+        try output.appendStatic(",\"args\":{\"flow\":")
+        output.appendDecimal(id)
+        try output.appendStatic("}}")
     }
 
     private func threadNameEvent(_ thread: UInt32) throws {
         try beginEvent()
-        try output.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":")
+        try output.appendStatic("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":")
         output.appendDecimal(UInt64(thread))
         try output.append(",\"args\":{\"name\":\"thread \(thread)\"}}")
         try beginEvent()
-        try output.append("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":")
+        try output.appendStatic("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":")
         output.appendDecimal(UInt64(thread))
         try output.append(",\"args\":{\"sort_index\":\(thread)}}")
     }
