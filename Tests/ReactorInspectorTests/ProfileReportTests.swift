@@ -76,6 +76,18 @@ import ReactorTrace
         HTMLAssertions.expectBalanced(svg)
     }
 
+    @Test func timelineHasLanesPerThread() {
+        var script = TraceScript()
+        script.setUp()
+        script.addTodo("main thread")
+        script.addTodo("worker", thread: 3)
+        let profile = TraceProfile.build(from: script.events)
+        let svg = ProfileReport(profile: profile, traceName: "t").timelineSVG()
+        for lane in ["actions · t0", "flushes · t0", "actions · t3", "flushes · t3"] {
+            #expect(svg.contains(">\(lane)</text>"), "\(lane)")
+        }
+    }
+
     @Test func emptyTraceStillRenders() {
         let html = ProfileReport(profile: TraceProfile(), traceName: "empty").html()
         HTMLAssertions.expectBalanced(html)

@@ -28,10 +28,15 @@ public struct PositionedJSON: Sendable, Equatable {
 
     /// The shape of a value.
     public indirect enum Value: Sendable, Equatable {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
+        /// A number (JSON does not tell integers apart).
         case number(Double)
+        /// A string, unescaped.
         case string(String)
+        /// An array of positioned elements.
         case array([PositionedJSON])
         /// Members in source order (duplicates are rejected by the parser).
         case object([Member])
