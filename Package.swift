@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorTrace", "ReactorCore"]
+            dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -103,7 +103,8 @@ import Testing
         #expect(dot.contains("shape=ellipse"))
         #expect(dot.contains("label=\"×3\""))
         #expect(dot.contains("tooltip=\"list (autorun)\\nruns: 4 (3 reruns)"))
-        #expect(dot.contains("cluster_legend"))
+        #expect(dot.contains("legend [shape=plaintext"))
+        #expect(dot.contains("fill: reruns"))
     }
 
     @Test func rendersSVGInProcess() throws {
