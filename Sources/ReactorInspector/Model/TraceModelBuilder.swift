@@ -215,11 +215,18 @@ extension TraceModelBuilder {
     }
 
     private func edge(from computation: Int32, to dependency: Int32, at time: UInt64) -> Int32 {
-        let state = states[Int(computation)]
-        if let lookup = state.edgeLookup {
-            if let edge = lookup[dependency] { return edge }
+        // Read in place: copying the node's state would retain its arrays on every event.
+        if states[Int(computation)].edgeLookup != nil {
+            if let edge = states[Int(computation)].edgeLookup![dependency] { return edge }
         } else {
-            for slot in state.edgeSlots where slot.dependency == dependency { return slot.edge }
+            let count = states[Int(computation)].edgeSlots.count
+            var slot = 0
+            while slot < count {
+                if states[Int(computation)].edgeSlots[slot].dependency == dependency {
+                    return states[Int(computation)].edgeSlots[slot].edge
+                }
+                slot += 1
+            }
         }
         let edge = Int32(edges.count)
         edges.append(TraceEdge(computation: nodes[Int(computation)].id, dependency: nodes[Int(dependency)].id,
