@@ -161,3 +161,26 @@ extension EventScript {
         return script
     }
 }
+
+@Suite struct GraphConcurrencyTests {
+    /// Graphviz is not thread-safe: renders from many threads must be serialized, not crash or mix.
+    @Test func concurrentRendersAllSucceed() async throws {
+        let model = EventScript.todos(adds: 2).model()
+        let nested = EventScript.nested().model()
+        let outputs = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    let (svg, _) = try GraphRenderer.render(model: index.isMultiple(of: 2) ? model : nested)
+                    return (index, svg)
+                }
+            }
+            var collected: [(Int, String)] = []
+            for try await output in group { collected.append(output) }
+            return collected
+        }
+        #expect(outputs.count == 8)
+        for (index, svg) in outputs {
+            #expect(svg.contains(index.isMultiple(of: 2) ? ">visibleTodos</text>" : ">outer</text>"))
+        }
+    }
+}
