@@ -55,82 +55,95 @@ struct ChunkDecoder {
                 continue
             }
             guard let kind = TraceEventKind(rawValue: tag) else { return nil }
-            switch decodeRecord(kind, &reader, &context) {
-            case .none: return nil
-            case .some(.none): skipped += 1
-            case let .some(.some(record)):
-                if context.materialize {
-                    events.append(TraceEvent(timestamp: context.time, thread: thread, record: record))
-                }
+            switch decodeRecord(kind, &reader, &context, thread, &events) {
+            case .decoded: break
+            case .unknownValue: skipped += 1
+            case .malformed: return nil
             }
         }
         return skipped
     }
 
-    /// One record: nil if malformed, `.some(nil)` if well formed but naming an
-    /// enum value this version does not know (a node kind, cause or issue kind).
-    private func decodeRecord(_ kind: TraceEventKind, _ reader: inout UnsafeByteReader,
-                              _ context: inout Context) -> TraceRecord?? {
+    /// What decoding one event came to.
+    private enum Outcome {
+        /// Appended to the events (or, while validating, well formed).
+        case decoded
+        /// Well formed, but naming an enum value this version does not know
+        /// (a node kind, cause or issue kind): skipped.
+        case unknownValue
+        case malformed
+    }
+
+    /// Decodes one event of `kind` and appends it straight to `events` (no
+    /// intermediate copies of the record).
+    @inline(__always)
+    private func decodeRecord(_ kind: TraceEventKind, _ reader: inout UnsafeByteReader, _ context: inout Context,
+                              _ thread: UInt32, _ events: inout [TraceEvent]) -> Outcome {
+        @inline(__always)
+        func emit(_ record: TraceRecord, _ context: Context, _ events: inout [TraceEvent]) -> Outcome {
+            if context.materialize { events.append(TraceEvent(timestamp: context.time, thread: thread, record: record)) }
+            return .decoded
+        }
         switch kind {
         case .nodeCreated:
             guard let rawKind = reader.readByte(),
                   let id = readID(&reader, &context.node),
                   let name = readString(&reader, &context),
                   let parent = readOptionalID(&reader, &context.node),
-                  readTime(&reader, &context) else { return nil }
-            guard let nodeKind = TraceNodeKind(rawValue: rawKind) else { return .some(nil) }
-            return .nodeCreated(id: id, kind: nodeKind, name: name, parent: parent)
+                  readTime(&reader, &context) else { return .malformed }
+            guard let nodeKind = TraceNodeKind(rawValue: rawKind) else { return .unknownValue }
+            return emit(.nodeCreated(id: id, kind: nodeKind, name: name, parent: parent), context, &events)
         case .nodeNamed:
             guard let id = readID(&reader, &context.node),
                   let name = readString(&reader, &context),
-                  let owner = readOptionalID(&reader, &context.node) else { return nil }
-            return .nodeNamed(id: id, name: name, owner: owner)
+                  let owner = readOptionalID(&reader, &context.node) else { return .malformed }
+            return emit(.nodeNamed(id: id, name: name, owner: owner), context, &events)
         case .nodeStopped:
-            guard let id = readID(&reader, &context.node), readTime(&reader, &context) else { return nil }
-            return .nodeStopped(id: id)
+            guard let id = readID(&reader, &context.node), readTime(&reader, &context) else { return .malformed }
+            return emit(.nodeStopped(id: id), context, &events)
         case .depend:
             guard let computation = readID(&reader, &context.computation),
-                  let dependency = readID(&reader, &context.dependency) else { return nil }
-            return .depend(computation: computation, dependency: dependency)
+                  let dependency = readID(&reader, &context.dependency) else { return .malformed }
+            return emit(.depend(computation: computation, dependency: dependency), context, &events)
         case .changed:
-            guard let dependency = readID(&reader, &context.dependency) else { return nil }
-            return .changed(dependency: dependency)
+            guard let dependency = readID(&reader, &context.dependency) else { return .malformed }
+            return emit(.changed(dependency: dependency), context, &events)
         case .invalidated:
             guard let computation = readID(&reader, &context.computation),
-                  let packed = reader.readVarint() else { return nil }
+                  let packed = reader.readVarint() else { return .malformed }
             let source = Self.optionalID(packed &>> 3, &context.dependency)
-            guard let cause = InvalidationCause(rawValue: UInt8(packed & 0x7)) else { return .some(nil) }
-            return .invalidated(computation: computation, cause: cause, source: source)
+            guard let cause = InvalidationCause(rawValue: UInt8(packed & 0x7)) else { return .unknownValue }
+            return emit(.invalidated(computation: computation, cause: cause, source: source), context, &events)
         case .rerunBegan:
-            guard let packed = reader.readVarint(), readTime(&reader, &context) else { return nil }
+            guard let packed = reader.readVarint(), readTime(&reader, &context) else { return .malformed }
             let computation = Varint.undoZigzagDelta(packed &>> 1, from: context.computation)
             context.computation = computation
-            return .rerunBegan(computation: computation, firstRun: packed & 1 == 1)
+            return emit(.rerunBegan(computation: computation, firstRun: packed & 1 == 1), context, &events)
         case .rerunEnded:
-            guard let computation = readID(&reader, &context.computation), readTime(&reader, &context) else { return nil }
-            return .rerunEnded(computation: computation)
+            guard let computation = readID(&reader, &context.computation), readTime(&reader, &context) else { return .malformed }
+            return emit(.rerunEnded(computation: computation), context, &events)
         case .actionBegan:
             guard let store = readID(&reader, &context.node),
                   let name = readString(&reader, &context),
                   let arguments = readString(&reader, &context),
-                  readTime(&reader, &context) else { return nil }
-            return .actionBegan(store: store, name: name, arguments: arguments)
+                  readTime(&reader, &context) else { return .malformed }
+            return emit(.actionBegan(store: store, name: name, arguments: arguments), context, &events)
         case .actionEnded:
-            guard let store = readID(&reader, &context.node), readTime(&reader, &context) else { return nil }
-            return .actionEnded(store: store)
+            guard let store = readID(&reader, &context.node), readTime(&reader, &context) else { return .malformed }
+            return emit(.actionEnded(store: store), context, &events)
         case .flushBegan:
-            guard readTime(&reader, &context) else { return nil }
-            return .flushBegan
+            guard readTime(&reader, &context) else { return .malformed }
+            return emit(.flushBegan, context, &events)
         case .flushEnded:
-            guard readTime(&reader, &context) else { return nil }
-            return .flushEnded
+            guard readTime(&reader, &context) else { return .malformed }
+            return emit(.flushEnded, context, &events)
         case .issue:
             guard let rawKind = reader.readByte(),
                   let node = readOptionalID(&reader, &context.node),
                   let message = readString(&reader, &context),
-                  readTime(&reader, &context) else { return nil }
-            guard let issueKind = TraceIssueKind(rawValue: rawKind) else { return .some(nil) }
-            return .issue(kind: issueKind, node: node, message: message)
+                  readTime(&reader, &context) else { return .malformed }
+            guard let issueKind = TraceIssueKind(rawValue: rawKind) else { return .unknownValue }
+            return emit(.issue(kind: issueKind, node: node, message: message), context, &events)
         }
     }
 
