@@ -103,7 +103,8 @@ import Testing
         #expect(dot.contains("shape=ellipse"))
         #expect(dot.contains("label=\"×3\""))
         #expect(dot.contains("tooltip=\"list (autorun)\\nruns: 4 (3 reruns)"))
-        #expect(dot.contains("legend [shape=plaintext"))
+        #expect(dot.contains("\"legend\" [shape=plaintext"))
+        #expect(dot.contains("\"visibleTodos\" [shape=hexagon"))
         #expect(dot.contains("fill: reruns"))
     }
 
@@ -111,7 +112,8 @@ import Testing
         let (svg, graph) = try GraphRenderer.render(model: EventScript.todos(adds: 3).model(), format: .svg)
         #expect(graph.nodes.count == 5)
         #expect(svg.contains("<svg"))
-        #expect(svg.contains("<title>n"))
+        #expect(svg.contains("<title>visibleTodos</title>"))
+        #expect(svg.contains("<title>TodoStore.todos&#45;&gt;visibleTodos</title>"))
         #expect(svg.contains(">visibleTodos</text>"))
         #expect(svg.contains("xlink:title=\"list (autorun)"))
         #expect(svg.contains("store TodoStore"))
@@ -125,6 +127,19 @@ import Testing
         let (dot, _) = try GraphRenderer.render(model: EventScript.nested().model(), format: .dot)
         #expect(dot.hasPrefix("digraph reactor"))
         #expect(dot.contains("pos=\""))
+    }
+
+    @Test func sharedNamesAcrossKindsGetDistinctIdentifiers() throws {
+        var script = EventScript()
+        script.create(1, .dependency, "legend")
+        script.create(2, .computation, "legend")
+        script.run(2, first: true) { s in s.depend(2, 1) }
+        let graph = try DependencyGraph(model: script.model())
+        #expect(Set(graph.nodes.map(\.key)) == ["legend [dependency]", "legend [autorun]"])
+        let dot = DOTWriter(graph: graph).dot()
+        #expect(dot.contains("\"legend [dependency]\" -> \"legend [autorun]\""))
+        let (svg, _) = try GraphRenderer.render(model: script.model())
+        #expect(svg.contains("<title>legend [autorun]</title>"))
     }
 
     @Test func escapesHostileNames() throws {

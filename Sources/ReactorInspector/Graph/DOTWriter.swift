@@ -48,9 +48,12 @@ public struct DOTWriter: Sendable {
         }
         let names = Dictionary(uniqueKeysWithValues: graph.nodes.map { ($0.key, $0.name) })
         for edge in graph.edges {
-            out += "  \(edge.from) -> \(edge.to) [" + attributes(for: edge, names: names) + "];\n"
+            out += "  \(Self.identifier(edge.from)) -> \(Self.identifier(edge.to)) ["
+                + attributes(for: edge, names: names) + "];\n"
         }
-        out += legend(warm: warm)
+        var legendKey = "legend"
+        while names[legendKey] != nil { legendKey += "'" }
+        out += legend(warm: warm, key: legendKey)
         out += "}\n"
         return out
     }
@@ -68,7 +71,7 @@ public struct DOTWriter: Sendable {
         if scale.isDark(level) { attributes.append("fontcolor=\"white\"") }
         attributes.append("label=\"\(Self.escape(label(for: node), keepNewlines: true))\"")
         attributes.append("tooltip=\"\(Self.escape(tooltip(for: node), keepNewlines: true))\"")
-        return "\(node.key) [" + attributes.joined(separator: ", ") + "];"
+        return Self.identifier(node.key) + " [" + attributes.joined(separator: ", ") + "];"
     }
 
     private func label(for node: DependencyGraph.Node) -> String {
@@ -124,7 +127,7 @@ public struct DOTWriter: Sendable {
         return attributes.joined(separator: ", ")
     }
 
-    private func legend(warm: HeatScale) -> String {
+    private func legend(warm: HeatScale, key: String) -> String {
         let metric = graph.heat == .time ? "total run time" : "reruns"
         var cells = ""
         for level in stride(from: 0, to: warm.colors.count, by: 2) {
@@ -134,7 +137,7 @@ public struct DOTWriter: Sendable {
             cells += "<TD BGCOLOR=\"\(warm.colors[level])\" BORDER=\"1\"><FONT POINT-SIZE=\"9\"\(font)>\(Self.html(text))</FONT></TD>"
         }
         let small = "<FONT POINT-SIZE=\"9\">"
-        var out = "  legend [shape=plaintext, style=\"\", tooltip=\"legend: fill colour is \(metric) on a log scale "
+        var out = "  \(Self.identifier(key)) [shape=plaintext, style=\"\", tooltip=\"legend: fill colour is \(metric) on a log scale "
         out += "(dependencies in blue by changes); edge labels count invalidations; dashed edges join nested computations\", "
         out += "label=<<TABLE BORDER=\"1\" COLOR=\"#bbbbbb\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"
         out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)<B>legend</B>  fill: \(Self.html(metric))</FONT></TD></TR>"
@@ -143,6 +146,11 @@ public struct DOTWriter: Sendable {
         out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)×n: invalidations · dashed: nesting</FONT></TD></TR>"
         out += "</TABLE>>];\n"
         return out
+    }
+
+    /// A node's name as a quoted DOT identifier.
+    static func identifier(_ key: String) -> String {
+        "\"" + escape(key) + "\""
     }
 
     /// Escapes text for a DOT double-quoted string (`\n` sequences kept on request).

@@ -6,8 +6,9 @@ import ReactorCore
 public struct DependencyGraph: Sendable {
     /// A drawn node.
     public struct Node: Sendable, Equatable {
-        /// Position-based DOT identifier (`n12`).
-        public let key: String
+        /// The node's DOT identifier, which SVG output shows as its `<title>`:
+        /// the name, with the kind added when two kinds share a name.
+        public internal(set) var key: String
         /// The shared name.
         public let name: String
         /// The kind.
@@ -164,6 +165,14 @@ extension DependencyGraph {
             nodes[index].changes += node.changes
             nodes[index].invalidations.merge(node.invalidations)
             nodeOf[node.id] = index
+        }
+        var nameCounts: [String: Int] = [:]
+        for node in nodes { nameCounts[node.name, default: 0] += 1 }
+        for index in nodes.indices where nameCounts[nodes[index].name] == 1 {
+            nodes[index].key = nodes[index].name
+        }
+        for index in nodes.indices where nameCounts[nodes[index].name]! > 1 {
+            nodes[index].key = "\(nodes[index].name) [\(nodes[index].kind.label)]"
         }
         for index in nodes.indices {
             if nodes[index].isComputation {
