@@ -61,6 +61,21 @@ import Testing
         #expect(all.nodes.count == 800)
     }
 
+    @Test func automaticSelectionBoundsDependenciesToo() throws {
+        var script = EventScript()
+        script.create(1, .computation, "reader")
+        script.run(1, first: true) { s in
+            for index in 0..<1_000 {
+                s.create(UInt64(100 + index), .dependency, "d\(index)")
+                s.depend(1, UInt64(100 + index))
+            }
+        }
+        let graph = try DependencyGraph(model: script.model())
+        #expect(graph.totalNodes == 1_001)
+        #expect(graph.nodes.count == 301)
+        #expect(graph.omissionNote?.contains("Showing 301 of 1001 nodes: every computation and its busiest neighbours") == true)
+    }
+
     @Test func graphAtAMomentUsesTheSnapshot() throws {
         var script = EventScript()
         script.create(1, .dependency, "a")

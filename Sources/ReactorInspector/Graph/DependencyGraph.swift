@@ -75,11 +75,15 @@ public struct DependencyGraph: Sendable {
             chosen = Set(full.nodes.indices)
         case .automatic:
             let computations = full.nodes.indices.filter { full.nodes[$0].isComputation }
-            if computations.count <= options.automaticLimit {
+            // Few computations can still read thousands of dependencies: bound both.
+            if computations.count <= options.automaticLimit
+                && full.nodes.count <= options.automaticLimit + options.neighbourLimit {
                 chosen = Set(full.nodes.indices)
             } else {
                 chosen = Self.hottest(options.automaticLimit, in: full, neighbourLimit: options.neighbourLimit)
-                note = "the \(options.automaticLimit) hottest computations and their neighbours"
+                let shown = min(options.automaticLimit, computations.count)
+                note = shown == computations.count ? "every computation and its busiest neighbours"
+                    : "the \(shown) hottest computations and their neighbours"
             }
         case let .top(count):
             chosen = Self.hottest(max(0, count), in: full, neighbourLimit: options.neighbourLimit)
