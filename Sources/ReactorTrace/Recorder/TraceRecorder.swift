@@ -23,9 +23,9 @@ import Darwin
 /// published, as checksummed chunks. A process killed with SIGKILL therefore keeps
 /// everything but the last `flushInterval` of events, and at most
 /// `(maxQueuedSegments + 1) × segmentCapacity` bytes per recording thread.
-public final class TraceRecorder: ReactorTracer, @unchecked Sendable {
-    // @unchecked Sendable: the per-thread state is reached through a pthread
-    // key (one owner each), the writer synchronises itself, `state` is a mutex.
+public final class TraceRecorder: ReactorTracer, Sendable {
+    // Sendable: immutable fields only; the per-thread encoders are reached
+    // through a pthread key (one owner each) and the writer synchronises itself.
 
     /// Tuning knobs of a recording. The defaults suit applications and benchmarks alike.
     public struct Options: Sendable {
