@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["reactor-inspect", "counter", "stress", "ReactorTrace", "ReactorCore"]
+            dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorTrace", "ReactorCore"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -331,6 +331,30 @@ private struct Opaque { let number: Int }
         #expect(runs == 3)
     }
 
+    @Test func readerStillSeesALaterChangeWhenASourceGoesAwayDuringItsCheck() {
+        // The reader checks `first` (unchanged), whose body drops the last
+        // reference to a dependency the reader also read; the check must go
+        // on to `second`, which did change.
+        let reactor = Reactor(scheduler: .manual)
+        let inputs = Inputs()
+        var dropped: Dependency? = Dependency("dropped")
+        let first = reactor.computed("first") { () -> Int in
+            if inputs.a == 1 { dropped = nil }
+            return 0
+        }
+        let second = reactor.computed("second") { inputs.a * 2 }
+        var seen: [Int] = []
+        reactor.autorun { _ in
+            _ = first.value
+            dropped?.depend()
+            seen.append(second.value)
+        }
+        inputs.a = 1
+        reactor.flush()
+        #expect(dropped == nil)
+        #expect(seen == [0, 2])
+    }
+
     @Test func cycleThroughAnotherComputedIsReportedWithNames() {
         let reactor = Reactor(scheduler: .manual)
         let log = IssueLog(reactor)
@@ -375,6 +399,32 @@ private struct Opaque { let number: Int }
         }
         let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(standardError.contains("computed values form a cycle: looping -> looping"))
+    }
+
+    @Test func cycleBetweenSettledComputedsIsReportedWhenChecked() {
+        // A and B read each other and settle (B = A, A = max(B, C)); then C
+        // changes, which leaves both A and B "maybe stale". Checking A checks
+        // B, which checks A: a cycle to report, not an endless recursion.
+        let reactor = Reactor(scheduler: .manual)
+        let log = IssueLog(reactor)
+        let inputs = Inputs()
+        let c = reactor.computed("C") { inputs.a }
+        var b: Computed<Int>?
+        let a = reactor.computed("A") { inputs.flag ? max(b!.value, c.value) : c.value }
+        b = reactor.computed("B") { a.value }
+        #expect(a.value == 0)
+        inputs.flag = true
+        #expect(a.value == 0)
+        #expect(log.kinds == ["cycle"])
+        inputs.a = 1
+        #expect(a.value == 1)
+        #expect(log.kinds.count >= 2)
+        #expect(log.kinds.allSatisfy { $0 == "cycle" })
+        if case let .cycle(names) = log.issues.last {
+            #expect(names.first == names.last)
+            #expect(Set(names) == ["A", "B"])
+        }
+        b = nil
     }
 
     @Test func computedReadingItselfIsReported() {

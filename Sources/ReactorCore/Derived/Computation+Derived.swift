@@ -26,7 +26,9 @@ extension Computation {
     /// its sources really changed. Reports a cycle instead of recursing forever.
     @usableFromInline
     func refreshDerived() {
-        if isDeriving {
+        // Reached again while it computes, or while it checks its sources:
+        // computeds that read each other.
+        if isDeriving || isChecking {
             var members: [Computation] = [self]
             var cursor = graph.derivingTop
             while let member = cursor, member !== self {
@@ -38,19 +40,30 @@ extension Computation {
             reactor.report(.cycle(names: names))
             return
         }
-        if stopped { return }
+        if stopped || derivedState == .clean { return }
         if derivedState == .check {
-            let generation = linkGeneration
-            var cursor = dependenciesHead
-            while let link = cursor {
-                if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
-                    // A strong reference: the refresh runs user code that may release it.
-                source.takeUnretainedValue().refreshDerived()
-                    // A change made us dirty and recycled our links: stop walking.
-                    if derivedState == .dirty || linkGeneration != generation { break }
+            isChecking = true
+            derivingCaller = graph.derivingTop
+            graph.derivingTop = self
+            walk: while true {
+                let generation = linkGeneration
+                var cursor = dependenciesHead
+                while let link = cursor {
+                    if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
+                        // A strong reference: the refresh runs user code that may release it.
+                        source.takeUnretainedValue().refreshDerived()
+                        // A change made us dirty and recycled our links: stop walking.
+                        if derivedState == .dirty { break walk }
+                        // A source went away under the walk: start it again.
+                        if linkGeneration != generation { continue walk }
+                    }
+                    cursor = link.pointee.nextDependency
                 }
-                cursor = link.pointee.nextDependency
+                break
             }
+            graph.derivingTop = derivingCaller
+            derivingCaller = nil
+            isChecking = false
             if derivedState == .check { derivedState = .clean }
         }
         guard derivedState == .dirty, let derive else { return }

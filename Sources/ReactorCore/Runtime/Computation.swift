@@ -55,6 +55,8 @@ public final class Computation: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var derive: (() -> Bool)?
     @exclusivity(unchecked) var derivedState = DerivedState.dirty
     @exclusivity(unchecked) var isDeriving = false
+    /// Refreshing its computed sources to learn whether it must recompute.
+    @exclusivity(unchecked) var isChecking = false
     @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
     /// The dependency through which readers of a computed depend on it.
     @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
@@ -250,16 +252,21 @@ extension Computation {
     /// Refreshes the computeds this computation read, in reading order, until
     /// one of them changes (which invalidates this computation).
     func refreshDerivedDependencies() {
-        let generation = linkGeneration
-        var cursor = dependenciesHead
-        while let link = cursor {
-            if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
-                // A strong reference: the refresh runs user code that may release it.
-                source.takeUnretainedValue().refreshDerived()
-                // A change invalidated us and recycled our links: stop walking.
-                if isInvalidatedOrDirty || linkGeneration != generation { return }
+        walk: while true {
+            let generation = linkGeneration
+            var cursor = dependenciesHead
+            while let link = cursor {
+                if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
+                    // A strong reference: the refresh runs user code that may release it.
+                    source.takeUnretainedValue().refreshDerived()
+                    // A change invalidated us and recycled our links: stop walking.
+                    if isInvalidatedOrDirty { return }
+                    // A source went away under the walk: start it again.
+                    if linkGeneration != generation { continue walk }
+                }
+                cursor = link.pointee.nextDependency
             }
-            cursor = link.pointee.nextDependency
+            return
         }
     }
 

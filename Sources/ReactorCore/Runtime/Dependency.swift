@@ -83,8 +83,9 @@ extension Dependency {
         // Subscribers stay in creation (id) order, the order in which Tracker
         // invalidates a dependency's dependents. Computations usually rerun in
         // that order, so the new link almost always goes at the tail.
+        let newID = computation.id
         var previous = subscribersTail
-        while let candidate = previous, candidate.pointee.computation._withUnsafeGuaranteedRef({ $0.id }) > computation.id {
+        while let candidate = previous, candidate.pointee.computation._withUnsafeGuaranteedRef({ $0.id }) > newID {
             previous = candidate.pointee.previousSubscriber
         }
         let next = previous == nil ? subscribersHead : previous!.pointee.nextSubscriber
