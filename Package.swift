@@ -25,7 +25,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "ReactorCore"),
-        .target(name: "ReactorTrace", dependencies: ["ReactorCore"]),
+        .target(name: "CReactorTraceClock"),
+        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "CReactorTraceClock"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "ReactorInspector", dependencies: ["ReactorTrace", "ReactorCore", "CGraphviz"]),
         .executableTarget(
