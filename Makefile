@@ -19,12 +19,10 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
 
-# The core's thread suites (runtime, signals, subjects) under ThreadSanitizer,
-# in a separate build folder. The trace recorder's thread tests run in `make
-# test`: its locks are Synchronization.Mutex, which ThreadSanitizer on Linux
-# does not see through, so it would report false races there.
+# The thread suites (runtime, signals and subjects, the trace recorder) under
+# ThreadSanitizer, in a separate build folder.
 tsan: setup
-	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter 'ReactorCoreTests\..*Thread'
+	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter 'Thread'
 
 # Builds, records the todos sample, prints its hot report and writes its graph.
 demo: setup
