@@ -121,7 +121,7 @@ extension ProfileReport {
     .card .detail{font-size:12px;color:var(--muted)}
     .card.alert{border-color:#fecaca;background:#fef2f2}.card.alert .value{color:var(--bad)}
     h2{font-size:16px;margin:0 0 4px}
-    .lead{margin:0 0 12px;color:var(--muted);font-size:13px}
+    .lead{margin:0 0 12px;color:var(--muted);font-size:13px}.lead code{word-break:normal;white-space:nowrap}
     table{width:100%;border-collapse:collapse;font-size:13px}
     th{text-align:left;font-weight:600;color:var(--muted);font-size:11px;text-transform:uppercase;letter-spacing:.06em;border-bottom:1px solid var(--line);padding:6px 8px}
     td{border-bottom:1px solid #f1f5f9;padding:7px 8px;vertical-align:top}
