@@ -44,8 +44,12 @@ import ReactorCore
     }
 
     @Test func unknownTopLevelKey() {
-        #expect(throws: BudgetError.unknownKey(path: "maxFlushMs", position: .init(line: 1, column: 3), suggestion: nil)) {
+        #expect(throws: BudgetError.unknownKey(path: "maxFlushMs", position: .init(line: 1, column: 3),
+                                               suggestion: "maxFlushMilliseconds")) {
             try Budget.parse(#"{ "maxFlushMs": 3 }"#)
+        }
+        #expect(throws: BudgetError.unknownKey(path: "limits", position: .init(line: 1, column: 3), suggestion: nil)) {
+            try Budget.parse(#"{ "limits": 3 }"#)
         }
     }
 

@@ -147,11 +147,18 @@ extension Budget {
         }
     }
 
-    /// The allowed key nearest to a misspelt one (edit distance at most a third of its length), for "did you mean".
+    /// The allowed key nearest to a misspelt one, for "did you mean": within an edit
+    /// distance of a third of its length, else sharing most of its beginning
+    /// (an abbreviation such as `maxFlushMs`).
     private static func closest(to key: String, in allowed: [String]) -> String? {
-        let scored = allowed.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, best.0.count / 3) else { return nil }
-        return best.0
+        let lowered = key.lowercased()
+        let scored = allowed.map { ($0, editDistance(lowered, $0.lowercased())) }
+        if let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, best.0.count / 3) { return best.0 }
+        let prefixes = allowed.map { candidate in
+            (candidate, zip(lowered, candidate.lowercased()).prefix { $0 == $1 }.count)
+        }
+        guard let longest = prefixes.max(by: { $0.1 < $1.1 }), longest.1 >= 5, longest.1 * 3 >= lowered.count * 2 else { return nil }
+        return longest.0
     }
 
     private static func editDistance(_ a: String, _ b: String) -> Int {
