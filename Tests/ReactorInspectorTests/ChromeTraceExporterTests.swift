@@ -25,7 +25,7 @@ import ReactorTrace
         #expect(summary.slicesByName["flush"] == 3)
         #expect(summary.slicesByName["TodoList.list"] == 4)      // first run + 3 reruns
         #expect(summary.slicesByName["visibleTodos"] == 4)
-        #expect(summary.threadNames == [0: "thread 0"])
+        #expect(summary.threadNames == [1: "thread 0"])   // tid 0 is the idle thread to Linux-minded viewers
         // Each action: todos → visibleTodos, visibleTodos.value → list and → footer.
         #expect(summary.completeFlows == 9)
         #expect(summary.eventsByPhase["s"] == 9)
@@ -74,6 +74,20 @@ import ReactorTrace
         let summary = try ChromeTraceValidator.validate(try export(events))
         #expect(summary.eventsByPhase["B"] == summary.eventsByPhase["E"])
         #expect(summary.eventsByPhase["s"] == summary.eventsByPhase["f"])
+    }
+
+    @Test func threadsGetTheirOwnTracks() throws {
+        var script = TraceScript()
+        script.setUp()
+        script.addTodo("main")
+        script.addTodo("worker", thread: 3)
+        let data = try export(script.events)
+        let summary = try ChromeTraceValidator.validate(data)
+        #expect(summary.threadNames == [1: "thread 0", 4: "thread 3"])
+        let events = try objects(data)
+        let workerAction = try #require(events.first { $0["ph"] as? String == "B" && $0["name"] as? String == "TodoStore.addTodo(_:)"
+            && ($0["args"] as? [String: String])?["arguments"] == "\"worker\"" })
+        #expect(workerAction["tid"] as? Int == 4)
     }
 
     @Test func stoppedComputationEndsItsFlow() throws {

@@ -3,10 +3,10 @@ import ReactorTrace
 
 /// Streams a trace as Chrome Trace Event JSON (the format of chrome://tracing
 /// and ui.perfetto.dev): reruns, actions and flushes as nested `B`/`E` slices
-/// on their thread's track, `changed` and `invalidate` as thread-scoped
-/// instant events, issues as process-scoped instants, and flow events
-/// (`s` at the change, `t` at the invalidation, `f` with `bp: "e"` at the
-/// rerun) so the viewers draw each causal arrow.
+/// on their thread's track (pid 1, tid = thread index + 1), `changed` and
+/// `invalidate` as thread-scoped instant events, issues as process-scoped
+/// instants, and flow events (`s` at the change, `t` at the invalidation,
+/// `f` with `bp: "e"` at the rerun) so the viewers draw each causal arrow.
 ///
 /// Events are written as they are read; memory holds only node names, open
 /// slices and pending flows, so it grows with nodes, not events.
@@ -180,7 +180,7 @@ public final class ChromeTraceExporter {
         try output.appendStatic("\",\"cat\":\"reactor\",\"ph\":\"")
         try output.appendStatic(phase)
         try output.appendStatic("\",\"pid\":1,\"tid\":")
-        output.appendDecimal(UInt64(thread))
+        output.appendDecimal(Self.tid(of: thread))
         try output.appendStatic(",\"ts\":")
         output.appendMicroseconds(time)
     }
@@ -226,14 +226,18 @@ public final class ChromeTraceExporter {
         try output.appendStatic("}}")
     }
 
+    /// The `tid` of a recording thread: its index plus one, because viewers
+    /// built on Linux conventions treat tid 0 as the idle ("swapper") thread.
+    public static func tid(of thread: UInt32) -> UInt64 { UInt64(thread) + 1 }
+
     private func threadNameEvent(_ thread: UInt32) throws {
         try beginEvent()
         try output.appendStatic("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":")
-        output.appendDecimal(UInt64(thread))
+        output.appendDecimal(Self.tid(of: thread))
         try output.append(",\"args\":{\"name\":\"thread \(thread)\"}}")
         try beginEvent()
         try output.appendStatic("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":")
-        output.appendDecimal(UInt64(thread))
+        output.appendDecimal(Self.tid(of: thread))
         try output.append(",\"args\":{\"sort_index\":\(thread)}}")
     }
 }
