@@ -39,7 +39,7 @@ final class ThreadRecorder: @unchecked Sendable {
     @exclusivity(unchecked) var nextString: UInt64 = 1
 
     /// What the writer takes: segments filled up, in order, and the current one.
-    let handoff: Mutex<Handoff>
+    let handoff: Locked<Handoff>
     /// Set when the thread has exited: once its segments are shipped, the writer forgets it.
     let exited = Atomic<Bool>(false)
     /// Writer thread only: the next chunk's sequence number.
@@ -59,7 +59,7 @@ final class ThreadRecorder: @unchecked Sendable {
         base = first.base
         limit = first.capacity
         segment = first
-        handoff = Mutex(Handoff(current: first))
+        handoff = Locked(Handoff(current: first))
     }
 
     // MARK: Encoding primitives

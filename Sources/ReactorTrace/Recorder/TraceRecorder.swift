@@ -70,7 +70,7 @@ public final class TraceRecorder: ReactorTracer, @unchecked Sendable {
     private let generation: UInt64
     private let key: pthread_key_t
     private let writer: TraceWriter
-    private let stopped = Mutex<Statistics?>(nil)
+    private let stopped = Locked<Statistics?>(nil)
 
     // MARK: Starting and stopping
 
@@ -192,7 +192,7 @@ public final class TraceRecorder: ReactorTracer, @unchecked Sendable {
     }
 
     private static let nextGeneration = Atomic<UInt64>(0)
-    private static let currentRecorder = Mutex<TraceRecorder?>(nil)
+    private static let currentRecorder = Locked<TraceRecorder?>(nil)
 
     /// One key for the process: recordings tell their states apart by generation.
     private static let threadKey: pthread_key_t = {

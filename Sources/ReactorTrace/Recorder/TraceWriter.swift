@@ -22,7 +22,7 @@ final class TraceWriter: @unchecked Sendable {
     let flushInterval: Duration
     let clockStart: UInt64
     private let descriptor: Int32
-    private let threads = Mutex<[ThreadRecorder]>([])
+    private let threads = Locked<[ThreadRecorder]>([])
     private let wakeSignal = DispatchSemaphore(value: 0)
     private let finishedSignal = DispatchSemaphore(value: 0)
     private let stopRequested = Atomic<Bool>(false)
