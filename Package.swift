@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "reactor-inspect", targets: ["reactor-inspect"]),
         .executable(name: "counter", targets: ["counter"]),
         .executable(name: "stress", targets: ["stress"]),
+        .executable(name: "todos", targets: ["todos"]),
+        .executable(name: "profile", targets: ["profile"]),
     ],
     traits: [
         .trait(
@@ -32,12 +34,14 @@ let package = Package(
         ),
         .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Counter"),
         .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Stress"),
+        .executableTarget(name: "todos", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Todos"),
+        .executableTarget(name: "profile", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Profile"),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
         .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore"]),
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["reactor-inspect", "counter", "stress", "ReactorTrace", "ReactorCore"]
+            dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorTrace", "ReactorCore"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -136,7 +136,9 @@ func record<Value>(_ signal: Signal<Value>) -> Recorder<Value> {
         let sums = record(just(1, 2, 3).scan(10) { $0 + $1 })
         #expect(sums.values == [11, 13, 16])
         #expect(sums.isCompleted)
-        #expect(record(failing(1).scan(0, +)).values == [1])
+        let failed = record(failing(1).scan(0, +))
+        #expect(failed.values == [1])
+        #expect(failed.errors.count == 1)
     }
 
     @Test func collectSendsOneArrayOnCompletion() {

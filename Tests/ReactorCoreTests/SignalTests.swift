@@ -282,6 +282,48 @@ var joiner: Signal<String> {
         #expect(subject.subscriberCount == 0)
     }
 
+    @Test func closuresOfAPipelineEndedDuringADeliveryAreFreedAfterIt() {
+        let subject = PassthroughSubject<Int>()
+        weak var weakUpstreamToken: Token?
+        weak var weakSinkToken: Token?
+        let subscription: Subscription = {
+            let upstreamToken = Token(1)
+            let sinkToken = Token(2)
+            weakUpstreamToken = upstreamToken
+            weakSinkToken = sinkToken
+            return subject.signal
+                .map { $0 + upstreamToken.value }
+                .take(1)  // completes inside the map stage's delivery
+                .subscribe(next: { _ in _ = sinkToken })
+        }()
+        subject.send(1)
+        #expect(weakUpstreamToken == nil)
+        #expect(weakSinkToken == nil)
+        #expect(subject.subscriberCount == 0)
+        withExtendedLifetime(subscription) {}
+    }
+
+    @Test func aSubscriberCancellingItselfIsFreedAfterItsDelivery() {
+        let subject = PassthroughSubject<Int>()
+        weak var weakToken: Token?
+        var received = 0
+        var subscription: Subscription?
+        do {
+            let token = Token()
+            weakToken = token
+            subscription = subject.signal.subscribe(next: { _ in
+                _ = token
+                received += 1
+                subscription?.cancel()
+                subscription = nil  // releases the subscription while its closure runs
+            })
+        }
+        subject.send(1)
+        subject.send(2)
+        #expect(received == 1)
+        #expect(weakToken == nil)
+    }
+
     @Test func releasedSubscriptionFreesEveryCapturedObject() {
         let subject = PassthroughSubject<Int>()
         weak var weakToken: Token?

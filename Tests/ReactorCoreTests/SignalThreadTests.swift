@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Testing
 import ReactorCore
@@ -19,7 +24,7 @@ final class DeliveryProbe: @unchecked Sendable {
         if inside.value != 1 { overlaps.increment() }
         count += 1
         sum += value
-        for _ in 0..<10 { _ = value &* 31 }  // widen the window an overlap would need
+        sched_yield()  // widen the window an overlap would need
         inside.decrement()
     }
 }
@@ -114,6 +119,29 @@ extension AtomicCounter {
         }
         #expect(cleanups.value == (Self.threads - 1) * 200)
         #expect(subject.subscriberCount == 0)
+    }
+
+    @Test func aColdSignalsObserverMaySendFromSeveralThreads() throws {
+        var captured: Observer<Int>?
+        let signal = Signal<Int> { observer in
+            captured = observer
+            return nil
+        }
+        let probe = DeliveryProbe()
+        var completions = 0
+        let subscription = signal.map { $0 }.subscribe(next: { probe.receive($0) }, completed: { completions += 1 })
+        let observer = try #require(captured)
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 0..<Self.sendsPerThread { observer.send(thread * Self.sendsPerThread + index) }
+        }
+        observer.sendCompleted()
+        observer.sendCompleted()
+        let total = Self.threads * Self.sendsPerThread
+        #expect(probe.count == total)
+        #expect(probe.sum == total * (total - 1) / 2)
+        #expect(probe.overlaps.value == 0)
+        #expect(completions == 1)
+        withExtendedLifetime(subscription) {}
     }
 
     @Test func storeActionsFromThreadsAreEachAnnouncedOnce() {

@@ -71,6 +71,14 @@ import Testing
             #expect(error.description.contains(missing))
         }
         #expect(TraceDecodingError.notATrace.description.contains("not a Reactor trace"))
+        // Devices and FIFOs are refused at once instead of blocking or reading forever.
+        #expect(throws: TraceDecodingError.unreadable(path: "/dev/zero", reason: "not a regular file")) {
+            try TraceReader(path: "/dev/zero")
+        }
+        let fifo = TraceFixtures.temporaryPath("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        #expect(throws: TraceDecodingError.unreadable(path: fifo, reason: "not a regular file")) { try TraceReader(path: fifo) }
     }
 
     @Test func newerMajorVersionIsRejected() throws {

@@ -12,6 +12,11 @@ import ReactorTrace
     struct TraceCounts {
         var reruns: [String: Int] = [:]
         var writes = 0
+        /// `changed` events of `ReactiveProperty` nodes and of subjects.
+        var propertyWrites = 0
+        var subjectChanges = 0
+        var actions: [String] = []
+        var issues = 0
         var truncation: TraceTruncation?
         var events = 0
     }
@@ -20,17 +25,27 @@ import ReactorTrace
         let reader = try TraceReader(path: path)
         var names: [UInt64: String] = [:]
         var properties: Set<UInt64> = []
+        var kinds: [UInt64: TraceNodeKind] = [:]
         var counts = TraceCounts()
         for event in reader {
             counts.events += 1
             switch event.record {
             case let .nodeCreated(id, kind, name, _):
                 names[id] = name
+                kinds[id] = kind
                 if kind == .reactiveValue { properties.insert(id) }
             case let .rerunBegan(id, firstRun) where !firstRun:
                 counts.reruns[names[id] ?? "#\(id)", default: 0] += 1
             case let .changed(dependency) where properties.contains(dependency):
                 counts.writes += 1
+            case let .changed(dependency) where kinds[dependency] == .reactiveProperty:
+                counts.propertyWrites += 1
+            case let .changed(dependency) where kinds[dependency] == .subject:
+                counts.subjectChanges += 1
+            case let .actionBegan(_, name, arguments):
+                counts.actions.append(arguments.isEmpty ? name : "\(name) \(arguments)")
+            case .issue:
+                counts.issues += 1
             default:
                 break
             }
@@ -121,8 +136,52 @@ import ReactorTrace
         #expect(trace.writes == 300)
     }
 
+    @Test func todosTraceMatchesItsOwnCounts() throws {
+        let path = TraceFixtures.temporaryPath("todos-sample")
+        defer { unlink(path) }
+        let (output, status) = try SampleProcess.run("todos", ["--trace", path])
+        #expect(status == 0)
+        let json = try SampleProcess.json(output.trimmingCharacters(in: .whitespacesAndNewlines))
+        let reruns = try #require(json["reruns"] as? [String: Int])
+        #expect(Set(reruns.keys) == ["list", "countLabel", "remainingCount"])
+        let trace = try Self.counts(ofTraceAt: path)
+        #expect(trace.truncation == nil)
+        #expect(trace.reruns == reruns)
+        #expect(trace.writes == json["writes"] as? Int)
+        #expect(trace.actions.count == json["actions"] as? Int)
+        #expect(trace.actions.first == "addTodo(_:) \"Buy milk\"")
+        #expect(trace.actions.contains("clearCompleted()"))
+        #expect(trace.issues == 0)   // requireActions, and every write is in an action
+        // The store's state is named after the store and owned by its node.
+        let events = Array(try TraceReader(path: path))
+        let storeID = try #require(events.lazy.compactMap { event -> UInt64? in
+            if case let .nodeCreated(id, .store, "TodoStore", _) = event.record { return id } else { return nil }
+        }.first)
+        #expect(events.contains { event in
+            if case .nodeNamed(_, "TodoStore.todos", storeID) = event.record { return true } else { return false }
+        })
+    }
+
+    @Test func profileTraceMatchesItsOwnCounts() throws {
+        let path = TraceFixtures.temporaryPath("profile-sample")
+        defer { unlink(path) }
+        let (output, status) = try SampleProcess.run("profile", ["--trace", path])
+        #expect(status == 0)
+        let json = try SampleProcess.json(output.trimmingCharacters(in: .whitespacesAndNewlines))
+        let reruns = try #require(json["reruns"] as? [String: Int])
+        #expect(json["greetings"] as? Int == 1)
+        let trace = try Self.counts(ofTraceAt: path)
+        #expect(trace.truncation == nil)
+        #expect(trace.reruns == reruns)
+        #expect(trace.propertyWrites == json["writes"] as? Int)
+        // Each send into the text field's subject, and its completion.
+        #expect(trace.subjectChanges == (json["sends"] as? Int).map { $0 + 1 })
+    }
+
     @Test func samplesRejectBadArguments() throws {
         #expect(try SampleProcess.run("counter", ["--bogus"]).status != 0)
+        #expect(try SampleProcess.run("todos", ["--trace"]).status != 0)
+        #expect(try SampleProcess.run("profile", ["extra"]).status != 0)
         #expect(try SampleProcess.run("stress", ["--writes", "many"]).status != 0)
         #expect(try SampleProcess.run("counter", ["--trace", "/nonexistent-dir/x.rtrace"]).status != 0)
     }

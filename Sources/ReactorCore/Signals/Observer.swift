@@ -51,3 +51,7 @@ public struct Observer<Value> {
         sink.receiveCompleted()
     }
 }
+
+/// An observer may be handed to another thread (a network callback, a
+/// dispatch queue) when its values may: every event takes the graph lock.
+extension Observer: @unchecked Sendable where Value: Sendable {}

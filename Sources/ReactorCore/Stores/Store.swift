@@ -41,7 +41,7 @@ open class Store: TraceOwner {
         self.name = name ?? String(describing: Self.self)
         self.reactor = reactor
         traceID = ReactorTracing.makeID()
-        _ = storeRegistry
+        _ = storeRegistry  // created outside the graph lock, before any use under it
         withTracer { [name = self.name, traceID] in $0.nodeCreated(traceID, kind: .store, name: name, parent: 0) }
     }
 
@@ -67,6 +67,7 @@ open class Store: TraceOwner {
             graph.lock.withLock {
                 storedRequireActions = newValue
                 if newValue {
+                    storeRegistry.installWriteCheck()
                     storeRegistry.enforcing[traceID] = StoreRegistry.WeakStore(store: self)
                 } else {
                     storeRegistry.enforcing.removeValue(forKey: traceID)
@@ -115,9 +116,11 @@ open class Store: TraceOwner {
     /// returned subscription is cancelled or released.
     public static func subscribeToAllStores(_ handler: @escaping (Action) -> Void) -> Subscription {
         let id = ReactorTracing.makeID()
-        graph.lock.withLock { storeRegistry.allStoresSubscribers.append((id, handler)) }
+        // Touch the registry before taking the lock: its one-time initializer takes the lock too.
+        let registry = storeRegistry
+        graph.lock.withLock { registry.allStoresSubscribers.append((id, handler)) }
         return Subscription {
-            graph.lock.withLock { storeRegistry.allStoresSubscribers.removeAll { $0.id == id } }
+            graph.lock.withLock { registry.allStoresSubscribers.removeAll { $0.id == id } }
         }
     }
 }

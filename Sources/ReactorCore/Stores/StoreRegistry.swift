@@ -16,13 +16,21 @@ final class StoreRegistry: @unchecked Sendable {
         weak var store: Store?
     }
 
-    init() {
-        // Writes to state owned by a store (`@Reactive` in a Store subclass)
-        // come here before they notify readers, with the graph lock held.
-        graph.lock.withLock {
-            ReactiveWriteObserver.handler = { ownerID, dependency in
-                storeRegistry.checkWrite(ownerID: ownerID, dependency: dependency)
-            }
+    /// The write check is installed (the first time a store requires actions).
+    @exclusivity(unchecked) var writeCheckInstalled = false
+
+    /// Routes writes to state owned by a store (`@Reactive` in a Store
+    /// subclass) to ``checkWrite(ownerID:dependency:)``. Graph lock held.
+    ///
+    /// Installed lazily rather than by `init`, so that the registry's one-time
+    /// initializer never waits for the graph lock (a thread holding the lock
+    /// may be waiting for that initializer).
+    func installWriteCheck() {
+        guard !writeCheckInstalled else { return }
+        writeCheckInstalled = true
+        let registry = self
+        ReactiveWriteObserver.handler = { ownerID, dependency in
+            registry.checkWrite(ownerID: ownerID, dependency: dependency)
         }
     }
 
@@ -51,5 +59,5 @@ final class StoreRegistry: @unchecked Sendable {
     }
 }
 
-/// The one registry; created (and the write check installed) by the first store.
+/// The one registry, created by the first store.
 let storeRegistry = StoreRegistry()

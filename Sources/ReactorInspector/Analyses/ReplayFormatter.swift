@@ -25,19 +25,21 @@ public struct ReplayFormatter {
     /// every event in order, even those after the window, so names stay known.
     public mutating func line(for event: TraceEvent) -> String? {
         learn(event)
-        let depth = stacks[event.thread]?.count ?? 0
-        let (text, involved, nesting) = describe(event)
+        let nesting = self.nesting(of: event)
         defer { applyNesting(nesting, event: event) }
+        // Filter before formatting: most events of a large trace are dropped.
         if let from = filter.from, event.timestamp < from { return nil }
         if let to = filter.to, event.timestamp > to { return nil }
         if let kinds = filter.kinds, !kinds.contains(event.record.kind) { return nil }
         if !loweredNames.isEmpty {
-            let matches = involved.contains { id in
+            let matches = involved(in: event.record).contains { id in
                 let name = displayName(id).lowercased()
                 return loweredNames.contains { name.contains($0) }
             }
             if !matches { return nil }
         }
+        let depth = stacks[event.thread]?.count ?? 0
+        let text = describe(event)
         let indentLevel = event.record.kind == .rerunEnded || event.record.kind == .actionEnded ? max(0, depth - 1) : depth
         let time = DurationText.formatTime(event.timestamp).leftPadded(to: 12)
         let kind = event.record.kind.name.padded(to: 12)
@@ -79,20 +81,45 @@ public struct ReplayFormatter {
         case pop(node: UInt64, isAction: Bool)
     }
 
-    private func describe(_ event: TraceEvent) -> (String, [UInt64], Nesting) {
+    private func involved(in record: TraceRecord) -> [UInt64] {
+        switch record {
+        case let .nodeCreated(id, _, _, parent): [id, parent]
+        case let .nodeNamed(id, _, owner): [id, owner]
+        case let .nodeStopped(id): [id]
+        case let .depend(computation, dependency): [computation, dependency]
+        case let .changed(dependency): [dependency]
+        case let .invalidated(computation, _, source): [computation, source]
+        case let .rerunBegan(computation, _), let .rerunEnded(computation): [computation]
+        case let .actionBegan(store, _, _), let .actionEnded(store): [store]
+        case .flushBegan, .flushEnded: []
+        case let .issue(_, node, _): [node]
+        }
+    }
+
+    private func nesting(of event: TraceEvent) -> Nesting {
+        switch event.record {
+        case let .rerunBegan(computation, _): .push(node: computation, isAction: false, label: "")
+        case let .rerunEnded(computation): .pop(node: computation, isAction: false)
+        case let .actionBegan(store, name, _): .push(node: store, isAction: true, label: "\(displayName(store)).\(name)")
+        case let .actionEnded(store): .pop(node: store, isAction: true)
+        default: .none
+        }
+    }
+
+    private func describe(_ event: TraceEvent) -> String {
         switch event.record {
         case let .nodeCreated(id, _, _, parent):
             let suffix = parent != 0 ? style.dim(" in \(displayName(parent))") : ""
-            return (labeled(id) + suffix, [id, parent], .none)
+            return labeled(id) + suffix
         case let .nodeNamed(id, name, owner):
             let suffix = owner != 0 ? style.dim(" of \(displayName(owner))") : ""
-            return ("#\(id) is \(style.bold(name))" + suffix, [id, owner], .none)
+            return "#\(id) is \(style.bold(name))" + suffix
         case let .nodeStopped(id):
-            return (labeled(id), [id], .none)
+            return labeled(id)
         case let .depend(computation, dependency):
-            return (labeled(computation) + style.dim(" reads ") + labeled(dependency), [computation, dependency], .none)
+            return labeled(computation) + style.dim(" reads ") + labeled(dependency)
         case let .changed(dependency):
-            return (labeled(dependency), [dependency], .none)
+            return labeled(dependency)
         case let .invalidated(computation, cause, source):
             let reason: String
             switch cause {
@@ -101,27 +128,25 @@ public struct ReplayFormatter {
             case .explicit: reason = "explicitly"
             case .stop: reason = "by stop()"
             }
-            return (labeled(computation) + " " + style.dim(reason), [computation, source], .none)
+            return labeled(computation) + " " + style.dim(reason)
         case let .rerunBegan(computation, firstRun):
-            return (labeled(computation) + (firstRun ? style.dim(" (first run)") : ""), [computation],
-                    .push(node: computation, isAction: false, label: ""))
+            return labeled(computation) + (firstRun ? style.dim(" (first run)") : "")
         case let .rerunEnded(computation):
             let duration = beginTime(of: computation, isAction: false, thread: event.thread)
                 .map { " " + style.dim(DurationText.format(event.timestamp &- $0)) } ?? ""
-            return (labeled(computation) + duration, [computation], .pop(node: computation, isAction: false))
+            return labeled(computation) + duration
         case let .actionBegan(store, name, arguments):
             let label = "\(displayName(store)).\(name)"
-            return (style.cyan(label) + (arguments.isEmpty ? "" : " " + arguments), [store],
-                    .push(node: store, isAction: true, label: label))
+            return style.cyan(label) + (arguments.isEmpty ? "" : " " + arguments)
         case let .actionEnded(store):
             let frame = stacks[event.thread]?.last { $0.isAction && $0.node == store }
             let label = frame?.label ?? displayName(store)
             let duration = frame.map { " " + style.dim(DurationText.format(event.timestamp &- $0.begin)) } ?? ""
-            return (style.cyan(label) + duration, [store], .pop(node: store, isAction: true))
+            return style.cyan(label) + duration
         case .flushBegan, .flushEnded:
-            return ("", [], .none)
-        case let .issue(kind, node, message):
-            return (style.yellow(kind.label) + ": " + message, [node], .none)
+            return ""
+        case let .issue(kind, _, message):
+            return style.yellow(kind.label) + ": " + message
         }
     }
 

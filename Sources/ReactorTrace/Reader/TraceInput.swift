@@ -22,14 +22,27 @@ final class TraceInput: @unchecked Sendable {
     private(set) var offset = 0
 
     init(path: String) throws(TraceDecodingError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer (it is rejected below).
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))
         }
         var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw .unreadable(path: path, reason: reason)
+        }
+        // Only regular files: a directory, FIFO, socket or device could block or never end.
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFDIR:
             close(descriptor)
             throw .unreadable(path: path, reason: "it is a directory")
+        default:
+            close(descriptor)
+            throw .unreadable(path: path, reason: "not a regular file")
         }
         source = .file(descriptor: descriptor, path: path)
     }

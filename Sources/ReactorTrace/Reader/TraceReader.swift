@@ -46,6 +46,18 @@ public final class TraceReader: Sequence {
     @exclusivity(unchecked) private var pendingIndex = 0
     @exclusivity(unchecked) private var storedEventsRead = 0
     @exclusivity(unchecked) private var finished = false
+    /// The chunk being decoded, validated whole beforehand.
+    @exclusivity(unchecked) private var chunk: Chunk?
+
+    private struct Chunk {
+        var offset: Int
+        var payload: [UInt8]
+        var thread: UInt32
+        var sequence: UInt32
+        var remaining: Int
+        var index: Int
+        var context: ChunkDecoder.Context
+    }
 
     /// Opens the trace at `path` and reads its header. Throws
     /// ``TraceDecodingError`` for a missing, empty, foreign or newer-major file.
@@ -71,13 +83,18 @@ public final class TraceReader: Sequence {
     /// The next event, or nil at the end of the readable trace.
     public func next() throws(TraceDecodingError) -> TraceEvent? {
         while pendingIndex == pending.count {
-            if finished { return nil }
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
             do {
-                try readBlock()
+                if chunk != nil {
+                    try decodeBatch()
+                } else {
+                    if finished { return nil }
+                    try readBlock()
+                }
             } catch {
                 finished = true
+                chunk = nil
                 truncation = TraceTruncation(offset: error.offset ?? input.offset, reason: error)
                 if mode == .strict { throw error }
                 return nil
@@ -86,6 +103,23 @@ public final class TraceReader: Sequence {
         defer { pendingIndex += 1 }
         storedEventsRead += 1
         return pending[pendingIndex]
+    }
+
+    /// Decodes the next batch of the current chunk's events into `pending`.
+    private func decodeBatch() throws(TraceDecodingError) {
+        guard var current = chunk else { return }
+        let batch = Swift.min(current.remaining, 256)
+        guard decoder.decode(current.payload, from: &current.index, count: batch, thread: current.thread,
+                             context: &current.context, into: &pending) != nil
+        else { throw .corruptChunk(offset: current.offset) }   // cannot happen after validation
+        current.remaining -= batch
+        if current.remaining == 0 {
+            current.context.nextSequence = current.sequence &+ 1
+            contexts[current.thread] = current.context
+            chunk = nil
+        } else {
+            chunk = current
+        }
     }
 
     /// Reads every remaining event, returning how many there were (to get to
@@ -139,7 +173,7 @@ public final class TraceReader: Sequence {
         switch type {
         case TraceFormat.chunkBlock:
             let fresh = flags & TraceFormat.freshContextFlag != 0
-            var context: ChunkDecoder.Context
+            let context: ChunkDecoder.Context
             if fresh {
                 guard sequence == contexts[thread].map({ $0.nextSequence }) ?? 0 else { throw .corruptChunk(offset: offset) }
                 context = ChunkDecoder.Context(nextSequence: sequence)
@@ -149,12 +183,13 @@ public final class TraceReader: Sequence {
                 }
                 context = existing
             }
-            guard Int(count) <= payload.count else { throw .corruptChunk(offset: offset) }
-            guard let skipped = decoder.decode(payload, count: Int(count), thread: thread,
-                                               context: &context, into: &pending)
-            else { pending.removeAll(); throw .corruptChunk(offset: offset) }
-            context.nextSequence = sequence &+ 1
-            contexts[thread] = context
+            // Validate the whole chunk first, so that its events are yielded all or not at all;
+            // then decode them a batch at a time (the batch stays in cache; the chunk's events never all exist at once).
+            guard Int(count) <= payload.count,
+                  let skipped = decoder.validate(payload, count: Int(count), context: context)
+            else { throw .corruptChunk(offset: offset) }
+            chunk = Chunk(offset: offset, payload: payload, thread: thread, sequence: sequence,
+                          remaining: Int(count), index: 0, context: context)
             skippedEvents += skipped
             chunksRead += 1
         case TraceFormat.endBlock:

@@ -44,6 +44,8 @@ final class ThreadRecorder: @unchecked Sendable {
     let exited = Atomic<Bool>(false)
     /// Writer thread only: the next chunk's sequence number.
     var nextSequence: UInt32 = 0
+    /// Keeps another object's fields off the cache lines of the hot fields.
+    private let padding = CacheLinePadding()
 
     struct Handoff {
         var full: [TraceSegment] = []

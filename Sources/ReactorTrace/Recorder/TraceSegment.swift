@@ -16,6 +16,8 @@ final class TraceSegment: @unchecked Sendable {
     /// Writer thread only: how many bytes and events are already in the file.
     var shippedOffset = 0
     var shippedEvents: UInt32 = 0
+    /// Keeps another object's hot fields off the cache line of `published`.
+    private let padding = CacheLinePadding()
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -28,4 +30,10 @@ final class TraceSegment: @unchecked Sendable {
     static func unpack(_ word: UInt64) -> (offset: Int, events: UInt32) {
         (Int(UInt32(truncatingIfNeeded: word)), UInt32(truncatingIfNeeded: word >> 32))
     }
+}
+
+/// 64 bytes of nothing, stored last in objects whose fields one thread writes
+/// on every event, so that no other object starts on the same cache line.
+struct CacheLinePadding {
+    private let words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 }
