@@ -30,6 +30,8 @@ let package = Package(
             path: "Benchmarks/Reactivity",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Runs one case outside the harness, for valgrind --tool=callgrind.
+        .executableTarget(name: "ReactivityDriver", dependencies: ["ReactivityCases"]),
         .testTarget(name: "ReactivityCasesTests", dependencies: ["ReactivityCases"]),
     ],
     swiftLanguageModes: [.v6]
