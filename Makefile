@@ -23,6 +23,22 @@ test: setup
 tsan: setup
 	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter 'Thread'
 
+# Builds, records the todos sample, prints its hot report and writes its graph.
+demo: setup
+	$(SWIFT) build --product reactor-inspect
+	$(SWIFT) build --product todos
+	@mkdir -p out
+	@BIN="$$($(SWIFT) build --show-bin-path)"; \
+	echo "==> recording the todos sample into out/todos.trace"; \
+	"$$BIN/todos" --trace out/todos.trace && \
+	echo && echo "==> reactor-inspect hot out/todos.trace" && \
+	"$$BIN/reactor-inspect" hot out/todos.trace && \
+	echo && echo "==> reactor-inspect why out/todos.trace list" && \
+	"$$BIN/reactor-inspect" why out/todos.trace list --limit 3 && \
+	echo && echo "==> reactor-inspect graph out/todos.trace" && \
+	"$$BIN/reactor-inspect" graph out/todos.trace && \
+	echo && echo "trace: out/todos.trace" && echo "graph: out/todos.svg (open it in a browser; hover a node for its statistics)"
+
 bench: setup
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
 

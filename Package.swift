@@ -6,6 +6,12 @@ let package = Package(
     products: [
         .library(name: "ReactorCore", targets: ["ReactorCore"]),
         .library(name: "ReactorTrace", targets: ["ReactorTrace"]),
+        .library(name: "ReactorInspector", targets: ["ReactorInspector"]),
+        .executable(name: "reactor-inspect", targets: ["reactor-inspect"]),
+        .executable(name: "counter", targets: ["counter"]),
+        .executable(name: "stress", targets: ["stress"]),
+        .executable(name: "todos", targets: ["todos"]),
+        .executable(name: "profile", targets: ["profile"]),
     ],
     traits: [
         .trait(
@@ -14,10 +20,29 @@ let package = Package(
         ),
         .default(enabledTraits: ["Tracing"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
     targets: [
         .target(name: "ReactorCore"),
         .target(name: "ReactorTrace", dependencies: ["ReactorCore"]),
+        .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
+        .target(name: "ReactorInspector", dependencies: ["ReactorTrace", "ReactorCore", "CGraphviz"]),
+        .executableTarget(
+            name: "reactor-inspect",
+            dependencies: ["ReactorInspector", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Counter"),
+        .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Stress"),
+        .executableTarget(name: "todos", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Todos"),
+        .executableTarget(name: "profile", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Profile"),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
+        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore"]),
+        .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorTrace", "ReactorCore"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

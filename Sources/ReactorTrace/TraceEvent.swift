@@ -1,7 +1,7 @@
 import ReactorCore
 
 /// One event read back from a trace log.
-public struct TraceEvent: Sendable, Equatable {
+public struct TraceEvent: Sendable, Hashable {
     /// Nanoseconds since the trace began (monotonic clock). Events the
     /// recorder does not time (depend, changed, invalidate) carry the time of
     /// the latest timed event on their thread.
@@ -20,19 +20,32 @@ public struct TraceEvent: Sendable, Equatable {
 }
 
 /// What a trace event says happened; one case per `ReactorTracer` method.
-public enum TraceRecord: Sendable, Equatable {
+public enum TraceRecord: Sendable, Hashable {
+    /// A node came into being (`created`, timed); `parent` is the enclosing computation or owning store, or 0.
     case nodeCreated(id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64)
+    /// A node learned its name (`named`), e.g. an `@Reactive` property `Owner.property`; `owner` or 0.
     case nodeNamed(id: UInt64, name: String, owner: UInt64)
+    /// A computation stopped or a node was released (`stopped`, timed).
     case nodeStopped(id: UInt64)
+    /// A computation gained a dependency during a run.
     case depend(computation: UInt64, dependency: UInt64)
+    /// A dependency changed (a property or subject write).
     case changed(dependency: UInt64)
+    /// A computation was invalidated; `source` is the dependency or parent for those causes, else 0.
     case invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64)
+    /// A computation began to run (timed); `firstRun` on its first run.
     case rerunBegan(computation: UInt64, firstRun: Bool)
+    /// The computation's run ended (timed): its duration is the time since its `rerunBegan`.
     case rerunEnded(computation: UInt64)
+    /// A store action began (timed), with a summary of its arguments.
     case actionBegan(store: UInt64, name: String, arguments: String)
+    /// The innermost action of `store` ended (timed).
     case actionEnded(store: UInt64)
+    /// A flush of invalidated computations began (timed).
     case flushBegan
+    /// The flush ended (timed).
     case flushEnded
+    /// An issue reported through `Reactor.issueHandler` (timed); `node` or 0.
     case issue(kind: TraceIssueKind, node: UInt64, message: String)
 
     /// The kind of the record, for filtering and counting.

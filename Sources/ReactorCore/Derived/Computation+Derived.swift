@@ -3,56 +3,91 @@
 // and an unchanged value invalidates nothing.
 
 extension Computation {
-    /// A source of this computed changed: its value must be recomputed, and
-    /// whoever read it may need to rerun.
-    func markDirty(source: UInt64) {
+    /// A source of this computed changed (or it was invalidated or stopped):
+    /// its value must be recomputed, and whoever read it may need to rerun.
+    /// Runs its `onInvalidate` callbacks, which stop the autoruns created
+    /// while it computed, as for any computation.
+    func markDirty(cause: InvalidationCause, source: UInt64) {
         guard derivedState != .dirty, !stopped else { return }
         let wasClean = derivedState == .clean
         derivedState = .dirty
-        withTracer { $0.invalidated(computation: id, cause: .dependency, source: source) }
+        withTracer { $0.invalidated(computation: id, cause: cause, source: source) }
         unlinkAllDependencies()
-        if wasClean { derivedOutput?.propagateCheck() }
+        if wasClean { derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() } }
+        guard !onInvalidateCallbacks.isEmpty else { return }
+        let callbacks = onInvalidateCallbacks
+        onInvalidateCallbacks = []
+        for callback in callbacks {
+            graph.nonreactive { callback(self) }
+        }
     }
 
     /// Brings this computed's value up to date, recomputing it only if one of
     /// its sources really changed. Reports a cycle instead of recursing forever.
+    @usableFromInline
     func refreshDerived() {
-        if isDeriving {
-            let start = graph.deriving.lastIndex { $0 === self } ?? 0
-            let names = graph.deriving[start...].map { $0.name ?? "#\($0.id)" } + [name ?? "#\(id)"]
+        // Reached again while it computes, or while it checks its sources:
+        // computeds that read each other.
+        if isDeriving || isChecking {
+            var members: [Computation] = [self]
+            var cursor = graph.derivingTop
+            while let member = cursor, member !== self {
+                members.append(member)
+                cursor = member.derivingCaller
+            }
+            members.append(self)
+            let names = members.reversed().map { $0.name ?? "#\($0.id)" }
             reactor.report(.cycle(names: names))
             return
         }
-        if stopped { return }
+        if stopped || derivedState == .clean { return }
         if derivedState == .check {
-            var cursor = dependenciesHead
-            while let link = cursor {
-                if let source = link.pointee.dependency.derivedOwner {
-                    source.refreshDerived()
-                    if derivedState == .dirty { break }  // our links were recycled
+            isChecking = true
+            derivingCaller = graph.derivingTop
+            graph.derivingTop = self
+            walk: while true {
+                let generation = linkGeneration
+                var cursor = dependenciesHead
+                while let link = cursor {
+                    if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
+                        // A strong reference: the refresh runs user code that may release it.
+                        source.takeUnretainedValue().refreshDerived()
+                        // A change made us dirty and recycled our links: stop walking.
+                        if derivedState == .dirty { break walk }
+                        // A source went away under the walk: start it again.
+                        if linkGeneration != generation { continue walk }
+                    }
+                    cursor = link.pointee.nextDependency
                 }
-                cursor = link.pointee.nextDependency
+                break
             }
+            graph.derivingTop = derivingCaller
+            derivingCaller = nil
+            isChecking = false
             if derivedState == .check { derivedState = .clean }
         }
         guard derivedState == .dirty, let derive else { return }
+        // Normally none are left; some are if it was invalidated during its last run.
+        unlinkAllDependencies()
         isDeriving = true
-        graph.deriving.append(self)
+        derivingCaller = graph.derivingTop
+        graph.derivingTop = self
         derivedState = .clean
         withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
         let previous = graph.current
         let previousInCompute = graph.inCompute
-        graph.current = self
+        graph.current = .passUnretained(self)
         graph.inCompute = true
         let changed = derive()
         graph.current = previous
         graph.inCompute = previousInCompute
         withTracer { $0.rerunEnded(computation: id) }
-        graph.deriving.removeLast()
+        graph.derivingTop = derivingCaller
+        derivingCaller = nil
         isDeriving = false
         let wasFirstRun = firstRun
         firstRun = false
-        if changed && !wasFirstRun, let output = derivedOutput {
+        if changed && !wasFirstRun, let output = derivedOutput?.takeUnretainedValue() {
             withTracer { $0.changed(dependency: output.id) }
             output.notifySubscribers()
         }

@@ -17,16 +17,19 @@ public final class Computed<Value>: @unchecked Sendable {
     @usableFromInline let node: Computation
     @usableFromInline let output: Dependency
     @usableFromInline @exclusivity(unchecked) var cached: Value?
-    private let body: () -> Value
-    private let isEqual: ((Value, Value) -> Bool)?
+    @usableFromInline let body: () -> Value
+    @usableFromInline let isEqual: ((Value, Value) -> Bool)?
 
+    @inlinable
     init(reactor: Reactor, name: String?, isEqual: ((Value, Value) -> Bool)?, body: @escaping () -> Value) {
         node = Computation(reactor: reactor, name: name, parentID: 0, kind: .computed, onError: nil, body: nil)
         output = Dependency(id: node.id, name: name)
         self.body = body
         self.isEqual = isEqual
-        output.derivedOwner = node
-        node.derivedOutput = output
+        output.derivedOwner = .passUnretained(node)
+        node.derivedOutput = .passUnretained(output)
+        // `unowned` (not `unowned(unsafe)`): loading it takes a strong
+        // reference for the run, and the body may drop the last other one.
         node.derive = { [unowned self] in self.derive() }
     }
 
@@ -34,11 +37,14 @@ public final class Computed<Value>: @unchecked Sendable {
         graph.lock.withLock {
             node.stop(cause: .stop, source: 0)
             node.derive = nil
+            // The node may outlive this object (`currentComputation` handed it out).
+            node.derivedOutput = nil
             output.derivedOwner = nil
         }
     }
 
     /// The current value; reading it inside a computation depends on it.
+    @inlinable
     public var value: Value {
         graph.operation {
             node.refreshDerived()
@@ -56,7 +62,8 @@ public final class Computed<Value>: @unchecked Sendable {
     /// The name under which this computed appears in traces.
     public var name: String? { node.name }
 
-    private func derive() -> Bool {
+    @inlinable
+    func derive() -> Bool {
         let newValue = body()
         defer { cached = newValue }
         guard let old = cached, let isEqual else { return true }
@@ -66,6 +73,7 @@ public final class Computed<Value>: @unchecked Sendable {
 
 extension Reactor {
     /// A lazy, memoized value derived from the reactive data `body` reads.
+    @inlinable
     public func computed<Value>(_ name: String? = nil, fileID: String = #fileID, line: Int = #line,
                                 _ body: @escaping () -> Value) -> Computed<Value> {
         Computed(reactor: self, name: name ?? "\(fileID):\(line)", isEqual: nil, body: body)
@@ -73,6 +81,7 @@ extension Reactor {
 
     /// A lazy, memoized value derived from the reactive data `body` reads; a
     /// recomputed value equal to the previous one invalidates nothing.
+    @inlinable
     public func computed<Value: Equatable>(_ name: String? = nil, fileID: String = #fileID, line: Int = #line,
                                            _ body: @escaping () -> Value) -> Computed<Value> {
         Computed(reactor: self, name: name ?? "\(fileID):\(line)", isEqual: { $0 == $1 }, body: body)

@@ -40,15 +40,7 @@ public struct Reactive<Value> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Owner, Reactive<Value>>
     ) -> Value {
-        get {
-            let storage = owner[keyPath: storageKeyPath].storage
-            if !storage.isNamed { storage.name(from: owner) }
-            return storage.get()
-        }
-        set {
-            let storage = owner[keyPath: storageKeyPath].storage
-            if !storage.isNamed { storage.name(from: owner) }
-            storage.set(newValue)
-        }
+        get { owner[keyPath: storageKeyPath].storage.get(namingFrom: owner) }
+        set { owner[keyPath: storageKeyPath].storage.set(newValue, namingFrom: owner) }
     }
 }

@@ -31,6 +31,26 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
         }
     }
 
+    /// Reads through the owning object: names the property on first access.
+    /// `isNamed` is checked with the lock held: another thread may be naming it.
+    @inlinable
+    func get<Owner: AnyObject>(namingFrom owner: Owner) -> Value {
+        graph.lock.withLock {
+            if !isNamed { name(from: owner) }
+            dependency.depend()
+            return value
+        }
+    }
+
+    /// Writes through the owning object: names the property on first access.
+    @inlinable
+    func set<Owner: AnyObject>(_ newValue: Value, namingFrom owner: Owner) {
+        graph.operation {
+            if !isNamed { name(from: owner) }
+            set(newValue)
+        }
+    }
+
     @inlinable
     func set(_ newValue: Value) {
         graph.operation {

@@ -16,8 +16,9 @@ public final class Computation: @unchecked Sendable {
 
     /// True during the first run, false afterwards.
     public var isFirstRun: Bool { graph.lock.withLock { firstRun } }
-    /// True once invalidated and not yet rerun, and always once stopped.
-    public var isInvalidated: Bool { graph.lock.withLock { invalidated } }
+    /// True once invalidated and not yet rerun, and always once stopped. (For
+    /// the computation of a computed value: its value must be recomputed.)
+    public var isInvalidated: Bool { graph.lock.withLock { isInvalidatedOrDirty } }
     /// True once stopped: it will never rerun.
     public var isStopped: Bool { graph.lock.withLock { stopped } }
 
@@ -43,19 +44,26 @@ public final class Computation: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var dependenciesHead: LinkPointer?
     @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
     @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
+    /// Bumped each time the dependency list is recycled, so that a walk over
+    /// it that runs user code can tell its cursor went stale.
+    @exclusivity(unchecked) var linkGeneration = 0
     /// Unlinked links kept for the next run.
     @exclusivity(unchecked) var freeLinks: LinkPointer?
 
     // Computed values: a computation whose body derives a value on demand.
     /// Recomputes the value and tells whether it differs from the previous one.
-    @exclusivity(unchecked) var derive: (() -> Bool)?
+    @usableFromInline @exclusivity(unchecked) var derive: (() -> Bool)?
     @exclusivity(unchecked) var derivedState = DerivedState.dirty
     @exclusivity(unchecked) var isDeriving = false
+    /// Refreshing its computed sources to learn whether it must recompute.
+    @exclusivity(unchecked) var isChecking = false
+    @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
     /// The dependency through which readers of a computed depend on it.
-    @exclusivity(unchecked) unowned(unsafe) var derivedOutput: Dependency?
+    @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
 
     enum DerivedState { case clean, check, dirty }
 
+    @usableFromInline
     init(reactor: Reactor, name: String?, parentID: UInt64, kind: TraceNodeKind,
          onError: ((any Error) -> Void)?, body: ((Computation) throws -> Void)?) {
         self.id = ReactorTracing.makeID()
@@ -103,7 +111,7 @@ public final class Computation: @unchecked Sendable {
     /// or runs it at once if it already is. Callbacks run non-reactively.
     public func onInvalidate(_ callback: @escaping (Computation) -> Void) {
         graph.operation {
-            if invalidated {
+            if isInvalidatedOrDirty {
                 graph.nonreactive { callback(self) }
             } else {
                 onInvalidateCallbacks.append(callback)
@@ -145,6 +153,10 @@ public final class Computation: @unchecked Sendable {
 
 extension Computation {
     func invalidate(cause: InvalidationCause, source: UInt64) {
+        if derive != nil {
+            markDirty(cause: cause, source: source)
+            return
+        }
         if invalidated { return }
         if !recomputing && !stopped { reactor.enqueue(self) }
         invalidated = true
@@ -160,8 +172,14 @@ extension Computation {
 
     func stop(cause: InvalidationCause, source: UInt64) {
         if stopped { return }
-        stopped = true
-        invalidate(cause: cause, source: source)
+        if derive != nil {
+            markDirty(cause: cause, source: source)
+            unlinkAllDependencies()  // also those read since an invalidation during its own run
+            stopped = true
+        } else {
+            stopped = true
+            invalidate(cause: cause, source: source)
+        }
         withTracer { $0.nodeStopped(id) }
         let callbacks = onStopCallbacks
         onStopCallbacks = []
@@ -176,7 +194,7 @@ extension Computation {
         if derive == nil {
             invalidate(cause: .dependency, source: dependency.id)
         } else {
-            markDirty(source: dependency.id)
+            markDirty(cause: .dependency, source: dependency.id)
         }
     }
 
@@ -188,7 +206,7 @@ extension Computation {
             reactor.enqueue(self)
         } else if derivedState == .clean {
             derivedState = .check
-            derivedOutput?.propagateCheck()
+            derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() }
         }
     }
 
@@ -200,7 +218,7 @@ extension Computation {
         defer { withTracer { $0.rerunEnded(computation: id) } }
         let previous = graph.current
         let previousInCompute = graph.inCompute
-        graph.current = self
+        graph.current = .passUnretained(self)
         graph.inCompute = true
         defer {
             graph.current = previous
@@ -234,14 +252,21 @@ extension Computation {
     /// Refreshes the computeds this computation read, in reading order, until
     /// one of them changes (which invalidates this computation).
     func refreshDerivedDependencies() {
-        var cursor = dependenciesHead
-        while let link = cursor {
-            if let source = link.pointee.dependency.derivedOwner {
-                source.refreshDerived()
-                // A change invalidated us and recycled our links: stop walking.
-                if isInvalidatedOrDirty { return }
+        walk: while true {
+            let generation = linkGeneration
+            var cursor = dependenciesHead
+            while let link = cursor {
+                if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
+                    // A strong reference: the refresh runs user code that may release it.
+                    source.takeUnretainedValue().refreshDerived()
+                    // A change invalidated us and recycled our links: stop walking.
+                    if isInvalidatedOrDirty { return }
+                    // A source went away under the walk: start it again.
+                    if linkGeneration != generation { continue walk }
+                }
+                cursor = link.pointee.nextDependency
             }
-            cursor = link.pointee.nextDependency
+            return
         }
     }
 
@@ -255,10 +280,10 @@ extension Computation {
         if let free = freeLinks {
             freeLinks = free.pointee.nextDependency
             link = free
-            link.pointee.dependency = dependency
+            link.pointee.dependency = .passUnretained(dependency)
         } else {
             link = .allocate(capacity: 1)
-            link.initialize(to: Link(dependency: dependency, computation: self))
+            link.initialize(to: Link(dependency: .passUnretained(dependency), computation: .passUnretained(self)))
         }
         link.pointee.previousDependency = dependenciesTail
         link.pointee.nextDependency = nil
@@ -279,13 +304,14 @@ extension Computation {
         var cursor = dependenciesHead
         while let link = cursor {
             cursor = link.pointee.nextDependency
-            link.pointee.dependency.removeSubscriber(link)
+            link.pointee.dependency._withUnsafeGuaranteedRef { $0.removeSubscriber(link) }
             link.pointee.nextDependency = freeLinks
             freeLinks = link
         }
         dependenciesHead = nil
         dependenciesTail = nil
         dependencyCount = 0
+        linkGeneration &+= 1
         Unmanaged.passUnretained(self).release()
     }
 
@@ -298,6 +324,7 @@ extension Computation {
         link.pointee.nextDependency = freeLinks
         freeLinks = link
         dependencyCount -= 1
+        linkGeneration &+= 1
         if dependencyCount == 0 { Unmanaged.passUnretained(self).release() }
     }
 }

@@ -16,7 +16,7 @@ public final class Dependency: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var subscriberCount = 0
     /// The computed value whose output this dependency is, if any: reading it
     /// may first need that computed to refresh.
-    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var derivedOwner: Computation?
+    @usableFromInline @exclusivity(unchecked) var derivedOwner: Unmanaged<Computation>?
 
     /// Creates a dependency; `name` is how traces and graphs show it.
     public init(_ name: String? = nil) {
@@ -27,6 +27,7 @@ public final class Dependency: @unchecked Sendable {
 
     /// Creates the dependency of a reactive value, property, subject or computed,
     /// sharing its owner's id and kind in traces.
+    @usableFromInline
     init(id: UInt64, name: String?) {
         self.id = id
         storedName = name
@@ -49,7 +50,7 @@ public final class Dependency: @unchecked Sendable {
         // Only a thread inside a computation holds the lock, so any other
         // caller is outside every computation: nothing to record.
         guard graph.lock.isHeldByCurrentThread, let current = graph.current else { return false }
-        return link(current)
+        return current._withUnsafeGuaranteedRef { link($0) }
     }
 
     /// Invalidates every dependent computation and removes them as dependents.
@@ -74,15 +75,24 @@ extension Dependency {
         // onInvalidate runs immediately), so it reports a new dependent that
         // is not kept.
         if computation.isInvalidatedOrDirty { return true }
-        if computation === derivedOwner { return false }  // a computed reading itself: a reported cycle
-        if let tail = subscribersTail, tail.pointee.computation === computation { return false }
-        if let tail = computation.dependenciesTail, tail.pointee.dependency === self { return false }
+        if let derivedOwner, derivedOwner.refers(to: computation) { return false }  // a computed reading itself: a reported cycle
+        if let tail = subscribersTail, tail.pointee.computation.refers(to: computation) { return false }
+        if let tail = computation.dependenciesTail, tail.pointee.dependency.refers(to: self) { return false }
         if isLinked(to: computation) { return false }
         let link = computation.makeLink(to: self)
-        link.pointee.previousSubscriber = subscribersTail
-        link.pointee.nextSubscriber = nil
-        if let tail = subscribersTail { tail.pointee.nextSubscriber = link } else { subscribersHead = link }
-        subscribersTail = link
+        // Subscribers stay in creation (id) order, the order in which Tracker
+        // invalidates a dependency's dependents. Computations usually rerun in
+        // that order, so the new link almost always goes at the tail.
+        let newID = computation.id
+        var previous = subscribersTail
+        while let candidate = previous, candidate.pointee.computation._withUnsafeGuaranteedRef({ $0.id }) > newID {
+            previous = candidate.pointee.previousSubscriber
+        }
+        let next = previous == nil ? subscribersHead : previous!.pointee.nextSubscriber
+        link.pointee.previousSubscriber = previous
+        link.pointee.nextSubscriber = next
+        if let previous { previous.pointee.nextSubscriber = link } else { subscribersHead = link }
+        if let next { next.pointee.previousSubscriber = link } else { subscribersTail = link }
         subscriberCount += 1
         withTracer { $0.depend(computation: computation.id, dependency: id) }
         return true
@@ -93,13 +103,13 @@ extension Dependency {
         if subscriberCount <= computation.dependencyCount {
             var cursor = subscribersHead
             while let link = cursor {
-                if link.pointee.computation === computation { return true }
+                if link.pointee.computation.refers(to: computation) { return true }
                 cursor = link.pointee.nextSubscriber
             }
         } else {
             var cursor = computation.dependenciesHead
             while let link = cursor {
-                if link.pointee.dependency === self { return true }
+                if link.pointee.dependency.refers(to: self) { return true }
                 cursor = link.pointee.nextDependency
             }
         }
@@ -122,10 +132,20 @@ extension Dependency {
     @usableFromInline
     func notifySubscribers() {
         guard subscribersHead != nil else { return }
+        if !anySubscriberRunsCallbacks {
+            // No user code runs: each subscriber only unlinks itself, so the
+            // list can be walked in place.
+            var cursor = subscribersHead
+            while let link = cursor {
+                cursor = link.pointee.nextSubscriber
+                link.pointee.computation._withUnsafeGuaranteedRef { $0.dependencyChanged(self) }
+            }
+            return
+        }
         let base = graph.scratch.count
         var cursor = subscribersHead
         while let link = cursor {
-            graph.scratch.append(link.pointee.computation)
+            graph.scratch.append(link.pointee.computation.takeUnretainedValue())
             cursor = link.pointee.nextSubscriber
         }
         var index = base
@@ -133,7 +153,20 @@ extension Dependency {
             graph.scratch[index].dependencyChanged(self)
             index += 1
         }
-        graph.scratch.removeSubrange(base...)
+        while graph.scratch.count > base { graph.scratch.removeLast() }
+    }
+
+    /// True if invalidating some subscriber would run `onInvalidate` callbacks.
+    private var anySubscriberRunsCallbacks: Bool {
+        var cursor = subscribersHead
+        while let link = cursor {
+            let runsCallbacks = link.pointee.computation._withUnsafeGuaranteedRef {
+                !$0.onInvalidateCallbacks.isEmpty && !$0.invalidated
+            }
+            if runsCallbacks { return true }
+            cursor = link.pointee.nextSubscriber
+        }
+        return false
     }
 
     /// Marks the subscribers of a computed's output as possibly stale. Runs no
@@ -142,7 +175,7 @@ extension Dependency {
         var cursor = subscribersHead
         while let link = cursor {
             cursor = link.pointee.nextSubscriber
-            link.pointee.computation.markCheck()
+            link.pointee.computation._withUnsafeGuaranteedRef { $0.markCheck() }
         }
     }
 
@@ -154,7 +187,9 @@ extension Dependency {
         subscriberCount = 0
         while let link = cursor {
             cursor = link.pointee.nextSubscriber
-            link.pointee.computation.releaseLink(link)
+            // A strong reference: releasing the link may release the computation.
+            let computation = link.pointee.computation.takeUnretainedValue()
+            computation.releaseLink(link)
         }
     }
 }

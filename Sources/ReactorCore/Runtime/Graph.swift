@@ -5,23 +5,25 @@
 final class Graph: @unchecked Sendable {
     @usableFromInline let lock = GraphLock()
     /// The computation whose reads are being recorded (nil inside `nonreactive`).
-    @usableFromInline @exclusivity(unchecked) var current: Computation?
+    /// Unowned: whoever started the run keeps the computation alive until it ends.
+    @usableFromInline @exclusivity(unchecked) var current: Unmanaged<Computation>?
     /// A computation is running, even inside `nonreactive` (Tracker's `inCompute`).
     @exclusivity(unchecked) var inCompute = false
     /// Nesting depth of graph operations; end-of-batch flushes run when it returns to 0.
-    @exclusivity(unchecked) var operationDepth = 0
+    @usableFromInline @exclusivity(unchecked) var operationDepth = 0
     /// A flush is running on the lock's holder.
     @exclusivity(unchecked) var flushDepth = 0
     /// Runtimes with `.endOfBatch` scheduling that have invalidated computations.
-    @exclusivity(unchecked) var reactorsAwaitingFlush: [Reactor] = []
+    @usableFromInline @exclusivity(unchecked) var reactorsAwaitingFlush: [Reactor] = []
     /// Copies of subscriber lists being notified (a stack shared by nested writes).
     @exclusivity(unchecked) var scratch: [Computation] = []
-    /// Computeds being derived, innermost last, to name the members of a cycle.
-    @exclusivity(unchecked) var deriving: [Computation] = []
+    /// The innermost computed being derived; each links to the one it interrupted
+    /// (`derivingCaller`), which names the members of a cycle.
+    @exclusivity(unchecked) unowned(unsafe) var derivingTop: Computation?
 
     /// Runs `body` as one graph operation: with the lock held, and followed by
     /// the end-of-batch flushes it made necessary when it is the outermost one.
-    @usableFromInline
+    @inlinable
     func operation<R>(_ body: () throws -> R) rethrows -> R {
         try lock.withLock {
             operationDepth += 1
@@ -34,6 +36,9 @@ final class Graph: @unchecked Sendable {
     }
 
     /// Runs `body` with no current computation.
+    /// The current computation as a strong reference (for the rarer paths).
+    var currentComputation: Computation? { current?.takeUnretainedValue() }
+
     func nonreactive<R>(_ body: () throws -> R) rethrows -> R {
         let previous = current
         current = nil
@@ -41,13 +46,15 @@ final class Graph: @unchecked Sendable {
         return try body()
     }
 
-    private func flushAwaitingReactors() {
+    @usableFromInline
+    func flushAwaitingReactors() {
         // Not inside a computation or a flush: those finish their own work.
         guard flushDepth == 0 && !inCompute else { return }
         operationDepth += 1
         defer { operationDepth -= 1 }
         while let reactor = reactorsAwaitingFlush.popLast() {
-            reactor.runFlush()
+            // Skip a runtime flushed by hand since it was queued here.
+            if reactor.willFlush { reactor.runFlush() }
         }
     }
 }

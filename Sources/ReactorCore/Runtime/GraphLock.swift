@@ -18,9 +18,9 @@ import Synchronization
 /// word are the synchronisation.
 @usableFromInline
 final class GraphLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The thread that holds the lock, or 0. Written only by the holder.
-    private let owner = Atomic<UInt>(0)
+    @usableFromInline let owner = Atomic<UInt>(0)
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -33,7 +33,7 @@ final class GraphLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    @usableFromInline
+    @inlinable
     static var currentThread: UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
@@ -44,13 +44,13 @@ final class GraphLock: @unchecked Sendable {
 
     /// True when the calling thread holds the lock (it is inside a computation,
     /// a flush, a batch or another graph operation).
-    @usableFromInline
+    @inlinable
     var isHeldByCurrentThread: Bool {
         owner.load(ordering: .relaxed) == GraphLock.currentThread
     }
 
     /// Runs `body` with the lock held; re-entrant on the holding thread.
-    @usableFromInline
+    @inlinable
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
         let me = GraphLock.currentThread
         if owner.load(ordering: .relaxed) == me { return try body() }

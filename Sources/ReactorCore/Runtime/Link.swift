@@ -5,10 +5,15 @@
 /// walking edges allocates nothing and touches no reference counts. Links are
 /// owned by their computation: unlinked ones go to its free list and are reused
 /// by the next run, so a steady-state rerun allocates nothing.
+///
+/// The two ends are `Unmanaged`: walking the lists reads them through
+/// `_withUnsafeGuaranteedRef`, without retain/release pairs. The dependency
+/// unlinks its subscribers before it goes away; the computation's links keep it
+/// alive (see `Computation.makeLink`).
 @usableFromInline
 struct Link {
-    @usableFromInline unowned(unsafe) var dependency: Dependency
-    @usableFromInline unowned(unsafe) var computation: Computation
+    @usableFromInline var dependency: Unmanaged<Dependency>
+    @usableFromInline var computation: Unmanaged<Computation>
     @usableFromInline var previousSubscriber: LinkPointer?
     @usableFromInline var nextSubscriber: LinkPointer?
     @usableFromInline var previousDependency: LinkPointer?
@@ -17,3 +22,11 @@ struct Link {
 
 @usableFromInline
 typealias LinkPointer = UnsafeMutablePointer<Link>
+
+extension Unmanaged {
+    /// True if this refers to `object` (identity, no reference counting).
+    @inlinable
+    func refers(to object: Instance) -> Bool {
+        toOpaque() == Unmanaged.passUnretained(object).toOpaque()
+    }
+}

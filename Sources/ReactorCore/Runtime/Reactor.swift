@@ -42,6 +42,9 @@ public final class Reactor: @unchecked Sendable {
     @exclusivity(unchecked) var willFlush = false
     @exclusivity(unchecked) var flushing = false
     @exclusivity(unchecked) var flushCount = 0
+    /// Counts the passes of all flushes (a pass ends with one afterFlush
+    /// callback); a computation's reruns are counted per pass.
+    @exclusivity(unchecked) var flushPass = 0
 
     /// Creates a runtime with its own queue of invalidated computations.
     public init(scheduler: FlushScheduler = .endOfBatch) {
@@ -61,7 +64,7 @@ public final class Reactor: @unchecked Sendable {
                         line: Int = #line,
                         _ body: @escaping (Computation) throws -> Void) -> Computation {
         graph.operation {
-            let parent = graph.current
+            let parent = graph.currentComputation
             let computation = Computation(reactor: self, name: name ?? "\(fileID):\(line)",
                                           parentID: parent?.id ?? 0, kind: .computation,
                                           onError: onError, body: body)
@@ -73,11 +76,12 @@ public final class Reactor: @unchecked Sendable {
                 computation.stop(cause: .stop, source: 0)
                 if let onError { onError(error) } else { report(.uncaughtError(error, computation: computation)) }
             }
-            if let parent {
+            // A child that already stopped (it threw, or stopped itself) needs no link.
+            if let parent, !computation.stopped {
                 parent.onInvalidateCallbacks.append { [computation] parent in
                     computation.stop(cause: .parent, source: parent.id)
                 }
-                if parent.invalidated { computation.stop(cause: .parent, source: parent.id) }
+                if parent.isInvalidatedOrDirty { computation.stop(cause: .parent, source: parent.id) }
             }
             return computation
         }
@@ -141,7 +145,7 @@ public final class Reactor: @unchecked Sendable {
     public var flushes: Int { graph.lock.withLock { flushCount } }
 
     private var currentComputationLocked: Computation? {
-        guard let current = graph.current, current.reactor === self else { return nil }
+        guard let current = graph.currentComputation, current.reactor === self else { return nil }
         return current
     }
 
@@ -170,7 +174,8 @@ extension Reactor {
         case .endOfBatch:
             graph.reactorsAwaitingFlush.append(self)
         case let .dispatch(queue):
-            queue.async { [self] in flush() }
+            // Skipped if a flush by hand ran in the meantime.
+            queue.async { [self] in graph.operation { if willFlush { runFlush() } } }
         }
     }
 
@@ -196,12 +201,17 @@ extension Reactor {
             willFlush = false
         }
         var head = 0
-        while head < pending.count || !afterFlushCallbacks.isEmpty {
+        var nextCallback = 0
+        defer { afterFlushCallbacks.removeSubrange(..<nextCallback) }
+        while head < pending.count || nextCallback < afterFlushCallbacks.count {
+            // A computation invalidated again by each afterFlush callback is
+            // not a runaway: only reruns within one pass count.
+            flushPass &+= 1
             while head < pending.count {
                 let computation = pending[head]
                 computation.queued = false
-                if computation.flushEpoch != flushCount {
-                    computation.flushEpoch = flushCount
+                if computation.flushEpoch != flushPass {
+                    computation.flushEpoch = flushPass
                     computation.runsInFlush = 0
                 }
                 computation.runsInFlush += 1
@@ -220,8 +230,9 @@ extension Reactor {
             }
             pending.removeAll(keepingCapacity: true)
             head = 0
-            if !afterFlushCallbacks.isEmpty {
-                let callback = afterFlushCallbacks.removeFirst()
+            if nextCallback < afterFlushCallbacks.count {
+                let callback = afterFlushCallbacks[nextCallback]
+                nextCallback += 1
                 graph.nonreactive { callback() }
             }
         }

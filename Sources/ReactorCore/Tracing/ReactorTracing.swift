@@ -56,7 +56,8 @@ private let nextID = Atomic<UInt64>(0)
 @inlinable @inline(__always)
 func withTracer(_ emit: (any ReactorTracer) -> Void) {
     #if Tracing
-    if let box = tracerSlot.load(ordering: .relaxed) {
+    // Acquiring: the box was published by another thread (a plain load on x86).
+    if let box = tracerSlot.load(ordering: .acquiring) {
         emit(box.takeUnretainedValue().tracer)
     }
     #endif

@@ -1,0 +1,88 @@
+// ReactiveCocoa's username pipeline in Swift: a text field's signal bound to a
+// profile's username; the username's stream, without repeats, first three
+// values only, filtered for "joshaber", greets; a label autorun and a
+// key-path binding show the name.
+//
+//   profile [--trace PATH]
+//
+// Prints one JSON line with the reruns, writes and greetings it counted itself.
+import Foundation
+import ReactorCore
+import ReactorTrace
+
+/// The model: a username other parts of the app observe.
+final class Profile {
+    let username = ReactiveProperty(initialValue: "", name: "Profile.username")
+}
+
+/// Stands in for a view's label.
+final class Label {
+    var text = ""
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("profile: \(message)\n".utf8))
+    exit(2)
+}
+
+var tracePath: String?
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--trace":
+        guard let path = arguments.popFirst(), !path.isEmpty else { fail("--trace needs a path") }
+        tracePath = path
+    case "-h", "--help":
+        print("usage: profile [--trace PATH]")
+        exit(0)
+    default:
+        fail("unknown argument '\(argument)' (usage: profile [--trace PATH])")
+    }
+}
+
+do {
+    if let tracePath { try TraceRecorder.start(path: tracePath) } else { try TraceRecorder.startFromEnvironment() }
+} catch {
+    fail("\(error)")
+}
+
+/// What the sample counts of its own work.
+final class Tally {
+    var greetings = 0
+    var labelReruns = 0
+    var typed = 0
+}
+
+let tally = Tally()
+let profile = Profile()
+let usernameField = PassthroughSubject<String>()   // the text field's text, as RAC's rac_textSubscribable
+let nameLabel = Label()
+let shoutLabel = Label()
+
+// rac_bind(self.username, to: usernameField.rac_textSubscribable)
+let fieldBinding = usernameField.signal.bind(to: profile.username)
+// [[[[RACAbleSelf(self.username) distinctUntilChanged] take:3] where:…] subscribeNext:…]
+let greeting = profile.username.asStream()
+    .distinctUntilChanged()
+    .take(3)
+    .filter { $0 == "joshaber" }
+    .subscribe(next: { _ in tally.greetings += 1 })
+// A label that follows the username through an autorun…
+let labelAutorun = Reactor.shared.autorun("usernameLabel") { computation in
+    nameLabel.text = profile.username.value
+    if !computation.isFirstRun { tally.labelReruns += 1 }
+}
+// …and one bound to it through a key path.
+let shoutBinding = profile.username.asStream().map { $0.uppercased() }.bind(to: shoutLabel, \.text)
+
+for text in ["josh", "josh", "joshaber", "joshaber", "jsmith", "joshaber", "josh"] {
+    usernameField.send(text)   // each send writes the bound username once
+    tally.typed += 1
+}
+usernameField.sendCompleted()
+
+TraceRecorder.stop()
+labelAutorun.stop()
+for subscription in [fieldBinding, greeting, shoutBinding] { subscription.cancel() }
+print(#"{"sample":"profile","reruns":{"usernameLabel":\#(tally.labelReruns)},"writes":\#(tally.typed),"#
+      + #""sends":\#(tally.typed),"greetings":\#(tally.greetings),"label":"\#(nameLabel.text)","shout":"\#(shoutLabel.text)"}"#)

@@ -1,0 +1,154 @@
+// A generated reactive graph for benchmarks and crash tests: @Reactive sources,
+// layers of computeds each reading a few nodes of the layer below, and autoruns
+// on top. Deterministic for a given --seed.
+//
+//   stress [--computations N] [--writes N] [--seed S] [--trace PATH] [--loop] [--hold]
+//
+// --loop keeps writing forever (for crash tests; prints "recording" once started);
+// --hold prints the counts after the writes, then sleeps without stopping the recorder.
+// Prints one JSON line with the reruns per computation and the writes it counted itself.
+import Foundation
+import ReactorCore
+import ReactorTrace
+
+/// One reactive input of the graph.
+final class Source {
+    @Reactive var value = 0
+}
+
+/// A small deterministic generator (SplitMix64), so a seed gives one graph.
+struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("stress: \(message)\n".utf8))
+    exit(2)
+}
+
+func number(_ argument: String, _ value: String?) -> Int {
+    guard let value, let number = Int(value), number >= 0 else { fail("\(argument) needs a non-negative number") }
+    return number
+}
+
+var computations = 1000
+var writeCount = 10_000
+var seed: UInt64 = 1
+var tracePath: String?
+var loop = false
+var hold = false
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--computations": computations = max(2, number(argument, arguments.popFirst()))
+    case "--writes": writeCount = number(argument, arguments.popFirst())
+    case "--seed": seed = UInt64(number(argument, arguments.popFirst()))
+    case "--trace":
+        guard let path = arguments.popFirst(), !path.isEmpty else { fail("--trace needs a path") }
+        tracePath = path
+    case "--loop": loop = true
+    case "--hold": hold = true
+    case "-h", "--help":
+        print("usage: stress [--computations N] [--writes N] [--seed S] [--trace PATH] [--loop] [--hold]")
+        exit(0)
+    default: fail("unknown argument '\(argument)'")
+    }
+}
+
+do {
+    if let tracePath { try TraceRecorder.start(path: tracePath) } else { try TraceRecorder.startFromEnvironment() }
+} catch {
+    fail("\(error)")
+}
+
+/// The generated graph and the counts the sample keeps of its own work.
+final class StressGraph {
+    var random: SplitMix64
+    let sources: [Source]
+    var runs: [String: Int] = [:]   // runs per computation name, first runs included
+    var names: [String] = []
+    var writes = 0
+    var sink = 0
+    var computeds: [Computed<Int>] = []
+    var effects: [Computation] = []
+
+    /// Builds `computations` nodes: sources, then computed layers of width √n, then autoruns.
+    init(computations: Int, seed: UInt64, reactor: Reactor) {
+        random = SplitMix64(state: seed)
+        let effectCount = max(1, computations / 4)
+        let computedCount = computations - effectCount
+        let width = max(2, Int(Double(computations).squareRoot()))
+        sources = (0..<width).map { _ in Source() }
+        var readers: [() -> Int] = sources.map { source in { source.value } }
+        var layer = 0
+        while computeds.count < computedCount {
+            layer += 1
+            var next: [() -> Int] = []
+            for index in 0..<min(width, computedCount - computeds.count) {
+                let inputs = (0..<(1 + random.below(3))).map { _ in readers[random.below(readers.count)] }
+                let name = "c\(layer).\(index)"
+                let halves = random.below(2) == 1
+                let computed = reactor.computed(name) { [unowned self] () -> Int in
+                    runs[name, default: 0] += 1
+                    let sum = inputs.reduce(0) { $0 &+ $1() }
+                    // Half the nodes cut off: their value often stays the same.
+                    return halves ? sum / 2 : sum
+                }
+                names.append(name)
+                computeds.append(computed)
+                next.append { computed.value }
+            }
+            readers = next + readers.prefix(width / 2)   // later layers also reach back one layer
+        }
+        for index in 0..<effectCount {
+            let inputs = (0..<(1 + random.below(3))).map { _ in readers[random.below(readers.count)] }
+            let name = "effect\(index)"
+            names.append(name)
+            effects.append(reactor.autorun(name) { [unowned self] _ in
+                runs[name, default: 0] += 1
+                sink &+= inputs.reduce(0) { $0 &+ $1() }
+            })
+        }
+    }
+
+    /// Writes a new value to one source, outside any batch (so it flushes).
+    func write() {
+        let source = sources[random.below(sources.count)]
+        source.value &+= 1 + random.below(7)   // always a different value: one `changed` each
+        writes += 1
+    }
+
+    /// The JSON line: reruns (runs after the first) per computation that reran.
+    func report(computations: Int) -> String {
+        var reruns: [String: Int] = [:]
+        for name in names { if let count = runs[name], count > 1 { reruns[name] = count - 1 } }
+        let list = reruns.keys.sorted().map { #""\#($0)":\#(reruns[$0]!)"# }.joined(separator: ",")
+        let total = reruns.values.reduce(0, +)
+        return #"{"sample":"stress","computations":\#(computations),"writes":\#(writes),"#
+            + #""totalReruns":\#(total),"reruns":{\#(list)},"checksum":\#(sink)}"#
+    }
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let graph = StressGraph(computations: computations, seed: seed, reactor: Reactor.shared)
+if loop {
+    say("recording")
+    while true { graph.write() }
+}
+for _ in 0..<writeCount { graph.write() }
+if !hold { TraceRecorder.stop() }
+say(graph.report(computations: computations))
+if hold {
+    while true { sleep(60) }
+}

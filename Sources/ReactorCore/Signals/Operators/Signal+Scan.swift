@@ -1,0 +1,14 @@
+extension Signal {
+    /// Sends each step of a running accumulation: `next(accumulated, value)`,
+    /// starting from `initial` (which is not sent).
+    public func scan<Result>(_ initial: Result,
+                             _ next: @escaping (Result, Value) -> Result) -> Signal<Result> {
+        Signal<Result> { observer in
+            var accumulated = initial  // per subscriber
+            return self.relay(to: observer) { value in
+                accumulated = next(accumulated, value)
+                observer.forward(accumulated)
+            }
+        }
+    }
+}

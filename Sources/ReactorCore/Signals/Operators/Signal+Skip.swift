@@ -1,0 +1,15 @@
+extension Signal {
+    /// Drops the first `count` values and sends the rest.
+    public func skip(_ count: Int) -> Signal<Value> {
+        Signal { observer in
+            var remaining = count  // per subscriber
+            return self.relay(to: observer) { value in
+                if remaining > 0 {
+                    remaining -= 1
+                } else {
+                    observer.forward(value)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+extension Signal {
+    /// Sends `values` first, then this signal's events.
+    public func startWith(_ values: Value...) -> Signal<Value> {
+        startWith(contentsOf: values)
+    }
+
+    /// Sends the elements of `values` first, then this signal's events.
+    public func startWith(contentsOf values: [Value]) -> Signal<Value> {
+        Signal { observer in
+            for value in values {
+                if observer.sink.isTerminated { return nil }
+                observer.forward(value)
+            }
+            if observer.sink.isTerminated { return nil }
+            return self.relay(to: observer) { observer.forward($0) }
+        }
+    }
+}

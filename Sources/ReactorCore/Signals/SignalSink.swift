@@ -1,0 +1,126 @@
+/// The receiving end of one subscription: the subscriber's closures and the
+/// subscription upstream of it.
+///
+/// Internal storage: `@unchecked Sendable` because every field is read and
+/// written with the graph lock held (every delivery, subscribe and cancel
+/// takes it), which is also what keeps deliveries to one subscriber from
+/// interleaving when several threads send.
+///
+/// The handlers are held as one manually retained object so that a delivery
+/// calls them without retaining and releasing the closures' contexts (the hot
+/// path of every stage of a pipeline). Terminating a sink while one of its
+/// handlers is running (a `take` completing, a subscriber cancelling itself)
+/// defers that release until the outermost delivery returns.
+@usableFromInline
+final class SignalSink<Value>: @unchecked Sendable {
+    /// Nil once terminated: a value sent after that is dropped. Owned (+1).
+    @usableFromInline @exclusivity(unchecked) var handlers: Unmanaged<SignalHandlers<Value>>?
+    /// Handlers detached while a delivery was running; released when it ends. Owned (+1).
+    @usableFromInline @exclusivity(unchecked) var retiredHandlers: Unmanaged<SignalHandlers<Value>>?
+    /// Deliveries to this sink on the stack.
+    @usableFromInline @exclusivity(unchecked) var deliveries = 0
+    /// True after an error, a completion or a cancel.
+    @usableFromInline @exclusivity(unchecked) var isTerminated = false
+    /// What this sink subscribed to; released when it terminates.
+    @usableFromInline @exclusivity(unchecked) var upstream: Subscription?
+
+    @usableFromInline
+    init(next: ((Value) -> Void)?, error: ((any Error) -> Void)?, completed: (() -> Void)?) {
+        handlers = .passRetained(SignalHandlers(next: next, error: error, completed: completed))
+    }
+
+    deinit {
+        handlers?.release()
+        retiredHandlers?.release()
+    }
+
+    /// Delivers a value. Graph lock held.
+    @inlinable @inline(__always)
+    func receive(_ value: Value) {
+        guard let handlers else { return }
+        deliveries += 1
+        handlers._withUnsafeGuaranteedRef { $0.next?(value) }
+        deliveries -= 1
+        if deliveries == 0, let retired = retiredHandlers {
+            retiredHandlers = nil
+            retired.release()
+        }
+    }
+
+    /// Delivers the error, then releases the closures and cancels upstream. Graph lock held.
+    @usableFromInline
+    func receive(error: any Error) {
+        guard !isTerminated, let (handlers, upstream) = terminate() else { return }
+        handlers?._withUnsafeGuaranteedRef { $0.error?(error) }
+        finishTerminal(handlers, upstream)
+    }
+
+    /// Delivers the completion, then releases the closures and cancels upstream. Graph lock held.
+    @usableFromInline
+    func receiveCompleted() {
+        guard !isTerminated, let (handlers, upstream) = terminate() else { return }
+        handlers?._withUnsafeGuaranteedRef { $0.completed?() }
+        finishTerminal(handlers, upstream)
+    }
+
+    /// Stops deliveries and cancels upstream (the subscriber cancelled). Graph lock held.
+    func cancel() {
+        guard !isTerminated, let (handlers, upstream) = terminate() else { return }
+        finishTerminal(handlers, upstream)
+    }
+
+    /// Records the subscription the signal's body returned, or cancels it at
+    /// once if this sink already terminated while the body ran. Graph lock held.
+    func attach(_ subscription: Subscription?) {
+        if isTerminated {
+            subscription?.cancel()
+        } else {
+            upstream = subscription
+        }
+    }
+
+    /// Marks the sink terminated and detaches its handlers and upstream for
+    /// the caller, counting the terminal delivery about to run.
+    private func terminate() -> (Unmanaged<SignalHandlers<Value>>?, Subscription?)? {
+        isTerminated = true
+        let detached = handlers
+        handlers = nil
+        let upstream = self.upstream
+        self.upstream = nil
+        deliveries += 1
+        return (detached, upstream)
+    }
+
+    /// Ends a terminal delivery: releases the handlers (now, or when the
+    /// outermost delivery returns) and cancels upstream.
+    private func finishTerminal(_ detached: Unmanaged<SignalHandlers<Value>>?, _ upstream: Subscription?) {
+        deliveries -= 1
+        if let detached {
+            if deliveries == 0 {
+                detached.release()
+            } else {
+                retiredHandlers = detached
+            }
+        }
+        if deliveries == 0, let retired = retiredHandlers {
+            retiredHandlers = nil
+            retired.release()
+        }
+        upstream?.cancel()
+    }
+}
+
+/// A subscriber's three closures, immutable so a delivery can call them
+/// through a borrowed reference.
+@usableFromInline
+final class SignalHandlers<Value> {
+    @usableFromInline let next: ((Value) -> Void)?
+    @usableFromInline let error: ((any Error) -> Void)?
+    @usableFromInline let completed: (() -> Void)?
+
+    init(next: ((Value) -> Void)?, error: ((any Error) -> Void)?, completed: (() -> Void)?) {
+        self.next = next
+        self.error = error
+        self.completed = completed
+    }
+}

@@ -1,0 +1,102 @@
+/// The state every hot source shares (subjects and `ReactiveProperty`): its
+/// trace node, its dependency, its subscribers and how it ended.
+///
+/// Internal storage: `@unchecked Sendable` because every field is read and
+/// written with the graph lock held.
+@usableFromInline
+final class SubjectCore<Value>: @unchecked Sendable {
+    /// How a subject ended.
+    @usableFromInline
+    enum Terminal {
+        case completed
+        case failed(any Error)
+    }
+
+    /// The node id, shared by the dependency so writes appear as `changed` of this node.
+    @usableFromInline let id: UInt64
+    @usableFromInline let name: String
+    /// What computations reading the source depend on.
+    @usableFromInline let dependency: Dependency
+    @usableFromInline @exclusivity(unchecked) var sinks: ContiguousArray<SignalSink<Value>> = []
+    @usableFromInline @exclusivity(unchecked) var terminal: Terminal?
+    @usableFromInline @exclusivity(unchecked) var isTerminated = false
+
+    init(kind: TraceNodeKind, name: String) {
+        id = ReactorTracing.makeID()
+        self.name = name
+        dependency = Dependency(id: id, name: name)
+        withTracer { $0.nodeCreated(id, kind: kind, name: name, parent: 0) }
+    }
+
+    deinit {
+        withTracer { $0.nodeStopped(id) }
+    }
+
+    /// Records a write and sends `value` to every current subscriber.
+    /// Graph lock held, nonreactive.
+    @inlinable
+    func deliver(_ value: Value) {
+        withTracer { $0.changed(dependency: id) }
+        if dependency.subscribersHead != nil { dependency.notifySubscribers() }
+        // A snapshot: subscribers may cancel or subscribe while being told.
+        // Copying the array only retains its buffer.
+        let snapshot = sinks
+        for index in snapshot.indices {
+            // The snapshot keeps every sink alive: no retain per subscriber.
+            Unmanaged.passUnretained(snapshot[index])._withUnsafeGuaranteedRef { $0.receive(value) }
+        }
+    }
+
+    /// Ends the source: tells every subscriber and lets them go. Graph lock held.
+    func finish(_ terminal: Terminal) {
+        guard !isTerminated else { return }
+        isTerminated = true
+        self.terminal = terminal
+        withTracer { $0.changed(dependency: id) }
+        if dependency.subscribersHead != nil { dependency.notifySubscribers() }
+        let snapshot = sinks
+        sinks = []
+        for sink in snapshot {
+            Self.send(terminal, to: sink)
+        }
+    }
+
+    /// Sends a terminal event to one sink. Graph lock held.
+    static func send(_ terminal: Terminal, to sink: SignalSink<Value>) {
+        switch terminal {
+        case .completed: sink.receiveCompleted()
+        case let .failed(error): sink.receive(error: error)
+        }
+    }
+
+    /// Adds a subscriber; the returned subscription removes it. A source that
+    /// already ended sends its terminal event instead. Graph lock held.
+    func register(_ observer: Observer<Value>) -> Subscription? {
+        let sink = observer.sink
+        if let terminal {
+            Self.send(terminal, to: sink)
+            return nil
+        }
+        if sink.isTerminated { return nil }
+        sinks.append(sink)
+        let subscriptionID = ReactorTracing.makeID()
+        withTracer { $0.nodeCreated(subscriptionID, kind: .subscription, name: "\(name) subscriber", parent: id) }
+        return Subscription { [self] in
+            graph.operation {
+                remove(sink)
+                withTracer { $0.nodeStopped(subscriptionID) }
+            }
+        }
+    }
+
+    private func remove(_ sink: SignalSink<Value>) {
+        if let index = sinks.firstIndex(where: { $0 === sink }) {
+            sinks.remove(at: index)
+        }
+    }
+
+    /// The number of current subscribers.
+    var subscriberCount: Int {
+        graph.lock.withLock { sinks.count }
+    }
+}

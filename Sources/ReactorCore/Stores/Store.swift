@@ -1,0 +1,126 @@
+/// A module of application state and the actions that change it (Reflow's
+/// `RFStore`, without the Objective-C runtime).
+///
+/// Declare state with `@Reactive` and change it in actions:
+///
+/// ```swift
+/// final class TodoStore: Store {
+///     @Reactive var todos: [Todo] = []
+///     func addTodo(_ text: String) {
+///         action(text) { todos.append(Todo(text: text)) }
+///     }
+/// }
+/// ```
+///
+/// An action runs as one batch: autoruns that read the state rerun once,
+/// after it. Subscribers are told after it completes, with an ``Action``
+/// naming it `addTodo(_:)`. Actions may nest; subscribers hear of every one
+/// (inner ones first) when the outermost ends. With ``requireActions`` on,
+/// writing the store's `@Reactive` state outside any action is reported
+/// through the runtime's `issueHandler` as `.writeOutsideAction`.
+///
+/// Every operation may be called from any thread: store state lives in the
+/// graph and is guarded by the graph lock. `Store` is not `Sendable` so that
+/// subclasses need not restate a conformance; mark yours `@unchecked Sendable`
+/// to share it across concurrency domains.
+open class Store: TraceOwner {
+    // Mutable fields are guarded by the graph lock.
+
+    /// The store's name in traces and issues; the subclass's type name by default.
+    public let name: String
+    /// The runtime whose issue handler hears of misuse.
+    public let reactor: Reactor
+    /// The id of the store's node in traces; its `@Reactive` state names it as owner.
+    public let traceID: UInt64
+
+    @exclusivity(unchecked) var subscribers: [(id: UInt64, handler: (Action) -> Void)] = []
+    @exclusivity(unchecked) var storedRequireActions = false
+
+    /// Creates a store named `name` (default: the subclass's type name).
+    public init(name: String? = nil, reactor: Reactor = .shared) {
+        self.name = name ?? String(describing: Self.self)
+        self.reactor = reactor
+        traceID = ReactorTracing.makeID()
+        _ = storeRegistry  // created outside the graph lock, before any use under it
+        withTracer { [name = self.name, traceID] in $0.nodeCreated(traceID, kind: .store, name: name, parent: 0) }
+    }
+
+    /// Creates a store that reports writes to its state outside actions when
+    /// `requireActions` is true (MobX's `enforceActions`).
+    public convenience init(name: String? = nil, reactor: Reactor = .shared, requireActions: Bool) {
+        self.init(name: name, reactor: reactor)
+        self.requireActions = requireActions
+    }
+
+    deinit {
+        let id = traceID
+        graph.lock.withLock { _ = storeRegistry.enforcing.removeValue(forKey: id) }
+        withTracer { $0.nodeStopped(id) }
+    }
+
+    /// When true, a write to this store's `@Reactive` state made outside any
+    /// action is reported through ``Reactor/issueHandler`` as
+    /// ``ReactorIssue/writeOutsideAction(store:property:)``.
+    public var requireActions: Bool {
+        get { graph.lock.withLock { storedRequireActions } }
+        set {
+            graph.lock.withLock {
+                storedRequireActions = newValue
+                if newValue {
+                    storeRegistry.installWriteCheck()
+                    storeRegistry.enforcing[traceID] = StoreRegistry.WeakStore(store: self)
+                } else {
+                    storeRegistry.enforcing.removeValue(forKey: traceID)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` as an action: one batch, untracked, recorded in the trace
+    /// with its name and a summary of `arguments`; subscribers are told once
+    /// it (and any action around it) has completed. An action that throws is
+    /// not announced.
+    ///
+    /// `name` defaults to the calling method, so `addTodo(_:)` in
+    /// `func addTodo(_ text: String) { action(text) { ... } }`.
+    public func action<T>(_ arguments: Any..., name: String = #function, body: () throws -> T) rethrows -> T {
+        try graph.lock.withLock {
+            defer { storeRegistry.announceCompletedActions() }
+            return try graph.operation {
+                storeRegistry.actionNesting += 1
+                withTracer { $0.actionBegan(store: traceID, name: name, arguments: Action.summarize(arguments)) }
+                defer {
+                    storeRegistry.actionNesting -= 1
+                    withTracer { $0.actionEnded(store: traceID) }
+                }
+                let result = try graph.nonreactive(body)
+                storeRegistry.completed.append(Action(store: self, name: name, arguments: arguments))
+                return result
+            }
+        }
+    }
+
+    /// Calls `handler` after each action of this store completes, until the
+    /// returned subscription is cancelled or released.
+    public func subscribe(_ handler: @escaping (Action) -> Void) -> Subscription {
+        let id = ReactorTracing.makeID()
+        graph.lock.withLock { subscribers.append((id, handler)) }
+        withTracer { [name, traceID] in $0.nodeCreated(id, kind: .subscription, name: "\(name) subscriber", parent: traceID) }
+        return Subscription { [weak self] in
+            graph.lock.withLock { self?.subscribers.removeAll { $0.id == id } }
+            withTracer { $0.nodeStopped(id) }
+        }
+    }
+
+    /// Calls `handler` after each action of every store completes, until the
+    /// returned subscription is cancelled or released.
+    public static func subscribeToAllStores(_ handler: @escaping (Action) -> Void) -> Subscription {
+        let id = ReactorTracing.makeID()
+        // Touch the registry before taking the lock: its one-time initializer takes the lock too.
+        let registry = storeRegistry
+        graph.lock.withLock { registry.allStoresSubscribers.append((id, handler)) }
+        return Subscription {
+            graph.lock.withLock { registry.allStoresSubscribers.removeAll { $0.id == id } }
+        }
+    }
+}

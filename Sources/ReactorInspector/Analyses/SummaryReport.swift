@@ -1,0 +1,158 @@
+import ReactorCore
+import ReactorTrace
+
+/// What a trace holds: duration, events by kind, nodes by kind, flushes,
+/// actions, issues and the hottest computations. Its JSON form is the
+/// contract of `summary --json`.
+public struct SummaryReport: Sendable, Codable, Equatable {
+    /// One store action in the summary.
+    public struct ActionLine: Sendable, Codable, Equatable {
+        /// `Store.action(_:)`.
+        public let name: String
+        /// How many times it ran.
+        public let count: Int
+        /// Computation runs whose causal chain starts at it.
+        public let runsCaused: Int
+    }
+
+    /// One issue in the summary.
+    public struct IssueLine: Sendable, Codable, Equatable {
+        /// When it was reported.
+        public let timestampNanoseconds: UInt64
+        /// Its kind (`runaway`, `cycle`…).
+        public let kind: String
+        /// The runtime's message.
+        public let message: String
+    }
+
+    /// Total number of events.
+    public let events: Int
+    /// Events per kind name (`depend`, `rerun-begin`…).
+    public let eventsByKind: [String: Int]
+    /// Total number of nodes.
+    public let nodes: Int
+    /// Nodes per kind label (`autorun`, `computed`, `property`…).
+    public let nodesByKind: [String: Int]
+    /// Time from the first event to the last.
+    public let durationNanoseconds: UInt64
+    /// Recording threads.
+    public let threads: Int
+    /// Dependency edges ever recorded.
+    public let edges: Int
+    /// Dependency edges held at the end.
+    public let liveEdges: Int
+    /// Computation runs, first runs included.
+    public let runs: Int
+    /// Runs after the first.
+    public let reruns: Int
+    /// Flushes.
+    public let flushes: Int
+    /// Total flush time.
+    public let flushNanoseconds: UInt64
+    /// Longest flush.
+    public let maxFlushNanoseconds: UInt64
+    /// Store actions by name.
+    public let actions: [ActionLine]
+    /// Issues reported (all of them).
+    public let issues: Int
+    /// Issues per kind.
+    public let issuesByKind: [String: Int]
+    /// The first issues, with messages.
+    public let firstIssues: [IssueLine]
+    /// The computations with the most reruns.
+    public let topComputations: [HotEntry]
+    /// Runs that began but did not end in the trace (it was cut short).
+    public let unfinishedRuns: Int
+
+    /// Summarises `model`, listing up to `top` computations and actions.
+    public init(model: TraceModel, top: Int = 5) {
+        events = model.eventCount
+        var byKind: [String: Int] = [:]
+        for (kind, count) in model.eventsByKind { byKind[kind.name] = count }
+        eventsByKind = byKind
+        nodes = model.nodes.count
+        var nodeKinds: [String: Int] = [:]
+        for node in model.nodes { nodeKinds[node.kind.label, default: 0] += 1 }
+        nodesByKind = nodeKinds
+        durationNanoseconds = model.durationNanoseconds
+        threads = model.threadCount
+        edges = model.edges.count
+        liveEdges = model.finalEdges.count
+        let computations = model.nodes.filter(\.isComputation)
+        runs = computations.reduce(0) { $0 + $1.runs.runs }
+        reruns = computations.reduce(0) { $0 + $1.runs.reruns }
+        flushes = model.flushes.count
+        flushNanoseconds = model.flushes.totalNanoseconds
+        maxFlushNanoseconds = model.flushes.maxNanoseconds
+        actions = model.actions
+            .sorted { ($0.count, $1.qualifiedName) > ($1.count, $0.qualifiedName) }
+            .prefix(top)
+            .map { ActionLine(name: $0.qualifiedName, count: $0.count, runsCaused: $0.runsCaused) }
+        issues = model.issueCounts.values.reduce(0, +)
+        var issueKinds: [String: Int] = [:]
+        for (kind, count) in model.issueCounts { issueKinds[kind.label] = count }
+        issuesByKind = issueKinds
+        firstIssues = model.issues.prefix(top).map {
+            IssueLine(timestampNanoseconds: $0.timestamp, kind: $0.kind.label, message: $0.message)
+        }
+        topComputations = HotReport(model: model, by: .reruns, top: top).entries
+        unfinishedRuns = model.unfinishedRuns
+    }
+
+    /// The summary as text.
+    public func text(style: TextStyle = .plain) -> String {
+        var out = style.bold("Trace summary") + "\n"
+        var facts = TextColumns([.left, .left])
+        facts.add(["duration", DurationText.format(durationNanoseconds)])
+        facts.add(["events", "\(events)" + (threads > 1 ? " on \(threads) threads" : "")])
+        facts.add(["nodes", "\(nodes)"])
+        facts.add(["edges", "\(edges) recorded, \(liveEdges) held at the end"])
+        facts.add(["runs", "\(runs) (\(reruns) reruns)"])
+        facts.add(["flushes", flushes == 0 ? "0" :
+                    "\(flushes), \(DurationText.format(flushNanoseconds)) in all, longest \(DurationText.format(maxFlushNanoseconds))"])
+        facts.add(["issues", issues == 0 ? "none" : style.yellow("\(issues)")])
+        out += facts.render(indent: "  ")
+        out += "\n" + style.bold("Events by kind") + "\n"
+        var kinds = TextColumns([.left, .right])
+        for kind in TraceEventKind.allCases {
+            if let count = eventsByKind[kind.name] { kinds.add([kind.name, "\(count)"]) }
+        }
+        out += kinds.render(indent: "  ")
+        out += "\n" + style.bold("Nodes by kind") + "\n"
+        var nodeKinds = TextColumns([.left, .right])
+        for kind in TraceNodeKind.allCases {
+            if let count = nodesByKind[kind.label] { nodeKinds.add([kind.label, "\(count)"]) }
+        }
+        out += nodeKinds.render(indent: "  ")
+        if !actions.isEmpty {
+            out += "\n" + style.bold("Actions") + "\n"
+            var lines = TextColumns([.left, .right, .left])
+            for action in actions {
+                lines.add([style.cyan(action.name), "×\(action.count)", style.dim("caused \(action.runsCaused) runs")])
+            }
+            out += lines.render(indent: "  ")
+        }
+        if !topComputations.isEmpty {
+            out += "\n" + style.bold("Most reruns") + "\n"
+            var lines = TextColumns([.left, .left, .right, .right])
+            for entry in topComputations {
+                lines.add([style.bold(entry.name), entry.kind, "\(entry.reruns) reruns",
+                           DurationText.format(entry.totalNanoseconds)])
+            }
+            out += lines.render(indent: "  ")
+        }
+        if issues > 0 {
+            out += "\n" + style.bold("Issues") + "\n"
+            for kind in issuesByKind.keys.sorted() {
+                out += "  " + style.yellow("\(kind) ×\(issuesByKind[kind]!)") + "\n"
+            }
+            for issue in firstIssues {
+                out += "  " + style.dim(DurationText.formatTime(issue.timestampNanoseconds)) + "  \(issue.message)\n"
+            }
+        }
+        if unfinishedRuns > 0 {
+            out += "\n" + style.yellow("\(unfinishedRuns) runs had not finished when the trace ends") + "\n"
+        }
+        return out
+    }
+}

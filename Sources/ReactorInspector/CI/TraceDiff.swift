@@ -1,0 +1,132 @@
+/// The change between two traces of the same program (a base, e.g. main,
+/// and a head, e.g. a pull request), per computation and per action,
+/// matched by name because ids differ from one run to the next.
+public struct TraceDiff: Sendable, Equatable, Codable {
+    /// What is compared for one name in one trace.
+    public struct Measures: Sendable, Equatable, Codable {
+        /// Reruns (computations) or reruns caused (actions).
+        public var reruns: Int
+        /// Total rerun time (computations) or time inside the action (actions), in nanoseconds.
+        public var totalNanoseconds: UInt64
+        /// Instances (computations sharing the name) or invocations (actions).
+        public var count: Int
+
+        /// Creates measures.
+        public init(reruns: Int, totalNanoseconds: UInt64, count: Int) {
+            self.reruns = reruns
+            self.totalNanoseconds = totalNanoseconds
+            self.count = count
+        }
+    }
+
+    /// Whether a name exists in both traces.
+    public enum Status: String, Sendable, Codable {
+        /// In both, with different measures.
+        case changed
+        /// In both, with equal reruns and time.
+        case unchanged
+        /// Only in the head.
+        case new
+        /// Only in the base.
+        case gone
+    }
+
+    /// One computation or action compared.
+    public struct Entry: Sendable, Equatable, Codable {
+        /// The computation's name or the action's `Store.action`.
+        public var name: String
+        /// `autorun`, `computed` or `action`.
+        public var kind: String
+        /// Present in both, new or gone.
+        public var status: Status
+        /// Measures in the base trace (nil when new).
+        public var base: Measures?
+        /// Measures in the head trace (nil when gone).
+        public var head: Measures?
+        /// head − base reruns (missing side counts as 0).
+        public var rerunsDelta: Int
+        /// The reruns change in percent of the base; nil when the base has none.
+        public var rerunsPercent: Double?
+        /// head − base time in nanoseconds.
+        public var timeDeltaNanoseconds: Int64
+        /// The time change in percent of the base; nil when the base has none.
+        public var timePercent: Double?
+        /// True when this entry counts as a regression under the diff's threshold.
+        public var regressed: Bool
+    }
+
+    /// Computations, most impact first (largest time change, then reruns change).
+    public var computations: [Entry]
+    /// Actions, most impact first.
+    public var actions: [Entry]
+    /// The threshold (percent) used for ``Entry/regressed``; nil when none was given.
+    public var regressionThresholdPercent: Double?
+    /// Time changes smaller than this (nanoseconds) never count as regressions: timer jitter.
+    public var minimumTimeNanoseconds: UInt64
+
+    /// Compares `base` with `head`. With `regressionThresholdPercent`, an entry in
+    /// both traces regresses when its reruns grow by more than that percentage, or its
+    /// time grows by more than that percentage and by at least `minimumTimeNanoseconds`;
+    /// growing from zero counts as infinitely many percent. New and gone names never regress.
+    public init(base: TraceProfile, head: TraceProfile, regressionThresholdPercent: Double? = nil,
+                minimumTimeNanoseconds: UInt64 = 100_000) {
+        self.regressionThresholdPercent = regressionThresholdPercent
+        self.minimumTimeNanoseconds = minimumTimeNanoseconds
+        func computationMeasures(_ profile: TraceProfile) -> [String: (String, Measures)] {
+            Dictionary(profile.computations.map {
+                ($0.name, ($0.kind, Measures(reruns: $0.reruns, totalNanoseconds: $0.totalRerunNanoseconds, count: $0.instances)))
+            }, uniquingKeysWith: { first, _ in first })
+        }
+        func actionMeasures(_ profile: TraceProfile) -> [String: (String, Measures)] {
+            Dictionary(profile.actions.map {
+                ($0.qualifiedName, ("action", Measures(reruns: $0.rerunsCaused, totalNanoseconds: $0.totalNanoseconds, count: $0.invocations)))
+            }, uniquingKeysWith: { first, _ in first })
+        }
+        computations = Self.compare(computationMeasures(base), computationMeasures(head),
+                                    threshold: regressionThresholdPercent, minimumTime: minimumTimeNanoseconds)
+        actions = Self.compare(actionMeasures(base), actionMeasures(head),
+                               threshold: regressionThresholdPercent, minimumTime: minimumTimeNanoseconds)
+    }
+
+    /// Every entry that regressed.
+    public var regressions: [Entry] { (computations + actions).filter(\.regressed) }
+
+    /// The process exit code for `diff`: 1 when a threshold was given and something regressed past it.
+    public var exitCode: Int32 { regressions.isEmpty ? 0 : 1 }
+
+    private static func compare(_ base: [String: (String, Measures)], _ head: [String: (String, Measures)],
+                                threshold: Double?, minimumTime: UInt64) -> [Entry] {
+        let names = Set(base.keys).union(head.keys)
+        let entries = names.map { name -> Entry in
+            let before = base[name]?.1
+            let after = head[name]?.1
+            let kind = head[name]?.0 ?? base[name]?.0 ?? "autorun"
+            let rerunsDelta = (after?.reruns ?? 0) - (before?.reruns ?? 0)
+            let timeDelta = Int64(after?.totalNanoseconds ?? 0) - Int64(before?.totalNanoseconds ?? 0)
+            let status: Status
+            switch (before, after) {
+            case (nil, _): status = .new
+            case (_, nil): status = .gone
+            case let (b?, a?): status = b.reruns == a.reruns && b.totalNanoseconds == a.totalNanoseconds ? .unchanged : .changed
+            }
+            let rerunsPercent = before.flatMap { $0.reruns == 0 ? nil : Double(rerunsDelta) / Double($0.reruns) * 100 }
+            let timePercent = before.flatMap { $0.totalNanoseconds == 0 ? nil : Double(timeDelta) / Double($0.totalNanoseconds) * 100 }
+            var regressed = false
+            if let threshold, status == .changed {
+                let rerunsGrew = rerunsDelta > 0 && (rerunsPercent.map { $0 > threshold } ?? true)
+                let timeGrew = timeDelta > 0 && UInt64(timeDelta) >= minimumTime && (timePercent.map { $0 > threshold } ?? true)
+                regressed = rerunsGrew || timeGrew
+            }
+            return Entry(name: name, kind: kind, status: status, base: before, head: after, rerunsDelta: rerunsDelta,
+                         rerunsPercent: rerunsPercent, timeDeltaNanoseconds: timeDelta, timePercent: timePercent,
+                         regressed: regressed)
+        }
+        return entries.sorted { lhs, rhs in
+            let lt = lhs.timeDeltaNanoseconds.magnitude, rt = rhs.timeDeltaNanoseconds.magnitude
+            if lt != rt { return lt > rt }
+            let lr = lhs.rerunsDelta.magnitude, rr = rhs.rerunsDelta.magnitude
+            if lr != rr { return lr > rr }
+            return lhs.name < rhs.name
+        }
+    }
+}

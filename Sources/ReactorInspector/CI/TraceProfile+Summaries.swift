@@ -1,0 +1,109 @@
+import ReactorCore
+
+extension TraceProfile {
+    /// Every computation name that ran, with its counts and times, sorted by name.
+    public var computations: [ComputationProfile] {
+        var byName: [String: (profile: ComputationProfile, slowest: CauseStep?, latest: CauseStep?, latestRun: Int)] = [:]
+        for (id, counter) in counters {
+            let node = nodes[id]
+            let name = self.name(of: id)
+            let kind = node?.kind == .computed ? "computed" : "autorun"
+            if var entry = byName[name] {
+                entry.profile.instances += 1
+                entry.profile.runs += counter.runs
+                entry.profile.reruns += counter.reruns
+                entry.profile.totalRerunNanoseconds += counter.totalRerunNanoseconds
+                if counter.maxRerunNanoseconds > entry.profile.maxRerunNanoseconds
+                    || (counter.maxRerunNanoseconds == entry.profile.maxRerunNanoseconds && entry.slowest == nil) {
+                    entry.profile.maxRerunNanoseconds = counter.maxRerunNanoseconds
+                    entry.slowest = counter.slowestCause
+                }
+                if counter.latestCause != nil, entry.latest == nil || counter.reruns > entry.latestRun {
+                    entry.latest = counter.latestCause
+                    entry.latestRun = counter.reruns
+                }
+                byName[name] = entry
+            } else {
+                let profile = ComputationProfile(
+                    name: name, kind: kind, instances: 1, runs: counter.runs, reruns: counter.reruns,
+                    totalRerunNanoseconds: counter.totalRerunNanoseconds, maxRerunNanoseconds: counter.maxRerunNanoseconds)
+                byName[name] = (profile, counter.slowestCause, counter.latestCause, counter.reruns)
+            }
+        }
+        return byName.values.map { entry in
+            var profile = entry.profile
+            profile.slowestRerunCause = entry.slowest.map(describe) ?? []
+            profile.latestRerunCause = entry.latest.map(describe) ?? []
+            return profile
+        }.sorted { $0.name < $1.name }
+    }
+
+    /// Every action name that ran, grouped by `Store.action`, sorted by that name.
+    public var actions: [ActionProfile] {
+        var byName: [String: ActionProfile] = [:]
+        for aggregate in actionAggregates.values {
+            let qualified = qualifiedName(store: aggregate.store, action: aggregate.name)
+            if var profile = byName[qualified] {
+                profile.invocations += aggregate.invocations
+                profile.rerunsCaused += aggregate.rerunsCaused
+                if aggregate.maxRerunsPerInvocation > profile.maxRerunsPerInvocation {
+                    profile.maxRerunsPerInvocation = aggregate.maxRerunsPerInvocation
+                    profile.worstInvocationArguments = aggregate.worstArguments
+                }
+                profile.totalNanoseconds += aggregate.totalNanoseconds
+                profile.maxNanoseconds = max(profile.maxNanoseconds, aggregate.maxNanoseconds)
+                byName[qualified] = profile
+            } else {
+                byName[qualified] = ActionProfile(
+                    qualifiedName: qualified, store: aggregate.store == 0 ? "" : name(of: aggregate.store),
+                    name: aggregate.name, invocations: aggregate.invocations, rerunsCaused: aggregate.rerunsCaused,
+                    maxRerunsPerInvocation: aggregate.maxRerunsPerInvocation,
+                    worstInvocationArguments: aggregate.worstArguments,
+                    totalNanoseconds: aggregate.totalNanoseconds, maxNanoseconds: aggregate.maxNanoseconds)
+            }
+        }
+        return byName.values.sorted { $0.qualifiedName < $1.qualifiedName }
+    }
+
+    /// Issues per kind, in the order of ``TraceIssueKind``.
+    public var issues: [IssueProfile] {
+        TraceIssueKind.allCases.compactMap { issueProfiles[$0] }
+    }
+
+    /// The issues of `kind` (count 0 when none occurred).
+    public func issues(of kind: TraceIssueKind) -> IssueProfile {
+        issueProfiles[kind] ?? IssueProfile(kind: kind, count: 0, firstMessage: "", firstNode: "")
+    }
+
+    /// A chain as readable steps: `action TodoStore.addTodo(_:)`, `TodoStore.todos changed`,
+    /// `computed visibleTodos invalidated`, `computed visibleTodos reran`, … `autorun list reran`.
+    func describe(_ chain: CauseStep) -> [String] {
+        let links = chain.links
+        var steps: [String] = []
+        for link in links {
+            switch link {
+            case .action(let store, let name, let arguments):
+                let qualified = qualifiedName(store: store, action: name)
+                steps.append(arguments.isEmpty ? "action \(qualified)" : "action \(qualified) [\(arguments)]")
+            case .changed(let dependency):
+                steps.append("\(name(of: dependency)) changed")
+            case .invalidated(let computation, let cause):
+                let base = "\(kindWord(computation)) \(name(of: computation)) invalidated"
+                switch cause {
+                case .parent: steps.append(base + " (its parent reran)")
+                case .explicit: steps.append(base + " explicitly")
+                case .dependency, .stop: steps.append(base)
+                }
+            case .reran(let computation):
+                steps.append("\(kindWord(computation)) \(name(of: computation)) reran")
+            case .elided:
+                steps.append("…")
+            }
+        }
+        return steps
+    }
+
+    private func kindWord(_ id: UInt64) -> String {
+        nodes[id]?.kind == .computed ? "computed" : "autorun"
+    }
+}

@@ -1,0 +1,230 @@
+import ReactorCore
+import ReactorTrace
+
+/// Streams a trace as Chrome Trace Event JSON (the format of chrome://tracing
+/// and ui.perfetto.dev): reruns, actions and flushes as nested `B`/`E` slices
+/// on their thread's track, `changed` and `invalidate` as thread-scoped
+/// instant events, issues as process-scoped instants, and flow events
+/// (`s` at the change, `t` at the invalidation, `f` with `bp: "e"` at the
+/// rerun) so the viewers draw each causal arrow.
+///
+/// Events are written as they are read; memory holds only node names, open
+/// slices and pending flows, so it grows with nodes, not events.
+public final class ChromeTraceExporter {
+    /// The event category of everything written; flows bind to slices of the same category.
+    public static let category = "reactor"
+
+    private struct OpenSlice {
+        var kind: Kind
+        var node: UInt64
+        var name: String
+        enum Kind { case rerun, action, flush }
+    }
+
+    private let output: ByteOutput
+    private var names: [UInt64: String] = [:]
+    private var kinds: [UInt64: TraceNodeKind] = [:]
+    private var openSlices: [UInt32: [OpenSlice]] = [:]
+    private var lastTimestamp: [UInt32: UInt64] = [:]
+    /// The flow waiting for each invalidated computation's rerun.
+    private var pendingFlows: [UInt64: UInt64] = [:]
+    private var nextFlowID: UInt64 = 1
+    private var wroteEvent = false
+    private var finished = false
+    /// Events written so far (metadata included).
+    public private(set) var eventsWritten = 0
+
+    /// Starts the JSON document on `output`.
+    public init(output: ByteOutput, traceName: String = "reactor trace") throws {
+        self.output = output
+        try output.append("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"reactor-inspect\",\"trace\":\"")
+        output.appendJSONEscaped(traceName)
+        try output.append("\"},\"traceEvents\":[\n")
+        try beginEvent()
+        try output.append("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"Reactor\"}}")
+    }
+
+    /// Exports a whole event sequence and finishes the document.
+    public static func export(_ events: some Sequence<TraceEvent>, to output: ByteOutput, traceName: String = "reactor trace") throws {
+        let exporter = try ChromeTraceExporter(output: output, traceName: traceName)
+        for event in events { try exporter.record(event) }
+        try exporter.finish()
+    }
+
+    /// Writes what `event` shows.
+    public func record(_ event: TraceEvent) throws {
+        let thread = event.thread
+        let time = event.timestamp
+        if lastTimestamp[thread] == nil { try threadNameEvent(thread) }
+        lastTimestamp[thread] = max(lastTimestamp[thread] ?? 0, time)
+        let now = lastTimestamp[thread]!
+        switch event.record {
+        case .nodeCreated(let id, let kind, let name, _):
+            names[id] = name
+            kinds[id] = kind
+        case .nodeNamed(let id, let name, _):
+            names[id] = name
+        case .nodeStopped(let id):
+            if let flow = pendingFlows.removeValue(forKey: id) {
+                try instant("\(name(of: id)) stopped", thread: thread, at: now, scope: "t",
+                            args: [("node", name(of: id)), ("event", "stopped before rerunning")])
+                try flowEvent("f", id: flow, thread: thread, at: now, bindEnclosing: true)
+            }
+        case .depend:
+            break
+        case .changed(let dependency):
+            try instant("\(name(of: dependency)) changed", thread: thread, at: now, scope: "t",
+                        args: [("dependency", name(of: dependency)), ("event", "changed")])
+        case .invalidated(let computation, let cause, let source):
+            let causeName: String
+            switch cause {
+            case .dependency: causeName = "dependency \(name(of: source)) changed"
+            case .parent: causeName = "parent \(name(of: source)) invalidated"
+            case .explicit: causeName = "explicit invalidate()"
+            case .stop: causeName = "stop()"
+            }
+            try instant("\(name(of: computation)) invalidated", thread: thread, at: now, scope: "t",
+                        args: [("computation", name(of: computation)), ("cause", causeName), ("event", "invalidate")])
+            // Parent invalidation and stop() end in a stop, not a rerun: no arrow.
+            if cause == .dependency || cause == .explicit, pendingFlows[computation] == nil {
+                let flow = nextFlowID
+                nextFlowID += 1
+                pendingFlows[computation] = flow
+                try flowEvent("s", id: flow, thread: thread, at: now, bindEnclosing: false)
+                if cause == .dependency {
+                    try flowEvent("t", id: flow, thread: thread, at: now, bindEnclosing: false)
+                }
+            }
+        case .rerunBegan(let computation, let firstRun):
+            let name = name(of: computation)
+            openSlices[thread, default: []].append(OpenSlice(kind: .rerun, node: computation, name: name))
+            try sliceBegin(name, thread: thread, at: now, args: [
+                ("kind", kinds[computation] == .computed ? "computed" : "autorun"),
+                ("run", firstRun ? "first run" : "rerun"),
+                ("id", String(computation)),
+            ])
+            if !firstRun, let flow = pendingFlows.removeValue(forKey: computation) {
+                try flowEvent("f", id: flow, thread: thread, at: now, bindEnclosing: true)
+            }
+        case .rerunEnded(let computation):
+            try closeSlice(thread: thread, at: now) { $0.kind == .rerun && $0.node == computation }
+        case .actionBegan(let store, let name, let arguments):
+            let qualified = store == 0 ? name : "\(self.name(of: store)).\(name)"
+            openSlices[thread, default: []].append(OpenSlice(kind: .action, node: store, name: qualified))
+            try sliceBegin(qualified, thread: thread, at: now, args: [("kind", "action"), ("arguments", arguments)])
+        case .actionEnded(let store):
+            try closeSlice(thread: thread, at: now) { $0.kind == .action && $0.node == store }
+        case .flushBegan:
+            openSlices[thread, default: []].append(OpenSlice(kind: .flush, node: 0, name: "flush"))
+            try sliceBegin("flush", thread: thread, at: now, args: [("kind", "flush")])
+        case .flushEnded:
+            try closeSlice(thread: thread, at: now) { $0.kind == .flush }
+        case .issue(let kind, let node, let message):
+            try instant("issue: \(kind.budgetName)", thread: thread, at: now, scope: "p",
+                        args: [("kind", kind.budgetName), ("node", node == 0 ? "" : name(of: node)), ("message", message)])
+        }
+    }
+
+    /// Closes every open slice and every pending flow at its thread's last
+    /// timestamp (a truncated trace still balances), then ends the document.
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        for thread in openSlices.keys.sorted() {
+            let time = lastTimestamp[thread] ?? 0
+            while let slice = openSlices[thread]?.popLast() {
+                try sliceEnd(slice.name, thread: thread, at: time, args: [("truncated", "the trace ended inside this slice")])
+            }
+        }
+        if !pendingFlows.isEmpty {
+            let thread = lastTimestamp.keys.min() ?? 0
+            let time = lastTimestamp[thread] ?? 0
+            for (computation, flow) in pendingFlows.sorted(by: { $0.value < $1.value }) {
+                try instant("\(name(of: computation)) still invalidated", thread: thread, at: time, scope: "t",
+                            args: [("computation", name(of: computation)), ("event", "trace ended before the rerun")])
+                try flowEvent("f", id: flow, thread: thread, at: time, bindEnclosing: true)
+            }
+            pendingFlows.removeAll()
+        }
+        try output.append("\n]}\n")
+        try output.flush()
+    }
+
+    private func name(of id: UInt64) -> String {
+        names[id].flatMap { $0.isEmpty ? nil : $0 } ?? "#\(id)"
+    }
+
+    private func closeSlice(thread: UInt32, at time: UInt64, where matches: (OpenSlice) -> Bool) throws {
+        guard let stack = openSlices[thread], let index = stack.lastIndex(where: matches) else { return }
+        // Slices opened inside it and never closed (a thrown body) end with it, innermost first.
+        while let count = openSlices[thread]?.count, count > index {
+            let slice = openSlices[thread]!.removeLast()
+            try sliceEnd(slice.name, thread: thread, at: time, args: [])
+        }
+    }
+
+    private func beginEvent() throws {
+        if wroteEvent {
+            try output.append(",\n")
+        }
+        wroteEvent = true
+        eventsWritten += 1
+    }
+
+    private func header(_ phase: String, name: String, thread: UInt32, at time: UInt64) throws {
+        try beginEvent()
+        try output.append("{\"name\":\"")
+        output.appendJSONEscaped(name)
+        try output.append("\",\"cat\":\"\(Self.category)\",\"ph\":\"\(phase)\",\"pid\":1,\"tid\":")
+        output.appendDecimal(UInt64(thread))
+        try output.append(",\"ts\":")
+        output.appendMicroseconds(time)
+    }
+
+    private func appendArgs(_ args: [(String, String)]) throws {
+        try output.append(",\"args\":{")
+        for (index, (key, value)) in args.enumerated() {
+            try output.append(index == 0 ? "\"" : ",\"")
+            output.appendJSONEscaped(key)
+            try output.append("\":\"")
+            output.appendJSONEscaped(value)
+            try output.append("\"")
+        }
+        try output.append("}}")
+    }
+
+    private func sliceBegin(_ name: String, thread: UInt32, at time: UInt64, args: [(String, String)]) throws {
+        try header("B", name: name, thread: thread, at: time)
+        try appendArgs(args)
+    }
+
+    private func sliceEnd(_ name: String, thread: UInt32, at time: UInt64, args: [(String, String)]) throws {
+        try header("E", name: name, thread: thread, at: time)
+        try appendArgs(args)
+    }
+
+    private func instant(_ name: String, thread: UInt32, at time: UInt64, scope: String, args: [(String, String)]) throws {
+        try header("i", name: name, thread: thread, at: time)
+        try output.append(",\"s\":\"\(scope)\"")
+        try appendArgs(args)
+    }
+
+    private func flowEvent(_ phase: String, id: UInt64, thread: UInt32, at time: UInt64, bindEnclosing: Bool) throws {
+        try header(phase, name: "causes", thread: thread, at: time)
+        try output.append(",\"id\":")
+        output.appendDecimal(id)
+        if bindEnclosing { try output.append(",\"bp\":\"e\"") }
+        try appendArgs([("flow", String(id))])
+    }
+
+    private func threadNameEvent(_ thread: UInt32) throws {
+        try beginEvent()
+        try output.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":")
+        output.appendDecimal(UInt64(thread))
+        try output.append(",\"args\":{\"name\":\"thread \(thread)\"}}")
+        try beginEvent()
+        try output.append("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":")
+        output.appendDecimal(UInt64(thread))
+        try output.append(",\"args\":{\"sort_index\":\(thread)}}")
+    }
+}

@@ -1,0 +1,51 @@
+extension ProfileReport {
+    /// The compact Markdown variant for PR comments: a one-line summary, the
+    /// hottest computations, the actions, the longest flush and any issues.
+    public func markdown(limit: Int = 10) -> String {
+        let totals = self.totals
+        let cell = MarkupEscaping.markdownCell
+        let code = MarkupEscaping.markdownCode
+        var lines = [
+            "### Reactor profile: \(cell(traceName))",
+            "",
+            "\(Self.duration(profile.durationNanoseconds)) traced · \(profile.eventCount) events · "
+                + "**\(totals.reruns) reruns** (\(Self.duration(totals.rerunNanoseconds))) in \(totals.computations) computations · "
+                + "\(totals.actions) actions · \(profile.flushes.count) flushes"
+                + (profile.flushes.count > 0 ? " (longest \(Self.duration(profile.flushes.maxNanoseconds)))" : "")
+                + " · \(totals.issues == 0 ? "no issues" : "⚠️ \(totals.issues) issues")",
+            "",
+        ]
+        let hot = hotComputations
+        if !hot.isEmpty {
+            lines.append("| Computation | Kind | Reruns | Total | Mean | Max |")
+            lines.append("| --- | --- | ---: | ---: | ---: | ---: |")
+            for computation in hot.prefix(limit) {
+                lines.append("| \(code(computation.name)) | \(computation.kind) | \(computation.reruns) | "
+                             + "\(Self.duration(computation.totalRerunNanoseconds)) | \(Self.duration(computation.meanRerunNanoseconds)) | "
+                             + "\(Self.duration(computation.maxRerunNanoseconds)) |")
+            }
+            if hot.count > limit { lines.append(""); lines.append("… \(hot.count - limit) more computations reran.") }
+            lines.append("")
+        }
+        let actions = rankedActions
+        if !actions.isEmpty {
+            lines.append("| Action | Calls | Reruns caused | Worst call | Total |")
+            lines.append("| --- | ---: | ---: | ---: | ---: |")
+            for action in actions.prefix(limit) {
+                lines.append("| \(code(action.qualifiedName)) | \(action.invocations) | \(action.rerunsCaused) | "
+                             + "\(action.maxRerunsPerInvocation) | \(Self.duration(action.totalNanoseconds)) |")
+            }
+            lines.append("")
+        }
+        if let top = hot.first, !top.latestRerunCause.isEmpty {
+            lines.append("**Why \(code(top.name)) reran last:** " + top.latestRerunCause.map(cell).joined(separator: " → "))
+            lines.append("")
+        }
+        for issue in profile.issues {
+            let node = issue.firstNode.isEmpty ? "" : " in \(code(issue.firstNode))"
+            lines.append("- ⚠️ \(issue.count) × **\(issue.kind.budgetName)**\(node): \(cell(issue.firstMessage))")
+        }
+        if !profile.issues.isEmpty { lines.append("") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,95 @@
+import ReactorCore
+import ReactorTrace
+
+/// A self-contained profiling report over one trace, as HTML (one file,
+/// nothing loaded from the network: styles and SVG charts inline) or as
+/// compact Markdown for a PR comment.
+public struct ProfileReport {
+    /// The profile the report shows.
+    public let profile: TraceProfile
+    /// The trace's display name (usually its file name).
+    public let traceName: String
+    /// The dependency graph as SVG (from the Graphviz renderer), embedded in the HTML; nil leaves it out.
+    public let graphSVG: String?
+    /// How many computations the hot table lists.
+    public let hotLimit: Int
+
+    /// Creates a report.
+    public init(profile: TraceProfile, traceName: String, graphSVG: String? = nil, hotLimit: Int = 20) {
+        self.profile = profile
+        self.traceName = traceName
+        self.graphSVG = graphSVG
+        self.hotLimit = hotLimit
+    }
+
+    /// Computations that reran, most total rerun time first (then most reruns).
+    public var hotComputations: [ComputationProfile] {
+        profile.computations.filter { $0.reruns > 0 }.sorted {
+            if $0.totalRerunNanoseconds != $1.totalRerunNanoseconds { return $0.totalRerunNanoseconds > $1.totalRerunNanoseconds }
+            if $0.reruns != $1.reruns { return $0.reruns > $1.reruns }
+            return $0.name < $1.name
+        }
+    }
+
+    /// Actions, most reruns caused first (then most time).
+    public var rankedActions: [ActionProfile] {
+        profile.actions.sorted {
+            if $0.rerunsCaused != $1.rerunsCaused { return $0.rerunsCaused > $1.rerunsCaused }
+            if $0.totalNanoseconds != $1.totalNanoseconds { return $0.totalNanoseconds > $1.totalNanoseconds }
+            return $0.qualifiedName < $1.qualifiedName
+        }
+    }
+
+    /// Totals shown at the top of both formats.
+    struct Totals {
+        var computations: Int
+        var reruns: Int
+        var rerunNanoseconds: UInt64
+        var actions: Int
+        var issues: Int
+    }
+
+    var totals: Totals {
+        let computations = profile.computations
+        return Totals(
+            computations: computations.reduce(0) { $0 + $1.instances },
+            reruns: computations.reduce(0) { $0 + $1.reruns },
+            rerunNanoseconds: computations.reduce(0) { $0 + $1.totalRerunNanoseconds },
+            actions: profile.actions.reduce(0) { $0 + $1.invocations },
+            issues: profile.issues.reduce(0) { $0 + $1.count })
+    }
+
+    /// `12.5 ms`, `340 µs`, `80 ns`, `2.1 s`: a duration in its natural unit.
+    static func duration(_ nanoseconds: UInt64) -> String {
+        switch nanoseconds {
+        case ..<1_000: "\(nanoseconds) ns"
+        case ..<1_000_000: "\(significant(Double(nanoseconds) / 1e3)) µs"
+        case ..<1_000_000_000: "\(significant(Double(nanoseconds) / 1e6)) ms"
+        default: "\(significant(Double(nanoseconds) / 1e9)) s"
+        }
+    }
+
+    /// Three significant digits at most: `1.23`, `12.3`, `123`.
+    static func significant(_ value: Double) -> String {
+        let decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2
+        var text = String(format3: value, decimals: decimals)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+}
+
+extension String {
+    /// `value` with exactly `decimals` decimals, without Foundation's locale-dependent formatting.
+    init(format3 value: Double, decimals: Int) {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int64((value * scale).rounded())
+        let whole = scaled / Int64(scale)
+        var fraction = String(abs(scaled % Int64(scale)))
+        while fraction.count < decimals { fraction = "0" + fraction }
+        self = decimals == 0 ? String(whole) : "\(whole).\(fraction)"
+    }
+}

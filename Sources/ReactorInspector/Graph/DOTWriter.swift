@@ -1,0 +1,185 @@
+import ReactorCore
+
+/// Writes a ``DependencyGraph`` in Graphviz's DOT language, designed to be
+/// read: autoruns are boxes, computeds hexagons, dependencies and properties
+/// ellipses; stores are clusters holding their state; fill colour is heat, with
+/// a legend; edge labels count invalidations; nesting edges are dashed; every
+/// node and edge carries a tooltip with its statistics.
+public struct DOTWriter: Sendable {
+    /// The graph to write.
+    public let graph: DependencyGraph
+    /// A title shown at the top (e.g. the trace's file name).
+    public let title: String
+
+    /// Creates a writer.
+    public init(graph: DependencyGraph, title: String = "") {
+        self.graph = graph
+        self.title = title
+    }
+
+    /// The DOT source.
+    public func dot() -> String {
+        let warm = HeatScale(maximum: graph.maximumComputationHeat, colors: HeatScale.warm)
+        let cool = HeatScale(maximum: graph.maximumDependencyHeat, colors: HeatScale.cool)
+        var out = "digraph reactor {\n"
+        var caption = title.isEmpty ? "" : title + "\\n"
+        caption += graph.at.map { "graph at \(DurationText.formatTime($0))" } ?? "all-time graph"
+        if let note = graph.omissionNote { caption += "\\n" + Self.escape(note) }
+        out += "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=11, nodesep=0.3, ranksep=0.7, newrank=true, "
+        out += "labelloc=t, labeljust=l, label=\"\(Self.escape(caption, keepNewlines: true))\", tooltip=\"Reactor dependency graph\"];\n"
+        out += "  node [fontname=\"Helvetica\", fontsize=10, style=filled, penwidth=1, color=\"#555555\"];\n"
+        out += "  edge [fontname=\"Helvetica\", fontsize=9, color=\"#666666\", fontcolor=\"#333333\", arrowsize=0.7];\n"
+        var byStore: [String: [DependencyGraph.Node]] = [:]
+        var storeOrder: [String] = []
+        for node in graph.nodes {
+            if let store = node.store {
+                if byStore[store] == nil { storeOrder.append(store) }
+                byStore[store, default: []].append(node)
+            } else {
+                out += "  " + statement(for: node, warm: warm, cool: cool) + "\n"
+            }
+        }
+        for (position, store) in storeOrder.enumerated() {
+            out += "  subgraph cluster_store\(position) {\n"
+            out += "    label=\"store \(Self.escape(store))\"; style=\"rounded,filled\"; fillcolor=\"#f3f3f3\"; color=\"#9a9a9a\"; "
+            out += "tooltip=\"store \(Self.escape(store)): \(byStore[store]!.count) properties\";\n"
+            for node in byStore[store]! { out += "    " + statement(for: node, warm: warm, cool: cool) + "\n" }
+            out += "  }\n"
+        }
+        let names = Dictionary(uniqueKeysWithValues: graph.nodes.map { ($0.key, $0.name) })
+        for edge in graph.edges {
+            out += "  \(edge.from) -> \(edge.to) [" + attributes(for: edge, names: names) + "];\n"
+        }
+        out += legend(warm: warm)
+        out += "}\n"
+        return out
+    }
+
+    private func statement(for node: DependencyGraph.Node, warm: HeatScale, cool: HeatScale) -> String {
+        let scale = node.isComputation ? warm : cool
+        let level = scale.level(of: node.heat)
+        var attributes: [String] = []
+        switch node.kind {
+        case .computation: attributes.append("shape=box, style=\"rounded,filled\"")
+        case .computed: attributes.append("shape=hexagon")
+        default: attributes.append("shape=ellipse")
+        }
+        attributes.append("fillcolor=\"\(scale.colors[level])\"")
+        if scale.isDark(level) { attributes.append("fontcolor=\"white\"") }
+        attributes.append("label=\"\(Self.escape(label(for: node), keepNewlines: true))\"")
+        attributes.append("tooltip=\"\(Self.escape(tooltip(for: node), keepNewlines: true))\"")
+        return "\(node.key) [" + attributes.joined(separator: ", ") + "];"
+    }
+
+    private func label(for node: DependencyGraph.Node) -> String {
+        var name = node.name
+        if let store = node.store, name.hasPrefix(store + ".") { name = String(name.dropFirst(store.count + 1)) }
+        if node.ids.count > 1 { name += " ×\(node.ids.count)" }
+        if node.isComputation {
+            let metric = graph.heat == .time ? DurationText.format(node.runs.totalNanoseconds)
+                : "\(node.runs.reruns) rerun\(node.runs.reruns == 1 ? "" : "s")"
+            return name + "\\n" + metric
+        }
+        return node.changes > 0 ? name + "\\n\(node.changes) change\(node.changes == 1 ? "" : "s")" : name
+    }
+
+    private func tooltip(for node: DependencyGraph.Node) -> String {
+        var lines = ["\(node.name) (\(node.kind.label)\(node.ids.count > 1 ? ", \(node.ids.count) instances" : ""))"]
+        if node.isComputation {
+            let runs = node.runs
+            lines.append("runs: \(runs.runs) (\(runs.reruns) reruns)")
+            lines.append("time: \(DurationText.format(runs.totalNanoseconds)) total, \(DurationText.format(runs.selfNanoseconds)) self")
+            if runs.runs > 0 {
+                lines.append("run: p50 \(DurationText.format(runs.p50Nanoseconds)), p99 \(DurationText.format(runs.p99Nanoseconds)), max \(DurationText.format(runs.maxNanoseconds))")
+            }
+            let counts = node.invalidations
+            var causes: [String] = []
+            if counts.byDependency > 0 { causes.append("\(counts.byDependency) by dependencies") }
+            if counts.byParent > 0 { causes.append("\(counts.byParent) with parent") }
+            if counts.explicit > 0 { causes.append("\(counts.explicit) explicit") }
+            if counts.byStop > 0 { causes.append("\(counts.byStop) stop()") }
+            lines.append("invalidations: " + (causes.isEmpty ? "0" : causes.joined(separator: ", ")))
+        }
+        if node.kind != .computation { lines.append("changes: \(node.changes)") }
+        if let store = node.store { lines.append("store: \(store)") }
+        return lines.joined(separator: "\\n")
+    }
+
+    private func attributes(for edge: DependencyGraph.Edge, names: [String: String]) -> String {
+        let from = names[edge.from] ?? edge.from, to = names[edge.to] ?? edge.to
+        if edge.isNesting {
+            var attributes = "style=dashed, arrowhead=odot, color=\"#888888\""
+            attributes += ", tooltip=\"\(Self.escape(to)) is nested in \(Self.escape(from))"
+            attributes += edge.invalidations > 0 ? "; stopped with it \(edge.invalidations) times\"" : "\""
+            return attributes
+        }
+        var attributes: [String] = []
+        if edge.invalidations > 0 {
+            attributes.append("label=\"×\(edge.invalidations)\"")
+            attributes.append("penwidth=\(min(4, 1 + Double(edge.invalidations).squareRoot() / 4))")
+        } else {
+            attributes.append("color=\"#aaaaaa\"")
+        }
+        attributes.append("tooltip=\"\(Self.escape(to)) reads \(Self.escape(from)): \(edge.invalidations) invalidations, read in \(edge.depends) runs\"")
+        return attributes.joined(separator: ", ")
+    }
+
+    private func legend(warm: HeatScale) -> String {
+        let metric = graph.heat == .time ? "total run time" : "reruns"
+        var cells = ""
+        for level in stride(from: 0, to: warm.colors.count, by: 2) {
+            let bound = warm.lowerBound(of: level)
+            let text = graph.heat == .time ? "≥ " + DurationText.format(UInt64(bound)) : "≥ \(Int(bound.rounded(.up)))"
+            let font = warm.isDark(level) ? " COLOR=\"white\"" : ""
+            cells += "<TD BGCOLOR=\"\(warm.colors[level])\"><FONT POINT-SIZE=\"9\"\(font)>\(Self.html(text))</FONT></TD>"
+        }
+        var out = "  subgraph cluster_legend {\n"
+        out += "    label=\"legend\"; fontsize=10; style=\"rounded\"; color=\"#bbbbbb\"; tooltip=\"legend\";\n"
+        out += "    legend_heat [shape=plaintext, style=\"\", tooltip=\"fill colour: \(metric) (log scale); dependencies in blue by changes\", "
+        out += "label=<<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"3\">"
+        out += "<TR><TD COLSPAN=\"5\"><FONT POINT-SIZE=\"9\">fill: \(Self.html(metric))</FONT></TD></TR><TR>\(cells)</TR></TABLE>>];\n"
+        out += "    legend_autorun [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", label=\"autorun\", fontsize=9, tooltip=\"autorun (computation)\"];\n"
+        out += "    legend_computed [shape=hexagon, fillcolor=\"#ffffff\", label=\"computed\", fontsize=9, tooltip=\"computed value\"];\n"
+        out += "    legend_dependency [shape=ellipse, fillcolor=\"#deebf7\", label=\"property\", fontsize=9, tooltip=\"dependency or property\"];\n"
+        out += "    legend_dependency -> legend_computed [label=\"×n invalidations\", fontsize=8, tooltip=\"read by; label: invalidations\"];\n"
+        out += "    legend_computed -> legend_autorun [style=dashed, arrowhead=odot, label=\"nests\", fontsize=8, tooltip=\"nesting\"];\n"
+        out += "  }\n"
+        return out
+    }
+
+    /// Escapes text for a DOT double-quoted string (`\n` sequences kept on request).
+    static func escape(_ text: String, keepNewlines: Bool = false) -> String {
+        var out = ""
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\":
+                if keepNewlines, let next = scalars.next() {
+                    out += next == "n" ? "\\n" : "\\\\" + (next == "\"" ? "\\\"" : String(next))
+                } else {
+                    out += "\\\\"
+                }
+            case "\n": out += "\\n"
+            case "\r", "\0": break
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Escapes text for an HTML-like label.
+    static func html(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

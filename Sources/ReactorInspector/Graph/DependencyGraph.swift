@@ -1,0 +1,246 @@
+import ReactorCore
+
+/// The part of a trace's dependency graph chosen for drawing: nodes grouped
+/// by kind and name (instances of one autorun are one node), dependency edges
+/// with their invalidation counts, nesting edges, store clusters, heat.
+public struct DependencyGraph: Sendable {
+    /// A drawn node.
+    public struct Node: Sendable, Equatable {
+        /// Position-based DOT identifier (`n12`).
+        public let key: String
+        /// The shared name.
+        public let name: String
+        /// The kind.
+        public let kind: TraceNodeKind
+        /// Ids of the instances.
+        public var ids: [UInt64]
+        /// Runs of all instances (computations).
+        public var runs: RunStats
+        /// Changes of all instances (dependencies; a computed's new values).
+        public var changes: Int
+        /// Invalidations of all instances.
+        public var invalidations: InvalidationCounts
+        /// The store owning it, for properties.
+        public var store: String?
+        /// The heat metric's value (reruns, nanoseconds or changes).
+        public var heat: Double
+
+        /// True for autoruns and computeds.
+        public var isComputation: Bool { kind == .computation || kind == .computed }
+    }
+
+    /// A drawn edge: `from` is read by `to`, or `to` is nested in `from`.
+    public struct Edge: Sendable, Equatable {
+        /// The dependency (or parent computation) key.
+        public let from: String
+        /// The computation (or nested computation) key.
+        public let to: String
+        /// True for nesting (parent → child computation), false for dependency.
+        public let isNesting: Bool
+        /// Invalidations that flowed along it.
+        public var invalidations: Int
+        /// Runs that recorded it.
+        public var depends: Int
+    }
+
+    /// The nodes drawn.
+    public internal(set) var nodes: [Node]
+    /// The edges drawn.
+    public internal(set) var edges: [Edge]
+    /// The colour metric.
+    public let heat: HotOrder
+    /// The moment drawn, or nil for the all-time graph.
+    public let at: UInt64?
+    /// Nodes of the full graph.
+    public let totalNodes: Int
+    /// Why nodes were left out and how to see them, or nil if none were.
+    public let omissionNote: String?
+
+    /// Selects the graph to draw from `model`.
+    public init(model: TraceModel, options: GraphOptions = GraphOptions()) throws(GraphError) {
+        heat = options.heat
+        at = options.at
+        var snapshot: TraceSnapshot?
+        if let at = options.at {
+            guard let taken = model.snapshot, taken.timestamp == at else { throw .missingSnapshot(at) }
+            snapshot = taken
+        }
+        var full = Self.fullGraph(model: model, heat: options.heat, snapshot: snapshot)
+        totalNodes = full.nodes.count
+        let chosen: Set<Int>
+        var note: String?
+        switch options.selection {
+        case .all:
+            chosen = Set(full.nodes.indices)
+        case .automatic:
+            let computations = full.nodes.indices.filter { full.nodes[$0].isComputation }
+            if computations.count <= options.automaticLimit {
+                chosen = Set(full.nodes.indices)
+            } else {
+                chosen = Self.hottest(options.automaticLimit, in: full, neighbourLimit: options.neighbourLimit)
+                note = "the \(options.automaticLimit) hottest computations and their neighbours"
+            }
+        case let .top(count):
+            chosen = Self.hottest(max(0, count), in: full, neighbourLimit: options.neighbourLimit)
+            note = "the \(count) hottest computations and their neighbours"
+        case let .focus(name, depth):
+            guard let start = full.nodes.firstIndex(where: { $0.name == name }) else {
+                throw .unknownNode(name: name, suggestions: Self.suggestions(for: name, in: full.nodes))
+            }
+            chosen = Self.neighbourhood(of: start, depth: max(0, depth), in: full)
+            note = "the nodes within \(max(0, depth)) edges of '\(name)'"
+        }
+        if chosen.count < full.nodes.count, let what = note {
+            omissionNote = "Showing \(chosen.count) of \(full.nodes.count) nodes: \(what). "
+                + "See others with --focus NAME --depth N or --top N; --all draws everything."
+        } else {
+            omissionNote = nil
+        }
+        let kept = full.nodes.indices.filter { chosen.contains($0) }
+        let keys = Set(kept.map { full.nodes[$0].key })
+        nodes = kept.map { full.nodes[$0] }
+        full.edges.removeAll { !keys.contains($0.from) || !keys.contains($0.to) }
+        edges = full.edges
+    }
+
+    /// The node named `name`, if drawn.
+    public func node(named name: String) -> Node? {
+        nodes.first { $0.name == name }
+    }
+
+    /// The largest heat among drawn computations (for the colour scale).
+    public var maximumComputationHeat: Double {
+        nodes.filter(\.isComputation).map(\.heat).max() ?? 0
+    }
+
+    /// The largest change count among drawn dependencies.
+    public var maximumDependencyHeat: Double {
+        nodes.filter { !$0.isComputation }.map(\.heat).max() ?? 0
+    }
+}
+
+// MARK: - Building and selecting
+
+extension DependencyGraph {
+    struct Full {
+        var nodes: [Node]
+        var edges: [Edge]
+        /// Neighbour node positions with the edge weight, both directions.
+        var adjacency: [[(node: Int, weight: Int)]]
+    }
+
+    static func drawable(_ kind: TraceNodeKind) -> Bool {
+        kind != .store && kind != .subscription
+    }
+
+    private static func fullGraph(model: TraceModel, heat: HotOrder, snapshot: TraceSnapshot?) -> Full {
+        struct GroupKey: Hashable { var kind: TraceNodeKind; var name: String }
+        let stores = Dictionary(model.nodes.filter { $0.kind == .store }.map { ($0.id, $0.name) },
+                                uniquingKeysWith: { first, _ in first })
+        var used = Set<UInt64>()
+        for edge in model.edges where snapshot.map({ $0.edges.contains(edge.key) }) ?? true {
+            used.insert(edge.computation)
+            used.insert(edge.dependency)
+        }
+        var position: [GroupKey: Int] = [:]
+        var nodeOf: [UInt64: Int] = [:]
+        var nodes: [Node] = []
+        for node in model.nodes where drawable(node.kind) {
+            if let snapshot, !snapshot.liveNodes.contains(node.id) { continue }
+            let store = node.owner != 0 ? stores[node.owner] : nil
+            guard node.isComputation || used.contains(node.id) || store != nil else { continue }
+            let key = GroupKey(kind: node.kind, name: node.name)
+            let index: Int
+            if let existing = position[key] {
+                index = existing
+            } else {
+                index = nodes.count
+                position[key] = index
+                nodes.append(Node(key: "n\(index)", name: node.name, kind: node.kind, ids: [], runs: RunStats(),
+                                  changes: 0, invalidations: InvalidationCounts(), store: store, heat: 0))
+            }
+            nodes[index].ids.append(node.id)
+            nodes[index].runs.merge(node.runs)
+            nodes[index].changes += node.changes
+            nodes[index].invalidations.merge(node.invalidations)
+            nodeOf[node.id] = index
+        }
+        for index in nodes.indices {
+            if nodes[index].isComputation {
+                nodes[index].heat = heat == .reruns ? Double(nodes[index].runs.reruns)
+                    : Double(nodes[index].runs.totalNanoseconds)
+            } else {
+                nodes[index].heat = Double(nodes[index].changes)
+            }
+        }
+        var edgePosition: [String: Int] = [:]
+        var edges: [Edge] = []
+        func add(_ from: Int, _ to: Int, nesting: Bool, invalidations: Int, depends: Int) {
+            let id = "\(from)>\(to)>\(nesting)"
+            if let existing = edgePosition[id] {
+                edges[existing].invalidations += invalidations
+                edges[existing].depends += depends
+            } else {
+                edgePosition[id] = edges.count
+                edges.append(Edge(from: nodes[from].key, to: nodes[to].key, isNesting: nesting,
+                                  invalidations: invalidations, depends: depends))
+            }
+        }
+        for edge in model.edges {
+            if let snapshot, !snapshot.edges.contains(edge.key) { continue }
+            guard let from = nodeOf[edge.dependency], let to = nodeOf[edge.computation], from != to else { continue }
+            add(from, to, nesting: false, invalidations: edge.invalidations, depends: edge.depends)
+        }
+        for node in model.nodes where node.isComputation && node.parent != 0 {
+            guard let child = nodeOf[node.id], let parent = nodeOf[node.parent], child != parent else { continue }
+            add(parent, child, nesting: true, invalidations: node.invalidations.byParent, depends: 0)
+        }
+        var adjacency = [[(node: Int, weight: Int)]](repeating: [], count: nodes.count)
+        let index = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1.key, $0) })
+        for edge in edges {
+            let from = index[edge.from]!, to = index[edge.to]!
+            let weight = edge.invalidations + edge.depends
+            adjacency[from].append((to, weight))
+            adjacency[to].append((from, weight))
+        }
+        return Full(nodes: nodes, edges: edges, adjacency: adjacency)
+    }
+
+    private static func hottest(_ count: Int, in full: Full, neighbourLimit: Int) -> Set<Int> {
+        let ranked = full.nodes.indices.filter { full.nodes[$0].isComputation }
+            .sorted { (full.nodes[$0].heat, full.nodes[$1].name) > (full.nodes[$1].heat, full.nodes[$0].name) }
+        var chosen = Set(ranked.prefix(count))
+        var candidates: [(node: Int, weight: Int)] = []
+        for node in chosen {
+            for neighbour in full.adjacency[node] where !chosen.contains(neighbour.node) {
+                candidates.append(neighbour)
+            }
+        }
+        var best: [Int: Int] = [:]
+        for candidate in candidates { best[candidate.node] = max(best[candidate.node] ?? 0, candidate.weight) }
+        let neighbours = best.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(neighbourLimit)
+        for neighbour in neighbours { chosen.insert(neighbour.key) }
+        return chosen
+    }
+
+    private static func neighbourhood(of start: Int, depth: Int, in full: Full) -> Set<Int> {
+        var chosen: Set<Int> = [start]
+        var frontier = [start]
+        for _ in 0..<depth {
+            var next: [Int] = []
+            for node in frontier {
+                for neighbour in full.adjacency[node] where chosen.insert(neighbour.node).inserted {
+                    next.append(neighbour.node)
+                }
+            }
+            frontier = next
+        }
+        return chosen
+    }
+
+    private static func suggestions(for name: String, in nodes: [Node]) -> [String] {
+        let lowered = name.lowercased()
+        return nodes.map(\.name).filter { $0.lowercased().contains(lowered) || lowered.contains($0.lowercased()) }
+            .prefix(3).map { $0 }
+    }
+}

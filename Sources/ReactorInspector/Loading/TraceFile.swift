@@ -1,0 +1,41 @@
+import ReactorTrace
+
+/// Reads trace files for the analyses, streaming: events are decoded chunk by
+/// chunk and handed on, never kept.
+public enum TraceFile {
+    /// How often `progress` is called, in events.
+    public static let progressInterval = 1 << 18
+
+    /// Calls `body` with every readable event of the trace at `path`, in order.
+    ///
+    /// Throws for a file that cannot be read at all (missing, empty, foreign,
+    /// a newer major version, cut inside its header). A file damaged or cut
+    /// later is read up to the damage; the report says where it stopped.
+    /// `progress` receives the number of events read so far, every
+    /// ``progressInterval`` events.
+    public static func forEachEvent(path: String, progress: ((Int) -> Void)? = nil,
+                                    _ body: (TraceEvent) -> Void) throws(TraceFileError) -> TraceReadReport {
+        let reader: TraceReader
+        do {
+            reader = try TraceReader(path: path)
+        } catch {
+            throw TraceFileError(path: path, reason: error)
+        }
+        var count = 0
+        // Lenient mode: damage ends the stream and is reported in `truncation`.
+        while let event = try? reader.next() {
+            body(event)
+            count += 1
+            if let progress, count & (progressInterval - 1) == 0 { progress(count) }
+        }
+        return TraceReadReport(path: path, events: count, truncation: reader.truncation)
+    }
+
+    /// Builds the model of the trace at `path` in one streaming pass.
+    public static func model(path: String, options: TraceModelOptions = TraceModelOptions(),
+                             progress: ((Int) -> Void)? = nil) throws(TraceFileError) -> (TraceModel, TraceReadReport) {
+        let builder = TraceModelBuilder(options: options)
+        let report = try forEachEvent(path: path, progress: progress) { builder.consume($0) }
+        return (builder.finish(), report)
+    }
+}

@@ -1,0 +1,34 @@
+/// How often and how long a computation (an autorun or a computed) ran.
+public struct RunStats: Sendable, Equatable {
+    /// Every run, the first included.
+    public var runs: Int = 0
+    /// Runs that were a computation's first (one per instance that ran).
+    public var firstRuns: Int = 0
+    /// Wall time of all runs, nested runs included.
+    public var totalNanoseconds: UInt64 = 0
+    /// Wall time of all runs minus the time spent in runs nested inside them.
+    public var selfNanoseconds: UInt64 = 0
+    /// The distribution of run durations (bounded memory).
+    public var durations = DurationHistogram()
+
+    /// An empty record.
+    public init() {}
+
+    /// Runs after the first: what `hot` ranks and reports as `reruns`.
+    public var reruns: Int { runs - firstRuns }
+    /// The longest run.
+    public var maxNanoseconds: UInt64 { durations.maximum }
+    /// The median run duration (within the histogram's precision).
+    public var p50Nanoseconds: UInt64 { durations.percentile(0.5) }
+    /// The 99th percentile run duration (within the histogram's precision).
+    public var p99Nanoseconds: UInt64 { durations.percentile(0.99) }
+
+    /// Adds the runs of another instance (for grouping instances by name).
+    public mutating func merge(_ other: RunStats) {
+        runs += other.runs
+        firstRuns += other.firstRuns
+        totalNanoseconds &+= other.totalNanoseconds
+        selfNanoseconds &+= other.selfNanoseconds
+        durations.merge(other.durations)
+    }
+}

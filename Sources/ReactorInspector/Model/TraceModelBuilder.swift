@@ -1,0 +1,444 @@
+import ReactorCore
+import ReactorTrace
+
+/// Builds a ``TraceModel`` from trace events in one streaming pass: feed it
+/// every event in order with ``consume(_:)``, then call ``finish()``.
+///
+/// It follows Tracker's semantics to know the graph at every moment: a
+/// `depend` adds an edge, an invalidation drops all of the computation's edges
+/// (its rerun re-collects them). Memory grows with nodes and edges, never with
+/// events: durations go to bounded histograms, causes to one pointer per node.
+public final class TraceModelBuilder {
+    /// What the builder records beyond the plain model.
+    public let options: TraceModelOptions
+
+    private var index = NodeIndex()
+    private var nodes: [TraceNode] = []
+    private var states: [NodeState] = []
+    private var edges: [TraceEdge] = []
+    private var edgeHeld: [Bool] = []
+    private var threads: [ThreadState] = []
+    private var actions: [ActionStats] = []
+    private var actionPositions: [ActionKey: Int32] = [:]
+    private var eventCounts = [Int](repeating: 0, count: 16)
+    private var eventCount = 0
+    private var firstTimestamp: UInt64?
+    private var lastTimestamp: UInt64 = 0
+    private var flushes = FlushStats()
+    private var issueCounts = [Int](repeating: 0, count: 16)
+    private var issues: [TraceIssueRecord] = []
+    private var snapshot: TraceSnapshot?
+    private let explains: Bool
+    private var collectors: [WhyCollector] = []
+    private var collectorByName: [String: Int32] = [:]
+
+    /// Creates a builder.
+    public init(options: TraceModelOptions = TraceModelOptions()) {
+        self.options = options
+        explains = !options.explaining.isEmpty
+        for target in options.explaining.sorted() {
+            collectorByName[target] = Int32(collectors.count)
+            collectors.append(WhyCollector(target: target))
+        }
+    }
+
+    /// How many events were consumed so far.
+    public var consumedEvents: Int { eventCount }
+
+    /// Consumes the next event of the trace.
+    public func consume(_ event: TraceEvent) {
+        let time = event.timestamp
+        if firstTimestamp == nil { firstTimestamp = time }
+        if time > lastTimestamp { lastTimestamp = time }
+        if let at = options.snapshotAt, snapshot == nil, time > at { takeSnapshot(at: at) }
+        eventCount += 1
+        let record = event.record
+        eventCounts[Int(record.kind.rawValue)] += 1
+        let thread = Int(event.thread)
+        if thread >= threads.count {
+            threads.append(contentsOf: repeatElement(ThreadState(), count: thread - threads.count + 1))
+        }
+        switch record {
+        case let .nodeCreated(id, kind, name, parent):
+            created(id, kind: kind, name: name, parent: parent, at: time)
+        case let .nodeNamed(id, name, owner):
+            let node = position(of: id, inferring: .reactiveValue)
+            nodes[Int(node)].givenName = name
+            if owner != 0 {
+                _ = position(of: owner, inferring: .store)
+                nodes[Int(node)].owner = owner
+            }
+            matchTarget(node)
+        case let .nodeStopped(id):
+            let node = position(of: id, inferring: .dependency)
+            nodes[Int(node)].stoppedAt = time
+            dropEdges(of: node)
+        case let .depend(computation, dependency):
+            depend(computation, on: dependency, at: time)
+        case let .changed(dependency):
+            changed(dependency, thread: thread)
+        case let .invalidated(computation, cause, source):
+            invalidated(computation, cause: cause, source: source, thread: thread, at: time)
+        case let .rerunBegan(computation, firstRun):
+            runBegan(computation, firstRun: firstRun, thread: thread, at: time)
+        case let .rerunEnded(computation):
+            runEnded(computation, thread: thread, at: time)
+        case let .actionBegan(store, name, arguments):
+            actionBegan(store, name: name, arguments: arguments, thread: thread, at: time)
+        case let .actionEnded(store):
+            actionEnded(store, thread: thread, at: time)
+        case .flushBegan:
+            threads[thread].flushBegins.append(time)
+        case .flushEnded:
+            if let begin = threads[thread].flushBegins.popLast() { flushes.record(time &- begin) }
+        case let .issue(kind, node, message):
+            issueCounts[Int(kind.rawValue)] += 1
+            if node != 0 { _ = position(of: node, inferring: .computation) }
+            if issues.count < options.issueLimit {
+                issues.append(TraceIssueRecord(timestamp: time, kind: kind, node: node, message: message))
+            }
+        }
+    }
+
+    /// Finishes the pass and returns the model.
+    public func finish() -> TraceModel {
+        if let at = options.snapshotAt, snapshot == nil { takeSnapshot(at: at) }
+        var finalEdges = Set<TraceEdgeKey>()
+        for (position, held) in edgeHeld.enumerated() where held { finalEdges.insert(edges[position].key) }
+        for position in actions.indices {
+            let storeNode = index.find(actions[position].store).map { nodes[Int($0)] }
+            if let storeNode { actions[position].storeName = storeNode.name }
+        }
+        var byKind: [TraceEventKind: Int] = [:]
+        for kind in TraceEventKind.allCases where eventCounts[Int(kind.rawValue)] > 0 {
+            byKind[kind] = eventCounts[Int(kind.rawValue)]
+        }
+        var issuesByKind: [TraceIssueKind: Int] = [:]
+        for kind in TraceIssueKind.allCases where issueCounts[Int(kind.rawValue)] > 0 {
+            issuesByKind[kind] = issueCounts[Int(kind.rawValue)]
+        }
+        var explanations: [String: WhyReport] = [:]
+        for collector in collectors { explanations[collector.target] = report(for: collector) }
+        let unfinished = threads.reduce(0) { $0 + $1.frames.filter { !$0.isAction }.count }
+        return TraceModel(nodes: nodes, edges: edges, finalEdges: finalEdges, snapshot: snapshot, actions: actions,
+                          eventCount: eventCount, eventsByKind: byKind, firstTimestamp: firstTimestamp ?? 0,
+                          lastTimestamp: lastTimestamp, threadCount: threads.count, flushes: flushes,
+                          issueCounts: issuesByKind, issues: issues, explanations: explanations,
+                          unfinishedRuns: unfinished)
+    }
+}
+
+// MARK: - Per-node and per-thread state
+
+extension TraceModelBuilder {
+    /// What the builder tracks per node beyond the public record.
+    struct NodeState {
+        /// Edges held now (positions in `edges`).
+        var held: [Int32] = []
+        /// Every edge this computation ever had: dependency position -> edge position.
+        var edgeSlots: [EdgeSlot] = []
+        var edgeLookup: [Int32: Int32]?
+        /// The action at the root of the pending invalidation, last change, last run (-1: none).
+        var pendingRoot: Int32 = -1
+        var changeRoot: Int32 = -1
+        var runRoot: Int32 = -1
+        /// Causal chains, only while explaining.
+        var pendingCause: CauseLink?
+        var changeCause: CauseLink?
+        var runCause: CauseLink?
+        /// The explanation collecting this node's runs, or -1.
+        var collector: Int32 = -1
+    }
+
+    struct EdgeSlot {
+        var dependency: Int32
+        var edge: Int32
+    }
+
+    /// An open run or action on one thread.
+    struct Frame {
+        var isAction: Bool
+        var node: Int32
+        var action: Int32
+        var root: Int32
+        var cause: CauseLink?
+        var begin: UInt64
+        var nestedNanoseconds: UInt64 = 0
+    }
+
+    struct ThreadState {
+        var frames: [Frame] = []
+        var flushBegins: [UInt64] = []
+    }
+
+    struct ActionKey: Hashable {
+        var store: Int32
+        var name: String
+    }
+}
+
+// MARK: - Event handling
+
+extension TraceModelBuilder {
+    /// The position of node `id`, creating an inferred node the first time the
+    /// trace mentions it without having created it.
+    @inline(__always)
+    private func position(of id: UInt64, inferring kind: TraceNodeKind) -> Int32 {
+        if let position = index.find(id) { return position }
+        let position = Int32(nodes.count)
+        index.insert(id, at: position)
+        nodes.append(TraceNode(id: id, kind: kind, givenName: ""))
+        states.append(NodeState())
+        return position
+    }
+
+    private func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64, at time: UInt64) {
+        let node = position(of: id, inferring: kind)
+        nodes[Int(node)].kind = kind
+        if !name.isEmpty || nodes[Int(node)].givenName.isEmpty { nodes[Int(node)].givenName = name }
+        nodes[Int(node)].createdAt = time
+        if parent != 0 {
+            let parentKind: TraceNodeKind = kind == .subscription ? .store : .computation
+            let parentNode = position(of: parent, inferring: parentKind)
+            nodes[Int(node)].parent = parent
+            nodes[Int(parentNode)].children.append(id)
+        }
+        matchTarget(node)
+    }
+
+    private func matchTarget(_ node: Int32) {
+        guard explains else { return }
+        let record = nodes[Int(node)]
+        if let collector = collectorByName[record.name] ?? collectorByName["#\(record.id)"] {
+            states[Int(node)].collector = collector
+        }
+    }
+
+    private func edge(from computation: Int32, to dependency: Int32, at time: UInt64) -> Int32 {
+        let state = states[Int(computation)]
+        if let lookup = state.edgeLookup {
+            if let edge = lookup[dependency] { return edge }
+        } else {
+            for slot in state.edgeSlots where slot.dependency == dependency { return slot.edge }
+        }
+        let edge = Int32(edges.count)
+        edges.append(TraceEdge(computation: nodes[Int(computation)].id, dependency: nodes[Int(dependency)].id,
+                               firstSeen: time, lastSeen: time))
+        edgeHeld.append(false)
+        states[Int(computation)].edgeSlots.append(EdgeSlot(dependency: dependency, edge: edge))
+        if states[Int(computation)].edgeLookup != nil {
+            states[Int(computation)].edgeLookup![dependency] = edge
+        } else if states[Int(computation)].edgeSlots.count > 16 {
+            var lookup: [Int32: Int32] = [:]
+            for slot in states[Int(computation)].edgeSlots { lookup[slot.dependency] = slot.edge }
+            states[Int(computation)].edgeLookup = lookup
+        }
+        return edge
+    }
+
+    private func depend(_ computationID: UInt64, on dependencyID: UInt64, at time: UInt64) {
+        let computation = position(of: computationID, inferring: .computation)
+        let dependency = position(of: dependencyID, inferring: .dependency)
+        let edge = edge(from: computation, to: dependency, at: time)
+        edges[Int(edge)].depends += 1
+        edges[Int(edge)].lastSeen = time
+        if !edgeHeld[Int(edge)] {
+            edgeHeld[Int(edge)] = true
+            states[Int(computation)].held.append(edge)
+        }
+    }
+
+    /// Tracker: an invalidated (or stopped) computation drops all its edges.
+    private func dropEdges(of node: Int32) {
+        guard !states[Int(node)].held.isEmpty else { return }
+        for edge in states[Int(node)].held { edgeHeld[Int(edge)] = false }
+        states[Int(node)].held.removeAll(keepingCapacity: true)
+    }
+
+    private func changed(_ dependencyID: UInt64, thread: Int) {
+        let dependency = position(of: dependencyID, inferring: .dependency)
+        nodes[Int(dependency)].changes += 1
+        if nodes[Int(dependency)].kind == .computed {
+            // A computed announces a new value right after its run: the run is the cause.
+            states[Int(dependency)].changeRoot = states[Int(dependency)].runRoot
+            if explains {
+                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency),
+                                                                     after: states[Int(dependency)].runCause)
+            }
+        } else {
+            let frame = threads[thread].frames.last
+            states[Int(dependency)].changeRoot = frame?.root ?? -1
+            if explains {
+                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency), after: frame?.cause)
+            }
+        }
+    }
+
+    private func invalidated(_ computationID: UInt64, cause: InvalidationCause, source: UInt64, thread: Int,
+                             at time: UInt64) {
+        let computation = position(of: computationID, inferring: .computation)
+        nodes[Int(computation)].invalidations.count(cause)
+        dropEdges(of: computation)
+        var previous: CauseLink?
+        switch cause {
+        case .dependency:
+            let dependency = position(of: source, inferring: .dependency)
+            let edge = edge(from: computation, to: dependency, at: time)
+            edges[Int(edge)].invalidations += 1
+            edges[Int(edge)].lastSeen = time
+            states[Int(computation)].pendingRoot = states[Int(dependency)].changeRoot
+            previous = states[Int(dependency)].changeCause
+        case .parent:
+            let parent = position(of: source, inferring: .computation)
+            states[Int(computation)].pendingRoot = states[Int(parent)].pendingRoot
+            previous = states[Int(parent)].pendingCause
+        case .explicit, .stop:
+            let frame = threads[thread].frames.last
+            states[Int(computation)].pendingRoot = frame?.root ?? -1
+            previous = frame?.cause
+        }
+        guard explains else { return }
+        let link = CauseLink.make(.invalidated(node: computation, cause: cause), after: previous)
+        states[Int(computation)].pendingCause = link
+        let collector = states[Int(computation)].collector
+        if collector >= 0 && (cause == .parent || cause == .stop) {
+            collectors[Int(collector)].record(.stopped, node: nodes[Int(computation)].id, at: time, link: link,
+                                              limit: options.whyEntryLimit)
+        }
+    }
+
+    private func runBegan(_ computationID: UInt64, firstRun: Bool, thread: Int, at time: UInt64) {
+        let computation = position(of: computationID, inferring: .computation)
+        nodes[Int(computation)].runs.runs += 1
+        if firstRun { nodes[Int(computation)].runs.firstRuns += 1 }
+        dropEdges(of: computation)
+        let enclosing = threads[thread].frames.last
+        let root = firstRun ? (enclosing?.root ?? -1) : states[Int(computation)].pendingRoot
+        var cause: CauseLink?
+        if explains {
+            let previous: CauseLink?
+            if firstRun {
+                previous = enclosing?.cause
+            } else {
+                previous = states[Int(computation)].pendingCause ?? CauseLink.make(.unknown, after: nil)
+            }
+            let link = CauseLink.make(.ran(node: computation, firstRun: firstRun), after: previous)
+            cause = link
+            states[Int(computation)].pendingCause = nil
+            let collector = states[Int(computation)].collector
+            if collector >= 0 {
+                collectors[Int(collector)].record(firstRun ? .firstRun : .rerun, node: computationID, at: time,
+                                                  link: link, limit: options.whyEntryLimit)
+            }
+        }
+        states[Int(computation)].pendingRoot = -1
+        if root >= 0 {
+            actions[Int(root)].runsCaused += 1
+            actions[Int(root)].runsCausedByComputation[computationID, default: 0] += 1
+        }
+        threads[thread].frames.append(Frame(isAction: false, node: computation, action: -1, root: root,
+                                            cause: cause, begin: time))
+    }
+
+    private func runEnded(_ computationID: UInt64, thread: Int, at time: UInt64) {
+        guard let computation = index.find(computationID),
+              let depth = threads[thread].frames.lastIndex(where: { !$0.isAction && $0.node == computation })
+        else { return }
+        let frame = threads[thread].frames[depth]
+        threads[thread].frames.removeSubrange(depth...)
+        let duration = time &- frame.begin
+        let exclusive = duration >= frame.nestedNanoseconds ? duration - frame.nestedNanoseconds : 0
+        nodes[Int(computation)].runs.totalNanoseconds &+= duration
+        nodes[Int(computation)].runs.selfNanoseconds &+= exclusive
+        nodes[Int(computation)].runs.durations.record(duration)
+        if let last = threads[thread].frames.indices.last {
+            threads[thread].frames[last].nestedNanoseconds &+= duration
+        }
+        states[Int(computation)].runRoot = frame.root
+        if explains { states[Int(computation)].runCause = frame.cause }
+    }
+
+    private func actionBegan(_ storeID: UInt64, name: String, arguments: String, thread: Int, at time: UInt64) {
+        let store = position(of: storeID, inferring: .store)
+        let key = ActionKey(store: store, name: name)
+        let action: Int32
+        if let existing = actionPositions[key] {
+            action = existing
+        } else {
+            action = Int32(actions.count)
+            actionPositions[key] = action
+            actions.append(ActionStats(store: storeID, storeName: nodes[Int(store)].givenName, name: name,
+                                       firstArguments: arguments))
+        }
+        actions[Int(action)].count += 1
+        let enclosing = threads[thread].frames.last
+        // The outermost cause stays the root: an action run by a computation
+        // belongs to whatever made that computation run.
+        let root = (enclosing?.root ?? -1) >= 0 ? enclosing!.root : action
+        let cause = explains ? CauseLink.make(.action(action: action, arguments: arguments), after: enclosing?.cause) : nil
+        threads[thread].frames.append(Frame(isAction: true, node: store, action: action, root: root, cause: cause,
+                                            begin: time))
+    }
+
+    private func actionEnded(_ storeID: UInt64, thread: Int, at time: UInt64) {
+        guard let store = index.find(storeID),
+              let depth = threads[thread].frames.lastIndex(where: { $0.isAction && $0.node == store })
+        else { return }
+        let frame = threads[thread].frames.remove(at: depth)
+        actions[Int(frame.action)].totalNanoseconds &+= time &- frame.begin
+    }
+
+    private func takeSnapshot(at timestamp: UInt64) {
+        var live = Set<UInt64>()
+        for node in nodes where node.isAlive(at: timestamp) { live.insert(node.id) }
+        var held = Set<TraceEdgeKey>()
+        for (position, isHeld) in edgeHeld.enumerated() where isHeld { held.insert(edges[position].key) }
+        snapshot = TraceSnapshot(timestamp: timestamp, liveNodes: live, edges: held)
+    }
+}
+
+// MARK: - Explanations
+
+extension TraceModelBuilder {
+    private func report(for collector: WhyCollector) -> WhyReport {
+        var report = WhyReport(target: collector.target)
+        let matching = nodes.filter { $0.name == collector.target || "#\($0.id)" == collector.target }
+            .filter(\.isComputation)
+        report.kind = matching.first?.kind
+        report.instances = matching.map(\.id)
+        report.firstRuns = collector.firstRuns
+        report.reruns = collector.reruns
+        report.stops = collector.stops
+        report.entries = collector.entries.map { entry in
+            WhyEntry(timestamp: entry.timestamp, node: entry.node, event: entry.event, chain: steps(of: entry.link))
+        }
+        report.omittedEntries = collector.omitted
+        report.patterns = collector.patterns.values
+            .map { WhyPattern(chain: steps(of: $0.example).map(\.withoutArguments), count: $0.count) }
+            .sorted { ($0.count, $1.chain.chainDescription) > ($1.count, $0.chain.chainDescription) }
+        report.ungroupedEntries = collector.ungrouped
+        return report
+    }
+
+    private func steps(of link: CauseLink) -> [WhyStep] {
+        link.stepsFromRoot.map { step in
+            switch step {
+            case let .action(action, arguments):
+                let stats = actions[Int(action)]
+                let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
+                return .action(name: storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)",
+                               arguments: arguments)
+            case let .changed(node):
+                return .changed(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind)
+            case let .invalidated(node, cause):
+                return .invalidated(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind, cause: cause)
+            case let .ran(node, firstRun):
+                return .ran(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind, firstRun: firstRun)
+            case .unknown:
+                return .unknown
+            case let .elided(count):
+                return .elided(count: count)
+            }
+        }
+    }
+}

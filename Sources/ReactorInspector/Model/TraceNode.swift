@@ -1,0 +1,61 @@
+import ReactorCore
+
+/// One node of a trace: a computation, computed, dependency, property,
+/// subject, store… with what the trace says about it.
+public struct TraceNode: Sendable, Identifiable {
+    /// The node's process-unique id in the trace.
+    public let id: UInt64
+    /// What the node is. Nodes the trace mentions without creating are
+    /// inferred (`computation` for what runs, `dependency` for what is read).
+    public var kind: TraceNodeKind
+    /// The name given at creation or learned later (`nodeNamed`); may be empty.
+    public var givenName: String
+    /// The owning store or object node (a store's `@Reactive` state), or 0.
+    public var owner: UInt64
+    /// The enclosing computation of a nested autorun (or a subscription's store), or 0.
+    public var parent: UInt64
+    /// Nodes created with this node as their parent, in creation order.
+    public var children: [UInt64]
+    /// When the node was created, if the trace holds it.
+    public var createdAt: UInt64?
+    /// When the node was stopped or released, if it was.
+    public var stoppedAt: UInt64?
+    /// How many times it changed (as a dependency: property writes, `changed()`,
+    /// a computed's new value).
+    public var changes: Int
+    /// Its runs, for computations and computeds.
+    public var runs: RunStats
+    /// Its invalidations, by cause.
+    public var invalidations: InvalidationCounts
+
+    /// Creates a node record.
+    public init(id: UInt64, kind: TraceNodeKind, givenName: String, owner: UInt64 = 0, parent: UInt64 = 0,
+                createdAt: UInt64? = nil) {
+        self.id = id
+        self.kind = kind
+        self.givenName = givenName
+        self.owner = owner
+        self.parent = parent
+        self.children = []
+        self.createdAt = createdAt
+        self.stoppedAt = nil
+        self.changes = 0
+        self.runs = RunStats()
+        self.invalidations = InvalidationCounts()
+    }
+
+    /// The name to show: the given name, or the kind and id (`dependency#12`).
+    public var name: String {
+        givenName.isEmpty ? "\(kind.label)#\(id)" : givenName
+    }
+
+    /// True for nodes that run: autoruns and computeds.
+    public var isComputation: Bool { kind == .computation || kind == .computed }
+
+    /// True if the node existed at `timestamp` (created by then, not yet stopped).
+    public func isAlive(at timestamp: UInt64) -> Bool {
+        if let createdAt, createdAt > timestamp { return false }
+        if let stoppedAt, stoppedAt <= timestamp { return false }
+        return true
+    }
+}

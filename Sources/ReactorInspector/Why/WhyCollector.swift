@@ -1,0 +1,69 @@
+/// Collects the runs of one explained computation during the model's pass:
+/// the first ones with their chains, and all of them grouped by chain shape.
+struct WhyCollector {
+    struct Recorded {
+        var timestamp: UInt64
+        var node: UInt64
+        var event: WhyEntry.Event
+        var link: CauseLink
+    }
+
+    /// A chain's shape: its steps without arguments or times.
+    enum StepKey: Hashable {
+        case action(Int32)
+        case changed(Int32)
+        case invalidated(Int32, UInt8)
+        case ran(Int32, Bool)
+        case unknown
+        case elided
+    }
+
+    static let maximumPatterns = 500
+
+    let target: String
+    var firstRuns = 0
+    var reruns = 0
+    var stops = 0
+    var entries: [Recorded] = []
+    var omitted = 0
+    var patterns: [[StepKey]: (count: Int, example: CauseLink)] = [:]
+    var ungrouped = 0
+
+    init(target: String) {
+        self.target = target
+    }
+
+    mutating func record(_ event: WhyEntry.Event, node: UInt64, at time: UInt64, link: CauseLink, limit: Int) {
+        switch event {
+        case .firstRun: firstRuns += 1
+        case .rerun: reruns += 1
+        case .stopped: stops += 1
+        }
+        if entries.count < limit {
+            entries.append(Recorded(timestamp: time, node: node, event: event, link: link))
+        } else {
+            omitted += 1
+        }
+        let key = Self.shape(of: link)
+        if let existing = patterns[key] {
+            patterns[key] = (existing.count + 1, existing.example)
+        } else if patterns.count < Self.maximumPatterns {
+            patterns[key] = (1, link)
+        } else {
+            ungrouped += 1
+        }
+    }
+
+    static func shape(of link: CauseLink) -> [StepKey] {
+        link.stepsFromRoot.map { step in
+            switch step {
+            case let .action(action, _): .action(action)
+            case let .changed(node): .changed(node)
+            case let .invalidated(node, cause): .invalidated(node, cause.rawValue)
+            case let .ran(node, firstRun): .ran(node, firstRun)
+            case .unknown: .unknown
+            case .elided: .elided
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+extension WhyReport: Encodable {
+    private enum Keys: String, CodingKey {
+        case target, kind, instances, firstRuns, reruns, stops, patterns, entries, omittedEntries, ungroupedEntries
+    }
+
+    private struct PatternJSON: Encodable {
+        let count: Int
+        let chain: [String]
+    }
+
+    private struct EntryJSON: Encodable {
+        let timestampNanoseconds: UInt64
+        let node: UInt64
+        let event: String
+        let chain: [String]
+    }
+
+    /// Encodes the report with chains as arrays of step descriptions, root first.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(target, forKey: .target)
+        try container.encodeIfPresent(kind?.label, forKey: .kind)
+        try container.encode(instances, forKey: .instances)
+        try container.encode(firstRuns, forKey: .firstRuns)
+        try container.encode(reruns, forKey: .reruns)
+        try container.encode(stops, forKey: .stops)
+        try container.encode(patterns.map { PatternJSON(count: $0.count, chain: $0.chain.map(\.description)) },
+                             forKey: .patterns)
+        try container.encode(entries.map {
+            EntryJSON(timestampNanoseconds: $0.timestamp, node: $0.node, event: $0.event.rawValue,
+                      chain: $0.chain.map(\.description))
+        }, forKey: .entries)
+        try container.encode(omittedEntries, forKey: .omittedEntries)
+        try container.encode(ungroupedEntries, forKey: .ungroupedEntries)
+    }
+}

@@ -1,0 +1,47 @@
+import ReactorCore
+
+/// Why a computation ran each time: the causal chain of each run, e.g.
+/// action `addTodo(_:)` → `TodoStore.todos` changed → computed `visibleTodos`
+/// invalidated → recomputed → autorun `list` reran.
+///
+/// Built in the model's streaming pass when the name is in
+/// ``TraceModelOptions/explaining``; read it with ``TraceModel/why(_:)``.
+public struct WhyReport: Sendable, Equatable {
+    /// The name asked for.
+    public let target: String
+    /// The kind of the matching computations (of the first, if they differ).
+    public var kind: TraceNodeKind?
+    /// Ids of the instances with that name (a nested autorun gets a new one per parent run).
+    public var instances: [UInt64]
+    /// First runs of those instances.
+    public var firstRuns: Int
+    /// Runs after the first.
+    public var reruns: Int
+    /// Stops by a parent's invalidation or `stop()`.
+    public var stops: Int
+    /// The first runs and stops, one by one, up to the options' limit.
+    public var entries: [WhyEntry]
+    /// Runs and stops not listed in ``entries``.
+    public var omittedEntries: Int
+    /// Every run and stop grouped by chain, most frequent first.
+    public var patterns: [WhyPattern]
+    /// Runs and stops whose chains were not grouped (beyond 500 distinct chains).
+    public var ungroupedEntries: Int
+
+    /// Creates an empty report for `target`.
+    public init(target: String) {
+        self.target = target
+        kind = nil
+        instances = []
+        firstRuns = 0
+        reruns = 0
+        stops = 0
+        entries = []
+        omittedEntries = 0
+        patterns = []
+        ungroupedEntries = 0
+    }
+
+    /// True when no computation in the trace has the name.
+    public var isUnknown: Bool { instances.isEmpty }
+}

@@ -1,0 +1,58 @@
+import ReactorCore
+
+/// One step of a causal chain, with names resolved.
+public enum WhyStep: Sendable, Equatable, CustomStringConvertible {
+    /// A store action ran (the usual root).
+    case action(name: String, arguments: String)
+    /// A dependency, property or computed value changed.
+    case changed(name: String, kind: TraceNodeKind)
+    /// A computation was invalidated, for `cause`.
+    case invalidated(name: String, kind: TraceNodeKind, cause: InvalidationCause)
+    /// A computation ran: its first run (created) or a rerun.
+    case ran(name: String, kind: TraceNodeKind, firstRun: Bool)
+    /// The trace does not hold the cause (it began after it, or lost it).
+    case unknown
+    /// Steps left out of a very long chain.
+    case elided(count: Int)
+
+    /// The step as shown: `TodoStore.todos changed`, `autorun list reran`…
+    public var description: String {
+        switch self {
+        case let .action(name, arguments):
+            arguments.isEmpty ? "action \(name)" : "action \(name) \(arguments)"
+        case let .changed(name, kind):
+            kind == .computed ? "computed \(name) got a new value" : "\(name) changed"
+        case let .invalidated(name, kind, cause):
+            switch cause {
+            case .dependency: "\(kind.label) \(name) invalidated"
+            case .parent: "\(kind.label) \(name) stopped with its parent"
+            case .explicit: "\(kind.label) \(name) invalidated explicitly (invalidate()/run())"
+            case .stop: "\(kind.label) \(name) stopped (stop())"
+            }
+        case let .ran(name, kind, firstRun):
+            switch (kind, firstRun) {
+            case (.computed, true): "computed \(name) first computed"
+            case (.computed, false): "computed \(name) recomputed"
+            case (_, true): "\(kind.label) \(name) created (first run)"
+            case (_, false): "\(kind.label) \(name) reran"
+            }
+        case .unknown:
+            "(cause not in the trace)"
+        case let .elided(count):
+            "… \(count) steps …"
+        }
+    }
+
+    /// The step without its call arguments, for grouping runs by chain.
+    public var withoutArguments: WhyStep {
+        if case let .action(name, _) = self { return .action(name: name, arguments: "") }
+        return self
+    }
+}
+
+extension Array where Element == WhyStep {
+    /// The chain as one line, root first: `action … → TodoStore.todos changed → …`.
+    public var chainDescription: String {
+        map(\.description).joined(separator: " → ")
+    }
+}

@@ -1,0 +1,77 @@
+/// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, initial value and final
+/// XOR 0xFFFFFFFF: the checksum of zlib, PNG and gzip), slicing by 8 bytes.
+public struct CRC32: Sendable {
+    /// The running checksum state (not yet finalised).
+    private var state: UInt32 = 0xFFFF_FFFF
+
+    /// A checksum of nothing yet.
+    public init() {}
+
+    /// The checksum of `bytes`.
+    public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var crc = CRC32()
+        crc.update(bytes)
+        return crc.value
+    }
+
+    /// The checksum of `bytes`.
+    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBytes { checksum($0) }
+    }
+
+    /// The checksum of everything passed to ``update(_:)`` so far.
+    public var value: UInt32 { state ^ 0xFFFF_FFFF }
+
+    /// Adds `bytes` to the checksum.
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        let table = crc32Tables
+        var crc = state
+        var index = 0
+        let count = bytes.count
+        while index + 8 <= count {
+            let low = crc ^ UInt32(littleEndianBytes: base + index)
+            let high = UInt32(littleEndianBytes: base + index + 4)
+            crc = table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
+                ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
+                ^ table[1 * 256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
+            index += 8
+        }
+        while index < count {
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+            index += 1
+        }
+        state = crc
+    }
+}
+
+extension UInt32 {
+    /// Reads four little-endian bytes at `pointer` (any alignment).
+    @inline(__always)
+    init(littleEndianBytes pointer: UnsafeRawPointer) {
+        self = UInt32(pointer.load(as: UInt8.self))
+            | UInt32(pointer.load(fromByteOffset: 1, as: UInt8.self)) << 8
+            | UInt32(pointer.load(fromByteOffset: 2, as: UInt8.self)) << 16
+            | UInt32(pointer.load(fromByteOffset: 3, as: UInt8.self)) << 24
+    }
+}
+
+/// Eight 256-entry tables: table k gives the CRC of a byte followed by k zero bytes.
+private let crc32Tables: [UInt32] = {
+    var tables = [UInt32](repeating: 0, count: 8 * 256)
+    for byte in 0..<256 {
+        var crc = UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        tables[byte] = crc
+    }
+    for byte in 0..<256 {
+        var crc = tables[byte]
+        for slice in 1..<8 {
+            crc = tables[Int(crc & 0xFF)] ^ (crc >> 8)
+            tables[slice * 256 + byte] = crc
+        }
+    }
+    return tables
+}()

@@ -1,0 +1,50 @@
+/// Constants of the binary trace format, specified in docs/TRACE_FORMAT.md.
+/// The recorder and the reader share them so the two cannot drift apart.
+public enum TraceFormat {
+    /// The eight bytes every trace starts with: `89 52 58 54 52 0D 0A 1A`
+    /// (PNG-style: a high byte, "RXTR", CR LF and ^Z catch text-mode mangling).
+    public static let magic: [UInt8] = [0x89, 0x52, 0x58, 0x54, 0x52, 0x0D, 0x0A, 0x1A]
+    /// The major version this library writes and reads; a file with another major is rejected.
+    public static let majorVersion: UInt16 = 1
+    /// The minor version this library writes; files with a newer minor are read,
+    /// skipping what this version does not know.
+    public static let minorVersion: UInt16 = 0
+    /// The size of the file header this version writes.
+    public static let headerLength = 44
+    /// The largest header length a reader accepts (room for future minor versions).
+    public static let maxHeaderLength = 4096
+    /// The size of every block header.
+    public static let blockHeaderLength = 28
+    /// The largest block payload a reader accepts; larger lengths mean damage.
+    public static let maxPayloadLength = 1 << 20
+    /// The longest string the recorder writes, in UTF-8 bytes (longer ones are cut at a character boundary).
+    public static let maxStringLength = 4096
+
+    /// Block type of an event chunk: the bytes "CHNK".
+    public static let chunkBlock: UInt32 = 0x4B4E_4843
+    /// Block type of the end block written by a clean stop: the bytes "TEND".
+    public static let endBlock: UInt32 = 0x444E_4554
+    /// Chunk flag: the chunk starts a fresh encoding context (registers and string table reset).
+    public static let freshContextFlag: UInt8 = 0x01
+
+    /// The first event tag whose events are length-prefixed (extensions a reader may skip).
+    public static let firstExtensionTag: UInt8 = 64
+}
+
+/// The clock a trace's timestamps come from (a raw byte, so that a newer minor
+/// version's clock still reads).
+public struct TraceClock: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The clock's code in the header.
+    public var rawValue: UInt8
+
+    /// A clock from its code in the header.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `clock_gettime(CLOCK_MONOTONIC)`, nanoseconds.
+    public static let monotonic = TraceClock(rawValue: 1)
+
+    /// The clock's name as printed in reports.
+    public var description: String {
+        self == .monotonic ? "CLOCK_MONOTONIC" : "clock #\(rawValue)"
+    }
+}

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a reader's bytes come from: an open file, read forward in pieces, or bytes in memory.
+/// Internal storage: used by one reader at a time.
+final class TraceInput: @unchecked Sendable {
+    private enum Source {
+        case file(descriptor: Int32, path: String)
+        case bytes([UInt8])
+    }
+
+    private var source: Source
+    private var buffer: [UInt8] = []
+    private var bufferStart = 0
+    private var atEnd = false
+    /// The offset of the next byte `read` returns.
+    private(set) var offset = 0
+
+    init(path: String) throws(TraceDecodingError) {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer (it is rejected below).
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw .unreadable(path: path, reason: reason)
+        }
+        // Only regular files: a directory, FIFO, socket or device could block or never end.
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFDIR:
+            close(descriptor)
+            throw .unreadable(path: path, reason: "it is a directory")
+        default:
+            close(descriptor)
+            throw .unreadable(path: path, reason: "not a regular file")
+        }
+        source = .file(descriptor: descriptor, path: path)
+    }
+
+    init(bytes: [UInt8]) {
+        source = .bytes(bytes)
+        buffer = bytes
+        atEnd = true
+    }
+
+    deinit {
+        if case let .file(descriptor, _) = source { close(descriptor) }
+    }
+
+    /// Up to `count` bytes from the current offset: fewer only at the end of the input.
+    func read(_ count: Int) throws(TraceDecodingError) -> [UInt8] {
+        while buffer.count - bufferStart < count, !atEnd { try fill(count - (buffer.count - bufferStart)) }
+        let available = min(count, buffer.count - bufferStart)
+        let result = Array(buffer[bufferStart..<bufferStart + available])
+        bufferStart += available
+        offset += available
+        if bufferStart >= 1 << 20 || bufferStart == buffer.count {
+            buffer.removeFirst(bufferStart)
+            bufferStart = 0
+        }
+        return result
+    }
+
+    private func fill(_ wanted: Int) throws(TraceDecodingError) {
+        guard case let .file(descriptor, path) = source else { atEnd = true; return }
+        let size = max(wanted, 256 << 10)
+        let previous = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: size))
+        let got = buffer.withUnsafeMutableBytes { bytes -> Int in
+            while true {
+                let result = systemRead(descriptor, bytes.baseAddress! + previous, size)
+                if result < 0, errno == EINTR { continue }
+                return result
+            }
+        }
+        if got < 0 {
+            let reason = String(cString: strerror(errno))
+            buffer.removeLast(size)
+            throw .unreadable(path: path, reason: reason)
+        }
+        buffer.removeLast(size - got)
+        if got == 0 { atEnd = true }
+    }
+}
+
+/// `read(2)`, out of the reach of `TraceInput.read(_:)`'s name.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

@@ -1,0 +1,298 @@
+import ReactorCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The per-thread encoder of one recording: it appends events to its own
+/// segment with no lock and no atomic read-modify-write, only one release store
+/// per event. Reached through a pthread key, so each thread finds its own.
+///
+/// Internal storage: `@unchecked Sendable` because the hot fields are touched by
+/// the owning thread only, `handoff` is behind a mutex and `exited` is atomic.
+final class ThreadRecorder: @unchecked Sendable {
+    /// The recorder generation this state belongs to (a stale state from an
+    /// earlier recording is replaced, never written to).
+    let generation: UInt64
+    /// This thread's index in the trace.
+    let index: UInt32
+    /// The monotonic time the trace started at; event times are relative to it.
+    let clockStart: UInt64
+    unowned let writer: TraceWriter
+
+    // Hot state: the owning thread only.
+    @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) var position = 0
+    @exclusivity(unchecked) var limit: Int
+    @exclusivity(unchecked) var events: UInt32 = 0
+    @exclusivity(unchecked) unowned(unsafe) var segment: TraceSegment
+    // The encoding registers (docs/TRACE_FORMAT.md, "Registers").
+    @exclusivity(unchecked) var lastTime: UInt64 = 0
+    @exclusivity(unchecked) var lastComputation: UInt64 = 0
+    @exclusivity(unchecked) var lastDependency: UInt64 = 0
+    @exclusivity(unchecked) var lastNode: UInt64 = 0
+    @exclusivity(unchecked) var strings: [String: UInt64] = [:]
+    @exclusivity(unchecked) var nextString: UInt64 = 1
+
+    /// What the writer takes: segments filled up, in order, and the current one.
+    let handoff: Mutex<Handoff>
+    /// Set when the thread has exited: once its segments are shipped, the writer forgets it.
+    let exited = Atomic<Bool>(false)
+    /// Writer thread only: the next chunk's sequence number.
+    var nextSequence: UInt32 = 0
+    /// Keeps another object's fields off the cache lines of the hot fields.
+    private let padding = CacheLinePadding()
+
+    struct Handoff {
+        var full: [TraceSegment] = []
+        var current: TraceSegment
+    }
+
+    init(generation: UInt64, index: UInt32, clockStart: UInt64, writer: TraceWriter) {
+        self.generation = generation
+        self.index = index
+        self.clockStart = clockStart
+        self.writer = writer
+        let first = TraceSegment(capacity: writer.segmentCapacity)
+        base = first.base
+        limit = first.capacity
+        segment = first
+        handoff = Mutex(Handoff(current: first))
+    }
+
+    // MARK: Encoding primitives
+
+    /// Room for an event of at most `bytes` bytes, starting a new segment if needed.
+    @inline(__always)
+    func reserve(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(position &+ bytes > limit) { rotate(minimum: bytes) }
+        return base + position
+    }
+
+    /// Publishes the event that ends at `end`.
+    @inline(__always)
+    func commit(_ end: UnsafeMutablePointer<UInt8>) {
+        position = end - base
+        events &+= 1
+        segment.published.store(UInt64(truncatingIfNeeded: position) | UInt64(events) &<< 32, ordering: .releasing)
+    }
+
+    /// The time since the trace began, as a delta from this thread's last timed event.
+    @inline(__always)
+    func timeDelta() -> UInt64 {
+        let now = MonotonicClock.now()
+        let time = now > clockStart ? now &- clockStart : 0
+        guard time > lastTime else { return 0 }
+        defer { lastTime = time }
+        return time &- lastTime
+    }
+
+    @inline(__always)
+    static func put(_ value: UInt64, _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        Varint.put(value, at: pointer)
+    }
+
+    /// A required id relative to `register`.
+    @inline(__always)
+    static func putID(_ id: UInt64, _ register: inout UInt64, _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let code = Varint.zigzagDelta(id, from: register)
+        register = id
+        return Varint.put(code, at: pointer)
+    }
+
+    /// An optional id (0 = none) relative to `register`.
+    @inline(__always)
+    static func optionalCode(_ id: UInt64, _ register: inout UInt64) -> UInt64 {
+        if id == 0 { return 0 }
+        let code = Varint.zigzagDelta(id, from: register) &+ 1
+        register = id
+        return code
+    }
+
+    /// The most bytes a string field can take.
+    @inline(__always)
+    static func stringBound(_ string: String) -> Int {
+        min(string.utf8.count, TraceFormat.maxStringLength) &+ 6
+    }
+
+    /// Writes a string field: a reference to the chunk context's table, or 0
+    /// followed by the new string, which joins the table.
+    func putString(_ string: String, _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        if let reference = strings[string] { return Varint.put(reference, at: pointer) }
+        strings[string] = nextString
+        nextString &+= 1
+        var pointer = Varint.put(0, at: pointer)
+        var copy = string
+        return copy.withUTF8 { utf8 in
+            var length = utf8.count
+            if length > TraceFormat.maxStringLength {
+                length = TraceFormat.maxStringLength
+                while length > 0, utf8[length] & 0xC0 == 0x80 { length -= 1 }  // cut at a character boundary
+            }
+            pointer = Varint.put(UInt64(length), at: pointer)
+            if length > 0, let source = utf8.baseAddress { pointer.update(from: source, count: length) }
+            return pointer + length
+        }
+    }
+
+    // MARK: Segments
+
+    /// Hands the full segment to the writer and starts a fresh one, which
+    /// starts a fresh encoding context. The one place a recording thread can wait:
+    /// when the writer is `maxQueuedSegments` behind (the disk is slower than the events).
+    @inline(never)
+    func rotate(minimum: Int) {
+        let fresh = TraceSegment(capacity: max(writer.segmentCapacity, minimum))
+        while true {
+            let queued = handoff.withLock { handoff -> Bool in
+                guard handoff.full.count < writer.maxQueuedSegments || writer.isFinished else { return false }
+                if !writer.isFinished { handoff.full.append(handoff.current) }
+                handoff.current = fresh
+                return true
+            }
+            if queued { break }
+            writer.wake()
+            sched_yield()
+        }
+        writer.wake()
+        base = fresh.base
+        limit = fresh.capacity
+        position = 0
+        events = 0
+        segment = fresh
+        lastTime = 0
+        lastComputation = 0
+        lastDependency = 0
+        lastNode = 0
+        strings.removeAll(keepingCapacity: true)
+        nextString = 1
+    }
+}
+
+// MARK: - Events (docs/TRACE_FORMAT.md, "Events")
+
+extension ThreadRecorder {
+    /// The most bytes an event without strings takes.
+    static var fixedBound: Int { 48 }
+
+    @inline(__always)
+    func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
+        var pointer = reserve(Self.fixedBound &+ Self.stringBound(name))
+        pointer.pointee = TraceEventKind.nodeCreated.rawValue
+        pointer[1] = kind.rawValue
+        pointer = Self.putID(id, &lastNode, pointer + 2)
+        pointer = putString(name, pointer)
+        pointer = Self.put(Self.optionalCode(parent, &lastNode), pointer)
+        pointer = Self.put(timeDelta(), pointer)
+        commit(pointer)
+    }
+
+    @inline(__always)
+    func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {
+        var pointer = reserve(Self.fixedBound &+ Self.stringBound(name))
+        pointer.pointee = TraceEventKind.nodeNamed.rawValue
+        pointer = Self.putID(id, &lastNode, pointer + 1)
+        pointer = putString(name, pointer)
+        pointer = Self.put(Self.optionalCode(owner, &lastNode), pointer)
+        commit(pointer)
+    }
+
+    @inline(__always)
+    func nodeStopped(_ id: UInt64) {
+        var pointer = reserve(Self.fixedBound)
+        pointer.pointee = TraceEventKind.nodeStopped.rawValue
+        pointer = Self.putID(id, &lastNode, pointer + 1)
+        pointer = Self.put(timeDelta(), pointer)
+        commit(pointer)
+    }
+
+    @inline(__always)
+    func depend(computation: UInt64, dependency: UInt64) {
+        var pointer = reserve(Self.fixedBound)
+        pointer.pointee = TraceEventKind.depend.rawValue
+        pointer = Self.putID(computation, &lastComputation, pointer + 1)
+        pointer = Self.putID(dependency, &lastDependency, pointer)
+        commit(pointer)
+    }
+
+    @inline(__always)
+    func changed(dependency: UInt64) {
+        var pointer = reserve(Self.fixedBound)
+        pointer.pointee = TraceEventKind.changed.rawValue
+        pointer = Self.putID(dependency, &lastDependency, pointer + 1)
+        commit(pointer)
+    }
+
+    @inline(__always)
+    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+        var pointer = reserve(Self.fixedBound)
+        pointer.pointee = TraceEventKind.invalidated.rawValue
+        pointer = Self.putID(computation, &lastComputation, pointer + 1)
+        let sourceCode = Self.optionalCode(source, &lastDependency)
+        pointer = Self.put(sourceCode &<< 3 | UInt64(cause.rawValue & 0x7), pointer)
+        commit(pointer)
+    }
+
+    @inline(__always)
+    func rerunBegan(computation: UInt64, firstRun: Bool) {
+        var pointer = reserve(Self.fixedBound)
+        pointer.pointee = TraceEventKind.rerunBegan.rawValue
+        let code = Varint.zigzagDelta(computation, from: lastComputation)
+        lastComputation = computation
+        pointer = Self.put(code &<< 1 | (firstRun ? 1 : 0), pointer + 1)
+        pointer = Self.put(timeDelta(), pointer)
+        commit(pointer)
+    }
+
+    @inline(__always)
+    func rerunEnded(computation: UInt64) {
+        var pointer = reserve(Self.fixedBound)
+        pointer.pointee = TraceEventKind.rerunEnded.rawValue
+        pointer = Self.putID(computation, &lastComputation, pointer + 1)
+        pointer = Self.put(timeDelta(), pointer)
+        commit(pointer)
+    }
+
+    @inline(__always)
+    func actionBegan(store: UInt64, name: String, arguments: String) {
+        var pointer = reserve(Self.fixedBound &+ Self.stringBound(name) &+ Self.stringBound(arguments))
+        pointer.pointee = TraceEventKind.actionBegan.rawValue
+        pointer = Self.putID(store, &lastNode, pointer + 1)
+        pointer = putString(name, pointer)
+        pointer = putString(arguments, pointer)
+        pointer = Self.put(timeDelta(), pointer)
+        commit(pointer)
+    }
+
+    @inline(__always)
+    func actionEnded(store: UInt64) {
+        var pointer = reserve(Self.fixedBound)
+        pointer.pointee = TraceEventKind.actionEnded.rawValue
+        pointer = Self.putID(store, &lastNode, pointer + 1)
+        pointer = Self.put(timeDelta(), pointer)
+        commit(pointer)
+    }
+
+    @inline(__always)
+    func flush(began: Bool) {
+        var pointer = reserve(Self.fixedBound)
+        pointer.pointee = (began ? TraceEventKind.flushBegan : TraceEventKind.flushEnded).rawValue
+        pointer = Self.put(timeDelta(), pointer + 1)
+        commit(pointer)
+    }
+
+    @inline(__always)
+    func issue(_ kind: TraceIssueKind, node: UInt64, message: String) {
+        var pointer = reserve(Self.fixedBound &+ Self.stringBound(message))
+        pointer.pointee = TraceEventKind.issue.rawValue
+        pointer[1] = kind.rawValue
+        pointer = Self.put(Self.optionalCode(node, &lastNode), pointer + 2)
+        pointer = putString(message, pointer)
+        pointer = Self.put(timeDelta(), pointer)
+        commit(pointer)
+    }
+}

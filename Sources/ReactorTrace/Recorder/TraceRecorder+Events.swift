@@ -1,0 +1,69 @@
+import ReactorCore
+
+// The ReactorTracer conformance: each event goes to the calling thread's encoder.
+extension TraceRecorder {
+    /// Records `created` (timed).
+    public func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
+        withThread { $0.nodeCreated(id, kind: kind, name: name, parent: parent) }
+    }
+
+    /// Records `named` (untimed).
+    public func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {
+        withThread { $0.nodeNamed(id, name: name, owner: owner) }
+    }
+
+    /// Records `stopped` (timed).
+    public func nodeStopped(_ id: UInt64) {
+        withThread { $0.nodeStopped(id) }
+    }
+
+    /// Records `depend` (untimed, typically 3 bytes).
+    public func depend(computation: UInt64, dependency: UInt64) {
+        withThread { $0.depend(computation: computation, dependency: dependency) }
+    }
+
+    /// Records `changed` (untimed, typically 2 bytes).
+    public func changed(dependency: UInt64) {
+        withThread { $0.changed(dependency: dependency) }
+    }
+
+    /// Records `invalidate` with its cause (untimed, typically 3 bytes).
+    public func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+        withThread { $0.invalidated(computation: computation, cause: cause, source: source) }
+    }
+
+    /// Records `rerun-begin` (timed).
+    public func rerunBegan(computation: UInt64, firstRun: Bool) {
+        withThread { $0.rerunBegan(computation: computation, firstRun: firstRun) }
+    }
+
+    /// Records `rerun-end` (timed).
+    public func rerunEnded(computation: UInt64) {
+        withThread { $0.rerunEnded(computation: computation) }
+    }
+
+    /// Records `action-begin` (timed; name and arguments interned per chunk).
+    public func actionBegan(store: UInt64, name: String, arguments: String) {
+        withThread { $0.actionBegan(store: store, name: name, arguments: arguments) }
+    }
+
+    /// Records `action-end` (timed).
+    public func actionEnded(store: UInt64) {
+        withThread { $0.actionEnded(store: store) }
+    }
+
+    /// Records `flush-begin` (timed).
+    public func flushBegan() {
+        withThread { $0.flush(began: true) }
+    }
+
+    /// Records `flush-end` (timed).
+    public func flushEnded() {
+        withThread { $0.flush(began: false) }
+    }
+
+    /// Records `issue` (timed).
+    public func issue(_ kind: TraceIssueKind, node: UInt64, message: String) {
+        withThread { $0.issue(kind, node: node, message: message) }
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import ReactorCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Records the reactive core's trace events to a binary log (docs/TRACE_FORMAT.md).
+///
+/// ```swift
+/// try TraceRecorder.start(path: "app.rtrace")   // or REACTOR_TRACE=app.rtrace + startFromEnvironment()
+/// …
+/// TraceRecorder.stop()                           // ships the rest and closes the file
+/// ```
+///
+/// Each thread appends events to its own buffer (reached through a pthread key)
+/// with no lock: one release store per event publishes it. A background writer
+/// ships full buffers, and every ``Options/flushInterval`` what the others have
+/// published, as checksummed chunks. A process killed with SIGKILL therefore keeps
+/// everything but the last `flushInterval` of events, and at most
+/// `(maxQueuedSegments + 1) × segmentCapacity` bytes per recording thread.
+public final class TraceRecorder: ReactorTracer, @unchecked Sendable {
+    // @unchecked Sendable: the per-thread state is reached through a pthread
+    // key (one owner each), the writer synchronises itself, `state` is a mutex.
+
+    /// Tuning knobs of a recording. The defaults suit applications and benchmarks alike.
+    public struct Options: Sendable {
+        /// The bytes of one thread buffer, and so the largest chunk (256 B to 1 MiB).
+        public var segmentCapacity: Int
+        /// How many full buffers a thread may have waiting for the writer before
+        /// it waits itself (backpressure instead of unbounded memory or silent loss).
+        public var maxQueuedSegments: Int
+        /// How often the writer ships partly filled buffers: the time bound of
+        /// what a crash can lose.
+        public var flushInterval: Duration
+
+        /// Options with the given values (64 KiB buffers, 16 queued, 10 ms by default).
+        public init(segmentCapacity: Int = 64 << 10, maxQueuedSegments: Int = 16,
+                    flushInterval: Duration = .milliseconds(10)) {
+            self.segmentCapacity = min(max(segmentCapacity, 256), TraceFormat.maxPayloadLength)
+            self.maxQueuedSegments = max(1, maxQueuedSegments)
+            self.flushInterval = max(flushInterval, .milliseconds(1))
+        }
+    }
+
+    /// What `stop()` reports about a finished recording.
+    public struct Statistics: Sendable, Equatable {
+        /// Events written to the file.
+        public var events: UInt64
+        /// Chunks written.
+        public var chunks: UInt64
+        /// Bytes written, header and end block included.
+        public var bytes: UInt64
+        /// The `errno` of a failed write, or 0.
+        public var writeError: Int32
+    }
+
+    /// The environment variable ``startFromEnvironment(_:)`` reads.
+    public static let environmentVariable = "REACTOR_TRACE"
+
+    /// The file being written.
+    public let path: String
+    /// The options in effect.
+    public let options: Options
+
+    private let generation: UInt64
+    private let key: pthread_key_t
+    private let writer: TraceWriter
+    private let stopped = Mutex<Statistics?>(nil)
+
+    // MARK: Starting and stopping
+
+    /// Starts recording to `path` (created or truncated) and installs the
+    /// recorder as the process's tracer. Throws ``TraceRecorderError`` if a
+    /// recording is already running or the file cannot be created.
+    @discardableResult
+    public static func start(path: String, options: Options = Options()) throws -> TraceRecorder {
+        try currentRecorder.withLock { current in
+            if let running = current { throw TraceRecorderError.alreadyRecording(path: running.path) }
+            let recorder = try TraceRecorder(path: path, options: options)
+            current = recorder
+            ReactorTracing.install(recorder)
+            registerExitHandler()
+            return recorder
+        }
+    }
+
+    /// Starts recording to the path in the environment variable `REACTOR_TRACE`,
+    /// if it is set and not empty; returns nil (and does nothing) otherwise.
+    /// Call it once at launch: then `REACTOR_TRACE=app.rtrace ./app` records a trace.
+    /// A recording started this way (like any other) is stopped at `exit()`.
+    @discardableResult
+    public static func startFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
+                                            options: Options = Options()) throws -> TraceRecorder? {
+        guard let path = environment[environmentVariable], !path.isEmpty else { return nil }
+        return try start(path: path, options: options)
+    }
+
+    /// The running recording, if any.
+    public static var current: TraceRecorder? {
+        currentRecorder.withLock { $0 }
+    }
+
+    /// Stops the running recording, if any: ships every published event,
+    /// writes the end block and closes the file.
+    @discardableResult
+    public static func stop() -> Statistics? {
+        current?.stop()
+    }
+
+    /// Stops this recording: uninstalls it, ships every published event, writes
+    /// the end block and closes the file. Calling it again returns the same statistics.
+    @discardableResult
+    public func stop() -> Statistics {
+        Self.currentRecorder.withLock { current in
+            if current === self {
+                ReactorTracing.install(nil)
+                current = nil
+            }
+        }
+        return stopped.withLock { statistics in
+            if let statistics { return statistics }
+            writer.finish()
+            let result = Statistics(events: writer.eventsWritten, chunks: writer.chunksWritten,
+                                    bytes: writer.bytesWritten, writeError: writer.writeError)
+            statistics = result
+            return result
+        }
+    }
+
+    /// Opens a recording to `path` without installing it as the process's
+    /// tracer: events reach it only through its ``ReactorTracer`` methods (for a
+    /// tracer that forwards to several others, or to record a synthetic stream).
+    /// ``start(path:options:)`` is the usual way in.
+    public init(path: String, options: Options = Options()) throws {
+        self.path = path
+        self.options = options
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw TraceRecorderError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        }
+        let clockStart = MonotonicClock.now()
+        generation = Self.nextGeneration.add(1, ordering: .relaxed).newValue
+        key = Self.threadKey
+        writer = TraceWriter(descriptor: descriptor, clockStart: clockStart,
+                             segmentCapacity: options.segmentCapacity,
+                             maxQueuedSegments: options.maxQueuedSegments,
+                             flushInterval: options.flushInterval)
+        let header = TraceHeader(major: TraceFormat.majorVersion, minor: TraceFormat.minorVersion,
+                                 clock: .monotonic, wallStartNanoseconds: MonotonicClock.wallNow(),
+                                 monotonicStartNanoseconds: clockStart,
+                                 processID: UInt32(truncatingIfNeeded: getpid()))
+        guard writer.writeDirectly(header.encoded()) else {
+            close(descriptor)
+            throw TraceRecorderError.cannotCreate(path: path, reason: String(cString: strerror(writer.writeError)))
+        }
+        writer.startThread()
+    }
+
+    // MARK: Per-thread state
+
+    /// Recording threads the writer still follows (for tests: exited threads are dropped).
+    var registeredThreads: Int { writer.registeredThreads }
+
+    /// Runs `body` with this thread's encoder, creating it on the thread's first event.
+    @inline(__always)
+    func withThread(_ body: (ThreadRecorder) -> Void) {
+        if let raw = pthread_getspecific(key) {
+            let thread = Unmanaged<ThreadRecorder>.fromOpaque(raw)
+            if thread._withUnsafeGuaranteedRef({ $0.generation == generation }) {
+                thread._withUnsafeGuaranteedRef(body)
+                return
+            }
+        }
+        attachThread()._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Gives this thread an encoder of this recording; the pthread key holds a
+    /// reference, released when the thread exits or moves to a later recording.
+    @inline(never)
+    private func attachThread() -> Unmanaged<ThreadRecorder> {
+        if let raw = pthread_getspecific(key) {
+            Unmanaged<ThreadRecorder>.fromOpaque(raw).release()
+        }
+        let thread = Unmanaged.passRetained(writer.register(generation: generation))
+        pthread_setspecific(key, thread.toOpaque())
+        return thread
+    }
+
+    private static let nextGeneration = Atomic<UInt64>(0)
+    private static let currentRecorder = Mutex<TraceRecorder?>(nil)
+
+    /// One key for the process: recordings tell their states apart by generation.
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { raw in
+            // The thread is exiting: tell the writer its segments are final.
+            guard let raw else { return }
+            let thread = Unmanaged<ThreadRecorder>.fromOpaque(raw)
+            thread.takeUnretainedValue().exited.store(true, ordering: .releasing)
+            thread.release()
+        }
+        precondition(status == 0, "ReactorTrace: pthread_key_create failed (\(status))")
+        return key
+    }()
+
+    private static let exitHandlerRegistered = Atomic<Bool>(false)
+
+    /// Stops the running recording at `exit()`, so a trace started from the
+    /// environment ends cleanly without the app calling `stop()`.
+    private static func registerExitHandler() {
+        guard !exitHandlerRegistered.exchange(true, ordering: .relaxed) else { return }
+        atexit { TraceRecorder.stop() }
+    }
+}

@@ -1,0 +1,252 @@
+import Dispatch
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The background side of a recording: one thread that wakes when a segment
+/// fills up or every `flushInterval`, ships what each recording thread has
+/// published as chunks, and on stop writes the end block and closes the file.
+///
+/// Internal storage: `@unchecked Sendable` because `threads` is behind a mutex,
+/// the flags are atomic and the statistics are touched by the writer thread only
+/// (read by `stop()` after joining it).
+final class TraceWriter: @unchecked Sendable {
+    let segmentCapacity: Int
+    let maxQueuedSegments: Int
+    let flushInterval: Duration
+    let clockStart: UInt64
+    private let descriptor: Int32
+    private let threads = Mutex<[ThreadRecorder]>([])
+    private let wakeSignal = DispatchSemaphore(value: 0)
+    private let finishedSignal = DispatchSemaphore(value: 0)
+    private let stopRequested = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+    /// Staged output of the current pass: headers and other small blocks in
+    /// `headers`, payloads written straight from their segments (no copy).
+    private var headers: [UInt8] = []
+    private var pieces: [Piece] = []
+    private var stagedBytes = 0
+
+    private struct Piece {
+        var headerStart: Int
+        var segment: TraceSegment?
+        var start: Int
+        var end: Int
+    }
+
+    // Writer thread only until it finishes.
+    private(set) var eventsWritten: UInt64 = 0
+    private(set) var chunksWritten: UInt64 = 0
+    private(set) var bytesWritten: UInt64 = 0
+    private(set) var writeError: Int32 = 0
+    private var threadCount: UInt32 = 0
+
+    init(descriptor: Int32, clockStart: UInt64, segmentCapacity: Int, maxQueuedSegments: Int, flushInterval: Duration) {
+        self.descriptor = descriptor
+        self.clockStart = clockStart
+        self.segmentCapacity = segmentCapacity
+        self.maxQueuedSegments = maxQueuedSegments
+        self.flushInterval = flushInterval
+    }
+
+    /// True once the writer has shipped its last chunk: later events are dropped.
+    var isFinished: Bool { finished.load(ordering: .acquiring) }
+
+    /// How many recording threads the writer still follows (exited ones are dropped once shipped).
+    var registeredThreads: Int { threads.withLock { $0.count } }
+
+    /// Wakes the writer early (a segment filled up).
+    func wake() { wakeSignal.signal() }
+
+    /// Adds a recording thread; it gets the next thread index.
+    func register(generation: UInt64) -> ThreadRecorder {
+        threads.withLock { threads in
+            let thread = ThreadRecorder(generation: generation, index: threadCount, clockStart: clockStart, writer: self)
+            threadCount += 1
+            threads.append(thread)
+            return thread
+        }
+    }
+
+    /// Writes `bytes` at the current end of the file (the header, at start).
+    func writeDirectly(_ bytes: [UInt8]) -> Bool {
+        stage(bytes)
+        return flushStaging()
+    }
+
+    /// Starts the writer thread.
+    func startThread() {
+        let thread = Thread { [self] in run() }
+        thread.name = "ReactorTrace.writer"
+        thread.start()
+    }
+
+    /// Ships everything published so far, writes the end block, closes the
+    /// file and returns once the writer thread is done.
+    func finish() {
+        stopRequested.store(true, ordering: .releasing)
+        wakeSignal.signal()
+        finishedSignal.wait()
+    }
+
+    private func run() {
+        let intervalNanoseconds = flushInterval.components.seconds * 1_000_000_000
+            + flushInterval.components.attoseconds / 1_000_000_000
+        while true {
+            _ = wakeSignal.wait(timeout: .now() + .nanoseconds(Int(max(1, intervalNanoseconds))))
+            let stopping = stopRequested.load(ordering: .acquiring)
+            shipPublished()
+            if stopping { break }
+        }
+        // Threads that rotate from now on drop their segment instead of queueing it.
+        finished.store(true, ordering: .releasing)
+        shipPublished()
+        writeEndBlock()
+        close(descriptor)
+        finishedSignal.signal()
+    }
+
+    /// One pass: for each thread, its full segments in order, then what its
+    /// current segment has published.
+    private func shipPublished() {
+        let snapshot = threads.withLock { $0 }
+        var retired: [ObjectIdentifier] = []
+        for thread in snapshot {
+            let hasExited = thread.exited.load(ordering: .acquiring)
+            let (full, current) = thread.handoff.withLock { handoff in
+                defer { handoff.full.removeAll() }
+                return (handoff.full, handoff.current)
+            }
+            for segment in full { ship(segment, of: thread) }
+            ship(current, of: thread)
+            if hasExited { retired.append(ObjectIdentifier(thread)) }
+        }
+        _ = flushStaging()
+        if !retired.isEmpty {
+            threads.withLock { $0.removeAll { retired.contains(ObjectIdentifier($0)) } }
+        }
+    }
+
+    /// Appends the chunk of `segment` between what was shipped and what is published.
+    private func ship(_ segment: TraceSegment, of thread: ThreadRecorder) {
+        let (end, events) = TraceSegment.unpack(segment.published.load(ordering: .acquiring))
+        let start = segment.shippedOffset
+        guard end > start, end <= segment.capacity else { return }
+        let count = events &- segment.shippedEvents
+        let freshContext = start == 0
+        var header: [UInt8] = []
+        header.reserveCapacity(TraceFormat.blockHeaderLength)
+        header.appendLittleEndian(TraceFormat.chunkBlock)
+        header.appendLittleEndian(UInt32(end - start))
+        header.appendLittleEndian(thread.index)
+        header.appendLittleEndian(thread.nextSequence)
+        header.appendLittleEndian(count)
+        header.append(freshContext ? TraceFormat.freshContextFlag : 0)
+        header.append(contentsOf: [0, 0, 0])
+        let payload = UnsafeRawBufferPointer(start: segment.base + start, count: end - start)
+        var crc = CRC32()
+        header.withUnsafeBytes { crc.update($0) }
+        crc.update(payload)
+        header.appendLittleEndian(crc.value)
+        pieces.append(Piece(headerStart: headers.count, segment: segment, start: start, end: end))
+        headers.append(contentsOf: header)
+        stagedBytes += header.count + end - start
+        segment.shippedOffset = end
+        segment.shippedEvents = events
+        thread.nextSequence &+= 1
+        eventsWritten &+= UInt64(count)
+        chunksWritten &+= 1
+        if stagedBytes >= 4 << 20 || pieces.count >= 512 { _ = flushStaging() }
+    }
+
+    private func writeEndBlock() {
+        var payload: [UInt8] = []
+        payload.appendLittleEndian(eventsWritten)
+        payload.appendLittleEndian(chunksWritten)
+        let now = MonotonicClock.now()
+        payload.appendLittleEndian(now > clockStart ? now - clockStart : 0)
+        payload.appendLittleEndian(threads.withLock { _ in threadCount })
+        var block: [UInt8] = []
+        block.appendLittleEndian(TraceFormat.endBlock)
+        block.appendLittleEndian(UInt32(payload.count))
+        block.append(contentsOf: [UInt8](repeating: 0, count: 16))
+        var crc = CRC32()
+        block.withUnsafeBytes { crc.update($0) }
+        payload.withUnsafeBytes { crc.update($0) }
+        block.appendLittleEndian(crc.value)
+        stage(block + payload)
+        _ = flushStaging()
+    }
+
+    /// Stages bytes that are not in a segment (the header, the end block).
+    private func stage(_ bytes: [UInt8]) {
+        pieces.append(Piece(headerStart: headers.count, segment: nil, start: 0, end: 0))
+        headers.append(contentsOf: bytes)
+        stagedBytes += bytes.count
+    }
+
+    /// Writes the staged pieces in order with `writev`; after a write error,
+    /// later bytes are discarded (a trace with a hole would be misread) and the
+    /// error is kept for `stop()`.
+    private func flushStaging() -> Bool {
+        defer {
+            headers.removeAll(keepingCapacity: true)
+            pieces.removeAll(keepingCapacity: true)
+            stagedBytes = 0
+        }
+        guard writeError == 0, !pieces.isEmpty else { return writeError == 0 }
+        return headers.withUnsafeMutableBytes { headerBytes -> Bool in
+            var vectors: [iovec] = []
+            vectors.reserveCapacity(pieces.count * 2)
+            for (index, piece) in pieces.enumerated() {
+                let headerEnd: Int
+                if piece.segment != nil {
+                    headerEnd = piece.headerStart + TraceFormat.blockHeaderLength
+                } else {
+                    headerEnd = index + 1 < pieces.count ? pieces[index + 1].headerStart : headerBytes.count
+                }
+                vectors.append(iovec(iov_base: headerBytes.baseAddress! + piece.headerStart,
+                                     iov_len: headerEnd - piece.headerStart))
+                if let segment = piece.segment {
+                    vectors.append(iovec(iov_base: UnsafeMutableRawPointer(segment.base + piece.start),
+                                         iov_len: piece.end - piece.start))
+                }
+            }
+            return writeAll(&vectors)
+        }
+    }
+
+    /// `writev` until every vector is written (partial writes and EINTR resumed).
+    private func writeAll(_ vectors: inout [iovec]) -> Bool {
+        var first = 0
+        while first < vectors.count {
+            let batch = min(vectors.count - first, 1024)
+            let written = vectors.withUnsafeBufferPointer { writev(descriptor, $0.baseAddress! + first, Int32(batch)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                writeError = errno
+                return false
+            }
+            bytesWritten &+= UInt64(written)
+            var remaining = written
+            while remaining > 0, first < vectors.count {
+                if remaining >= vectors[first].iov_len {
+                    remaining -= vectors[first].iov_len
+                    first += 1
+                } else {
+                    vectors[first].iov_base += remaining
+                    vectors[first].iov_len -= remaining
+                    remaining = 0
+                }
+            }
+            while first < vectors.count, vectors[first].iov_len == 0 { first += 1 }
+        }
+        return true
+    }
+}

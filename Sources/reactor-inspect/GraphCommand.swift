@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import ReactorInspector
+
+extension GraphFormat: ExpressibleByArgument {}
+
+/// `reactor-inspect graph TRACE [-o OUT] [--format svg|dot] [--focus NAME] [--depth N] [--top N]`.
+struct GraphCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Draw the dependency graph as SVG (rendered in process by Graphviz) or DOT.",
+        discussion: """
+            Autoruns are boxes, computeds hexagons, properties and dependencies ellipses;
+            stores are clusters holding their state. Fill colour is heat (reruns or time),
+            edge labels count invalidations, dashed edges show nesting; hover a node for
+            its statistics. Large graphs show the 150 hottest computations and their
+            neighbours unless asked otherwise, and say what they left out.
+
+            Examples:
+              reactor-inspect graph out/todos.trace                 # writes out/todos.svg
+              reactor-inspect graph out/todos.trace --focus list --depth 2 -o list.svg
+              reactor-inspect graph out/stress.trace --top 30 --heat time
+              reactor-inspect graph out/todos.trace --at 2ms --format dot -o -
+            """
+    )
+
+    @OptionGroup var trace: TraceArgument
+    @OptionGroup var output: OutputOptions
+
+    @Option(name: [.short, .customLong("output")],
+            help: ArgumentHelp("Where to write; '-' for stdout. Default: the trace's path with .svg (or .dot).", valueName: "out"))
+    var out: String?
+
+    @Option(help: "svg or dot.")
+    var format: GraphFormat = .svg
+
+    @Option(help: ArgumentHelp("Draw the neighbourhood of this node (a computation, computed or property).", valueName: "name"))
+    var focus: String?
+
+    @Option(help: "With --focus: how many edges away to go.")
+    var depth = 2
+
+    @Option(help: ArgumentHelp("Draw the N hottest computations and their neighbours.", valueName: "n"))
+    var top: Int?
+
+    @Flag(help: "Draw every node, however large the graph.")
+    var all = false
+
+    @Option(help: ArgumentHelp("Draw the graph as it stood at this trace time (1.5ms, 200us, 2s) instead of all-time.",
+                               valueName: "time"))
+    var at: String?
+
+    @Option(help: "What the fill colour shows: reruns or time.")
+    var heat: HotOrder = .reruns
+
+    func validate() throws {
+        if let top, top < 1 { throw ValidationError("--top must be at least 1") }
+        guard depth >= 0 else { throw ValidationError("--depth must be 0 or more") }
+        if [focus != nil, top != nil, all].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --focus, --top and --all")
+        }
+        if let at, DurationText.parse(at) == nil {
+            throw ValidationError("--at '\(at)' is not a time (examples: 1.5ms, 200us, 2s)")
+        }
+    }
+
+    func run() throws {
+        let moment = at.flatMap(DurationText.parse)
+        let loaded = try trace.model(options: TraceModelOptions(snapshotAt: moment), output: output)
+        let selection: GraphSelection
+        if let focus {
+            selection = .focus(name: focus, depth: depth)
+        } else if let top {
+            selection = .top(top)
+        } else {
+            selection = all ? .all : .automatic
+        }
+        let options = GraphOptions(selection: selection, heat: heat, at: moment)
+        let title = (trace.path as NSString).lastPathComponent
+        let rendered: (output: String, graph: DependencyGraph)
+        do {
+            rendered = try GraphRenderer.render(model: loaded.value, options: options, format: format, title: title)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let destination = out ?? Self.defaultOutput(for: trace.path, format: format)
+        if destination == "-" {
+            Terminal.print(rendered.output)
+        } else {
+            do {
+                try Data(rendered.output.utf8).write(to: URL(fileURLWithPath: destination))
+            } catch {
+                throw ValidationError("cannot write \(destination): \(error.localizedDescription)")
+            }
+            let graph = rendered.graph
+            Terminal.print("wrote \(destination) (\(graph.nodes.count) nodes, \(graph.edges.count) edges)\n")
+        }
+        if let note = rendered.graph.omissionNote {
+            Terminal.standardError.write("reactor-inspect: note: \(note)\n")
+        }
+        try loaded.finish()
+    }
+
+    /// The trace's path with its extension replaced: `out/todos.trace` → `out/todos.svg`.
+    static func defaultOutput(for path: String, format: GraphFormat) -> String {
+        let url = URL(fileURLWithPath: path)
+        let base = url.pathExtension.isEmpty ? path : String(path.dropLast(url.pathExtension.count + 1))
+        return base + "." + format.rawValue
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import ReactorInspector
+
+/// `reactor-inspect replay TRACE [--filter …]`.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "The event stream as text, one line an event, filtered by kind, name and time.",
+        discussion: """
+            Filters (repeatable; kinds add up, names add up, all must match):
+              kind:WORD   created, named, stopped, depend, changed, invalidate,
+                          rerun-begin, rerun-end, action-begin, action-end, flush-begin,
+                          flush-end, issue, or a family: rerun, action, flush, node
+              name:TEXT   events involving a node whose name contains TEXT
+              from:TIME   events at or after TIME (1.5ms, 200us, 2s)
+              to:TIME     events at or before TIME
+              WORD        a kind if it names one, else a name
+
+            Examples:
+              reactor-inspect replay out/todos.trace
+              reactor-inspect replay out/todos.trace --filter rerun --filter name:list
+              reactor-inspect replay out/stress.trace --filter from:10ms --filter to:12ms
+            """
+    )
+
+    @OptionGroup var trace: TraceArgument
+    @OptionGroup var output: OutputOptions
+
+    @Option(name: .long, help: ArgumentHelp("A filter term (see below); repeatable.", valueName: "term"))
+    var filter: [String] = []
+
+    @Option(help: "Keep events of this kind or family (as kind:WORD); repeatable.")
+    var kind: [String] = []
+
+    @Option(help: "Keep events involving a node whose name contains this (as name:TEXT); repeatable.")
+    var name: [String] = []
+
+    @Option(help: "Keep events at or after this trace time.")
+    var from: String?
+
+    @Option(help: "Keep events at or before this trace time.")
+    var to: String?
+
+    func run() throws {
+        var replayFilter = ReplayFilter()
+        var terms = filter + kind.map { "kind:\($0)" } + name.map { "name:\($0)" }
+        if let from { terms.append("from:\(from)") }
+        if let to { terms.append("to:\(to)") }
+        do {
+            try replayFilter.add(terms: terms)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var formatter = ReplayFormatter(filter: replayFilter, style: output.style)
+        var buffer = ""
+        buffer.reserveCapacity(1 << 16)
+        let report = try trace.forEachEvent(output: output) { event in
+            guard let line = formatter.line(for: event) else { return }
+            buffer += line
+            buffer += "\n"
+            if buffer.utf8.count >= 1 << 16 {
+                Terminal.print(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        Terminal.print(buffer)
+        try report.finish()
+    }
+}

@@ -1,0 +1,55 @@
+import ReactorInspector
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process's standard streams: colour and progress decisions, unbuffered stderr.
+enum Terminal {
+    /// Writes to standard error at once.
+    struct ErrorStream {
+        func write(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    #if canImport(Glibc)
+                    let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                    #else
+                    let written = Darwin.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                    #endif
+                    if written <= 0 { return }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    static let standardError = ErrorStream()
+
+    /// True when file descriptor `descriptor` is a terminal.
+    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// True when the `NO_COLOR` convention asks for no colour.
+    static var noColorRequested: Bool {
+        guard let value = getenv("NO_COLOR") else { return false }
+        return value.pointee != 0
+    }
+
+    /// Flushes standard output and ends the process with `code`.
+    static func exit(_ code: Int32) -> Never {
+        fflush(nil)  // every output stream
+        #if canImport(Glibc)
+        Glibc.exit(code)
+        #else
+        Darwin.exit(code)
+        #endif
+    }
+
+    /// Writes `text` to standard output.
+    static func print(_ text: String) {
+        Swift.print(text, terminator: "")
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import ReactorTrace
+import Testing
+
+@Suite struct SampleTruthTests {
+    @Test(arguments: ["counter", "todos", "profile", "stress"])
+    func hotRerunsEqualTheSamplesOwnCounters(sample: String) throws {
+        let trace = try SampleTrace.named(sample)
+        let result = try ProcessRunner.inspect("hot", trace.path, "--json", "--top", "100000")
+        #expect(result.status == 0, "\(result.stderr)")
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        var reruns: [String: Int] = [:]
+        for entry in entries {
+            let name = try #require(entry["name"] as? String)
+            reruns[name] = try #require(entry["reruns"] as? Int)
+            for key in ["totalNanoseconds", "maxNanoseconds", "topCauses"] { #expect(entry[key] != nil) }
+        }
+        #expect(!trace.reruns.isEmpty)
+        for (name, count) in trace.reruns {
+            #expect(reruns[name] == count, "\(sample): \(name)")
+        }
+    }
+
+    @Test func counterLabelRerunsExactlyOneHundredTimes() throws {
+        let trace = try SampleTrace.counter.get()
+        #expect(trace.reruns["label"] == 100)
+        let result = try ProcessRunner.inspect("hot", trace.path)
+        #expect(result.stdout.contains("label"))
+        #expect(result.stdout.contains("  100  "))
+        let why = try ProcessRunner.inspect("why", trace.path, "label", "--limit", "2")
+        #expect(why.status == 0)
+        #expect(why.stdout.contains("100×  CounterViewModel.counter changed → autorun label invalidated → autorun label reran"))
+    }
+
+    @Test func summaryJSONCountsEveryEventTheReaderSees() throws {
+        let trace = try SampleTrace.stress.get()
+        let result = try ProcessRunner.inspect("summary", trace.path, "--json")
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let reader = try TraceReader(path: trace.path)
+        let events = try reader.skipToEnd()
+        #expect(object["events"] as? Int == events)
+        #expect((object["nodes"] as? Int ?? 0) > 60)
+        #expect((object["durationNanoseconds"] as? Int ?? 0) > 0)
+        let runs = try #require(object["reruns"] as? Int)
+        #expect(runs == trace.reruns.values.reduce(0, +))
+    }
+
+    @Test func replayPrintsOneLineAnEventAndFilters() throws {
+        let trace = try SampleTrace.counter.get()
+        let all = try ProcessRunner.inspect("replay", trace.path)
+        let reader = try TraceReader(path: trace.path)
+        #expect(all.stdout.split(separator: "\n").count == (try reader.skipToEnd()))
+        let begins = try ProcessRunner.inspect("replay", trace.path, "--filter", "rerun-begin", "--filter", "name:label")
+        #expect(begins.stdout.split(separator: "\n").count == 101)
+        let bad = try ProcessRunner.inspect("replay", trace.path, "--filter", "kind:nonsense")
+        #expect(bad.status == 2)
+        #expect(bad.stderrLines.count == 1)
+    }
+}
+
+@Suite struct GraphCommandTests {
+    @Test func writesTheSVGNextToTheTraceAndSaysWhere() throws {
+        let source = try SampleTrace.counter.get()
+        let directory = SampleTrace.directory.appendingPathComponent("graph-default")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let copy = directory.appendingPathComponent("run.trace")
+        try? FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(atPath: source.path, toPath: copy.path)
+        let result = try ProcessRunner.inspect("graph", copy.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let svgPath = directory.appendingPathComponent("run.svg").path
+        #expect(result.stdout.contains("wrote \(svgPath)"))
+        let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
+        #expect(svg.contains("<svg"))
+        #expect(svg.contains(">label</text>"))
+        #expect(svg.contains("xlink:title=\"label (autorun)"))
+    }
+
+    @Test func dotToStdoutAndFocus() throws {
+        let trace = try SampleTrace.stress.get()
+        let result = try ProcessRunner.inspect("graph", trace.path, "--format", "dot", "-o", "-", "--top", "3")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("digraph reactor"))
+        #expect(result.stderr.contains("Showing"))
+        let unknown = try ProcessRunner.inspect("graph", trace.path, "--focus", "no-such-node")
+        #expect(unknown.status == 2)
+        #expect(unknown.stderrLines == ["reactor-inspect: error: no node named 'no-such-node' in this trace"])
+    }
+}
+
+@Suite struct BadInputTests {
+    private func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let url = SampleTrace.directory.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    private func expectOneLineFailure(_ result: ProcessRunner.Result, containing text: String) {
+        #expect(result.status == 2)
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("reactor-inspect: error:"))
+        #expect(result.stderr.contains(text), "\(result.stderr)")
+    }
+
+    @Test(arguments: ["summary", "hot", "replay", "graph"])
+    func unreadableFilesFailWithOneLine(command: String) throws {
+        expectOneLineFailure(try ProcessRunner.inspect(command, "/no/such/trace"), containing: "/no/such/trace")
+        expectOneLineFailure(try ProcessRunner.inspect(command, try file("empty.trace", [])), containing: "empty")
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        expectOneLineFailure(try ProcessRunner.inspect(command, try file("noise.trace", noise)), containing: "not a Reactor trace")
+        let header = try Array(Data(contentsOf: URL(fileURLWithPath: try SampleTrace.counter.get().path)).prefix(12))
+        expectOneLineFailure(try ProcessRunner.inspect(command, try file("cut-header.trace", header)), containing: "truncated")
+    }
+
+    @Test func whyFailsOnUnknownTraceOrName() throws {
+        expectOneLineFailure(try ProcessRunner.inspect("why", "/no/such/trace", "x"), containing: "/no/such/trace")
+        let trace = try SampleTrace.counter.get()
+        expectOneLineFailure(try ProcessRunner.inspect("why", trace.path, "lable"), containing: "did you mean 'label'")
+    }
+
+    @Test func badFlagsFailWithOneLine() throws {
+        let trace = try SampleTrace.counter.get()
+        expectOneLineFailure(try ProcessRunner.inspect("hot", trace.path, "--bogus"), containing: "--bogus")
+        expectOneLineFailure(try ProcessRunner.inspect("hot", trace.path, "--top", "0"), containing: "--top")
+        expectOneLineFailure(try ProcessRunner.inspect("hot", trace.path, "--by", "speed"), containing: "speed")
+        expectOneLineFailure(try ProcessRunner.inspect("graph", trace.path, "--at", "soon"), containing: "--at")
+        expectOneLineFailure(try ProcessRunner.inspect("nonsense"), containing: "nonsense")
+    }
+
+    @Test func truncatedTraceReportsWhatItHoldsWithAWarning() throws {
+        let trace = try SampleTrace.stress.get()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: trace.path))
+        let cut = try file("cut.trace", Array(bytes.prefix(bytes.count / 2)))
+        let result = try ProcessRunner.inspect("summary", cut, "--json")
+        #expect(result.status == 2)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.hasPrefix("reactor-inspect: warning: \(cut):"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let events = try #require(object["events"] as? Int)
+        #expect(events > 0)
+        #expect(result.stderr.contains("showing the \(events) events"))
+    }
+}
+
+@Suite struct TerminalOutputTests {
+    @Test func plainWhenPipedColouredOnRequest() throws {
+        let trace = try SampleTrace.counter.get()
+        let piped = try ProcessRunner.inspect("hot", trace.path)
+        #expect(!piped.stdout.contains("\u{1B}["))
+        let forced = try ProcessRunner.inspect("hot", trace.path, "--color", "always")
+        #expect(forced.stdout.contains("\u{1B}[1m"))
+        let noColor = try ProcessRunner.inspect("hot", trace.path, environment: ["NO_COLOR": "1"])
+        #expect(!noColor.stdout.contains("\u{1B}["))
+        #expect(piped.stderr.isEmpty)  // no progress line when stderr is not a terminal
+    }
+
+    @Test func helpHasExamples() throws {
+        for command in ["summary", "hot", "why", "replay", "graph"] {
+            let help = try ProcessRunner.inspect(command, "--help")
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("Examples:"), "\(command)")
+        }
+    }
+}
+
+@Suite struct TodosSampleTests {
+    @Test func whyListStartsAtTheStoreActions() throws {
+        let trace = try SampleTrace.todos.get()
+        let result = try ProcessRunner.inspect("why", trace.path, "list")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("action TodoStore.addTodo(_:) → TodoStore.todos changed → autorun list invalidated → autorun list reran"))
+        #expect(result.stdout.contains("action TodoStore.setVisibilityFilter(_:)"))
+        let reruns = try #require(trace.reruns["list"])
+        #expect(result.stdout.contains("\(reruns + 1) runs, \(reruns) reruns"))
+    }
+
+    @Test func graphShowsTheStoreClusterAndComputed() throws {
+        let trace = try SampleTrace.todos.get()
+        let result = try ProcessRunner.inspect("graph", trace.path, "--format", "svg", "-o", "-")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("store TodoStore"))
+        #expect(result.stdout.contains(">remainingCount</text>"))
+        #expect(result.stdout.contains("xlink:title=\"countLabel (autorun)"))
+    }
+
+    @Test func summaryListsTheActions() throws {
+        let trace = try SampleTrace.todos.get()
+        let result = try ProcessRunner.inspect("summary", trace.path)
+        #expect(result.stdout.contains("TodoStore.addTodo(_:)"))
+        #expect(result.stdout.contains("×5"))
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite struct CheckCommandTests {
+    func budget(_ json: String) throws -> String {
+        let url = try CICommand.temporaryDirectory().appendingPathComponent("budget.json")
+        try json.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test func withinBudgetExitsZero() throws {
+        let traces = try SampleTraces.load()
+        let result = try CICommand.inspect("check", traces.counter, "--budget",
+                                           try budget(#"{ "computations": [ { "match": "label", "maxReruns": 100 } ], "forbid": ["runaway"] }"#))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("counter.trace is within budget budget.json: 2 rules passed"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func exceededBudgetExitsOneWithTheCause() throws {
+        let traces = try SampleTraces.load()
+        let result = try CICommand.inspect("check", traces.counter, "--budget",
+                                           try budget(#"{ "computations": [ { "match": "lab*", "maxReruns": 50 } ] }"#))
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        // The counter sample counts 100 label reruns itself.
+        #expect(lines[0] == #"✗ computations[0].maxReruns: reruns of computations matching "lab*": "label" measured 100, limit 50"#)
+        #expect(lines[1] == "    why: CounterViewModel.counter changed → autorun label invalidated → autorun label reran")
+        #expect(lines.last == "counter.trace exceeds budget budget.json: 1 of 1 rules failed")
+    }
+
+    @Test func junitReportParsesWithOneCasePerRule() throws {
+        let traces = try SampleTraces.load()
+        let out = try CICommand.temporaryDirectory().appendingPathComponent("budget.xml")
+        let result = try CICommand.inspect(
+            "check", traces.stressBase, "--junit", out.path, "--budget",
+            try budget(#"{ "computations": [ { "match": "effect*", "maxReruns": 1, "maxTotalMilliseconds": 100000 } ], "maxFlushMilliseconds": 100000, "forbid": ["cycle", "runaway"] }"#))
+        #expect(result.status == 1)
+        let parser = XMLParser(data: try Data(contentsOf: out))
+        let collector = CaseCollector()
+        parser.delegate = collector
+        #expect(parser.parse(), "\(String(describing: parser.parserError))")
+        #expect(collector.cases == ["computations[0].maxReruns", "computations[0].maxTotalMilliseconds",
+                                    "maxFlushMilliseconds", "forbid.cycle", "forbid.runaway"])
+        #expect(collector.failures == 1)
+    }
+
+    @Test func appendsAMarkdownStepSummary() throws {
+        let traces = try SampleTraces.load()
+        let summary = try CICommand.temporaryDirectory().appendingPathComponent("summary.md")
+        try "# Earlier step\n".write(to: summary, atomically: true, encoding: .utf8)
+        let result = try CICommand.inspect("check", traces.counter, "--budget",
+                                           try budget(#"{ "computations": [ { "match": "*", "maxReruns": 10 } ] }"#),
+                                           environment: ["GITHUB_STEP_SUMMARY": summary.path])
+        #expect(result.status == 1)
+        let text = try String(contentsOf: summary, encoding: .utf8)
+        #expect(text.hasPrefix("# Earlier step\n### Reactor budget"))
+        #expect(text.contains("| ❌ | `computations[0].maxReruns` | 10 | 100 | `label` |"))
+        try CIMarkdownAssertions.expectWellFormedTables(text)
+    }
+
+    @Test func malformedBudgetsExitTwoWithOneLine() throws {
+        let traces = try SampleTraces.load()
+        let cases: [(String, String)] = [
+            ("{\n  \"computations\": [ { \"match\": \"*\", \"maxRerun\": 3 } ]\n}",
+             "unknown key \"computations[0].maxRerun\" at line 2, column 37 (did you mean \"maxReruns\"?)"),
+            ("{ \"maxFlushMilliseconds\": 16,, }", "budget is not valid JSON at line 1, column 30"),
+            (#"{ "maxFlushMilliseconds": "16" }"#, "invalid value for \"maxFlushMilliseconds\" at line 1, column 27"),
+            (#"{ "forbid": ["loops"] }"#, "unknown issue kind \"loops\""),
+            ("", "budget is not valid JSON at line 1, column 1: empty document"),
+        ]
+        for (json, expected) in cases {
+            let path = try budget(json)
+            let result = try CICommand.inspect("check", traces.counter, "--budget", path)
+            #expect(result.status == 2, "\(json)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("reactor-inspect: \(path): "))
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+        }
+        let missing = try CICommand.inspect("check", traces.counter, "--budget", "/nonexistent/budget.json")
+        #expect(missing.status == 2)
+        #expect(missing.stderr.split(separator: "\n").count == 1)
+    }
+}
+
+/// Collects JUnit test case names and counts failures.
+final class CaseCollector: NSObject, XMLParserDelegate {
+    var cases: [String] = []
+    var failures = 0
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        if elementName == "testcase" { cases.append(attributeDict["name"] ?? "") }
+        if elementName == "failure" { failures += 1 }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Traces recorded once per test run from the real samples, with the counts
+/// each sample printed about itself (its own ground truth).
+struct SampleTrace: Sendable {
+    let name: String
+    let path: String
+    /// The sample's own `reruns` per computation name.
+    let reruns: [String: Int]
+
+    static let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reactor-cli-traces-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    static func record(_ sample: String, _ arguments: [String] = []) throws -> SampleTrace {
+        let path = directory.appendingPathComponent("\(sample).trace").path
+        let result = try ProcessRunner.run(sample, ["--trace", path] + arguments)
+        guard result.status == 0 else { throw SampleError.failed(sample, result.stderr) }
+        let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let reruns = object["reruns"] as? [String: Int] else { throw SampleError.noCounts(sample, line) }
+        return SampleTrace(name: sample, path: path, reruns: reruns)
+    }
+
+    enum SampleError: Error {
+        case failed(String, String)
+        case noCounts(String, String)
+    }
+
+    static let counter = Result { try record("counter") }
+    static let todos = Result { try record("todos") }
+    static let profile = Result { try record("profile") }
+    static let stress = Result { try record("stress", ["--computations", "60", "--writes", "300"]) }
+
+    /// The recorded trace of `sample`.
+    static func named(_ sample: String) throws -> SampleTrace {
+        switch sample {
+        case "counter": try counter.get()
+        case "todos": try todos.get()
+        case "profile": try profile.get()
+        default: try stress.get()
+        }
+    }
+}

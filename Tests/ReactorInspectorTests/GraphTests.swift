@@ -1,0 +1,162 @@
+import ReactorCore
+import ReactorTrace
+import Testing
+@testable import ReactorInspector
+
+@Suite struct GraphSelectionTests {
+    @Test func allTimeGraphGroupsNodesAndCountsInvalidations() throws {
+        let graph = try DependencyGraph(model: EventScript.todos(adds: 3).model())
+        #expect(Set(graph.nodes.map(\.name)) == ["TodoStore.todos", "TodoStore.filter", "visibleTodos", "list", "count"])
+        #expect(graph.omissionNote == nil)
+        let todos = try #require(graph.node(named: "TodoStore.todos"))
+        let visible = try #require(graph.node(named: "visibleTodos"))
+        #expect(todos.store == "TodoStore")
+        let edge = try #require(graph.edges.first { $0.from == todos.key && $0.to == visible.key })
+        #expect(edge.invalidations == 3)
+        #expect(edge.depends == 5)
+    }
+
+    @Test func nestingEdgesJoinParentAndChild() throws {
+        let graph = try DependencyGraph(model: EventScript.nested().model())
+        let outer = try #require(graph.node(named: "outer"))
+        let inner = try #require(graph.node(named: "inner"))
+        #expect(inner.ids == [11, 13])
+        #expect(graph.edges.contains { $0.isNesting && $0.from == outer.key && $0.to == inner.key })
+    }
+
+    @Test func focusKeepsTheNeighbourhood() throws {
+        let model = EventScript.todos(adds: 1).model()
+        let near = try DependencyGraph(model: model, options: GraphOptions(selection: .focus(name: "list", depth: 1)))
+        #expect(Set(near.nodes.map(\.name)) == ["list", "visibleTodos"])
+        #expect(near.omissionNote?.contains("Showing 2 of 5 nodes") == true)
+        let far = try DependencyGraph(model: model, options: GraphOptions(selection: .focus(name: "list", depth: 2)))
+        #expect(Set(far.nodes.map(\.name)) == ["list", "visibleTodos", "TodoStore.todos", "TodoStore.filter"])
+    }
+
+    @Test func unknownFocusNameIsAnErrorWithSuggestions() {
+        let model = EventScript.todos().model()
+        #expect(throws: GraphError.unknownNode(name: "lis", suggestions: ["list"])) {
+            try DependencyGraph(model: model, options: GraphOptions(selection: .focus(name: "lis", depth: 1)))
+        }
+    }
+
+    @Test func topKeepsTheHottestAndTheirNeighbours() throws {
+        let model = EventScript.wide(computations: 400).model()
+        let graph = try DependencyGraph(model: model, options: GraphOptions(selection: .top(5)))
+        let computations = graph.nodes.filter(\.isComputation)
+        #expect(computations.count == 5)
+        #expect(Set(computations.map(\.name)) == ["c399", "c398", "c397", "c396", "c395"])
+        #expect(graph.nodes.count == 10)  // each reads its own source
+        #expect(graph.totalNodes == 800)
+    }
+
+    @Test func automaticSelectionLimitsLargeGraphsAndSaysSo() throws {
+        let model = EventScript.wide(computations: 400).model()
+        let graph = try DependencyGraph(model: model)
+        #expect(graph.nodes.filter(\.isComputation).count == 150)
+        let note = try #require(graph.omissionNote)
+        #expect(note.contains("Showing 300 of 800 nodes"))
+        #expect(note.contains("--focus NAME --depth N"))
+        let all = try DependencyGraph(model: model, options: GraphOptions(selection: .all))
+        #expect(all.nodes.count == 800)
+    }
+
+    @Test func graphAtAMomentUsesTheSnapshot() throws {
+        var script = EventScript()
+        script.create(1, .dependency, "a")
+        script.create(2, .dependency, "b")
+        script.create(3, .computation, "reader")
+        script.run(3, first: true) { s in s.depend(3, 1) }
+        let moment = script.time
+        script.emit(.changed(dependency: 1), after: 5)
+        script.invalidate(3, .dependency, 1)
+        script.run(3) { s in s.depend(3, 2) }
+        let model = script.model(TraceModelOptions(snapshotAt: moment))
+        let then = try DependencyGraph(model: model, options: GraphOptions(at: moment))
+        #expect(then.edges.count == 1)
+        #expect(then.edges.first?.from == then.node(named: "a")?.key)
+        let allTime = try DependencyGraph(model: model)
+        #expect(allTime.edges.count == 2)
+        #expect(throws: GraphError.missingSnapshot(1)) {
+            try DependencyGraph(model: model, options: GraphOptions(at: 1))
+        }
+    }
+
+    @Test func heatScaleIsLogarithmicAndBounded() {
+        let scale = HeatScale(maximum: 1_000, colors: HeatScale.warm)
+        #expect(scale.level(of: 0) == 0)
+        #expect(scale.level(of: 1_000) == 8)
+        #expect(scale.level(of: 30) > 3)
+        #expect(scale.lowerBound(of: 0) == 0)
+        #expect(scale.level(of: scale.lowerBound(of: 4) + 0.01) == 4)
+    }
+}
+
+@Suite struct GraphRenderingTests {
+    @Test func dotHasShapesClustersLabelsAndTooltips() throws {
+        let graph = try DependencyGraph(model: EventScript.todos(adds: 3).model())
+        let dot = DOTWriter(graph: graph, title: "todos").dot()
+        #expect(dot.contains("subgraph cluster_store0"))
+        #expect(dot.contains("label=\"store TodoStore\""))
+        #expect(dot.contains("shape=hexagon"))
+        #expect(dot.contains("shape=box"))
+        #expect(dot.contains("shape=ellipse"))
+        #expect(dot.contains("label=\"×3\""))
+        #expect(dot.contains("tooltip=\"list (autorun)\\nruns: 4 (3 reruns)"))
+        #expect(dot.contains("cluster_legend"))
+    }
+
+    @Test func rendersSVGInProcess() throws {
+        let (svg, graph) = try GraphRenderer.render(model: EventScript.todos(adds: 3).model(), format: .svg)
+        #expect(graph.nodes.count == 5)
+        #expect(svg.contains("<svg"))
+        #expect(svg.contains("<title>n"))
+        #expect(svg.contains(">visibleTodos</text>"))
+        #expect(svg.contains("xlink:title=\"list (autorun)"))
+        #expect(svg.contains("store TodoStore"))
+        #expect(svg.contains("fill=\"#"))
+    }
+
+    @Test func rendersNestingDashedAndDotFormat() throws {
+        let (svg, _) = try GraphRenderer.render(model: EventScript.nested().model(), format: .svg)
+        #expect(svg.contains("stroke-dasharray"))
+        #expect(svg.contains("xlink:title=\"inner is nested in outer"))
+        let (dot, _) = try GraphRenderer.render(model: EventScript.nested().model(), format: .dot)
+        #expect(dot.hasPrefix("digraph reactor"))
+        #expect(dot.contains("pos=\""))
+    }
+
+    @Test func escapesHostileNames() throws {
+        var script = EventScript()
+        script.create(1, .dependency, "quote\" back\\slash <html> & \n newline")
+        script.create(2, .computation, "reader {}")
+        script.run(2, first: true) { s in s.depend(2, 1) }
+        let (svg, _) = try GraphRenderer.render(model: script.model(), format: .svg)
+        #expect(svg.contains("reader {}"))
+        #expect(svg.contains("&lt;html&gt;"))
+    }
+
+    @Test func rejectsInvalidDOT() {
+        #expect(throws: GraphError.invalidDOT) { try GraphRenderer.render(dot: "digraph {", format: .svg) }
+    }
+}
+
+extension EventScript {
+    /// `computations` autoruns `c0…`, each reading its own dependency `d0…`;
+    /// `c<i>` reruns `i` times, so the last ones are the hottest.
+    static func wide(computations: Int) -> EventScript {
+        var script = EventScript()
+        for index in 0..<computations {
+            let dependency = UInt64(1_000 + index), computation = UInt64(10_000 + index)
+            script.create(dependency, .dependency, "d\(index)")
+            script.create(computation, .computation, "c\(index)")
+            script.run(computation, first: true) { s in s.depend(computation, dependency) }
+            for _ in 0..<index {
+                script.changed(dependency)
+                script.invalidate(computation, .dependency, dependency)
+                script.run(computation) { s in s.depend(computation, dependency) }
+            }
+        }
+        return script
+    }
+}

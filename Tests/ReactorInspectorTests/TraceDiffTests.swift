@@ -1,0 +1,79 @@
+import Testing
+import Foundation
+import ReactorCore
+import ReactorTrace
+@testable import ReactorInspector
+
+@Suite struct TraceDiffTests {
+    let base = TraceProfile.build(from: TraceScript.todos(count: 4, listNanoseconds: 1_000_000))
+
+    func head(count: Int, listNanoseconds: UInt64, extra: Bool = false) -> TraceProfile {
+        var events = TraceScript.todos(count: count, listNanoseconds: listNanoseconds)
+        if extra {
+            // A new computation, and the footer gone (renamed).
+            events = events.map { event in
+                guard case .nodeCreated(let id, let kind, "Footer.count", let parent) = event.record else { return event }
+                var renamed = event
+                renamed.record = .nodeCreated(id: id, kind: kind, name: "Footer.total", parent: parent)
+                return renamed
+            }
+        }
+        return TraceProfile.build(from: events)
+    }
+
+    @Test func matchesByNameAndComputesChanges() throws {
+        let diff = TraceDiff(base: base, head: head(count: 6, listNanoseconds: 1_000_000))
+        let list = try #require(diff.computations.first { $0.name == "TodoList.list" })
+        #expect(list.status == .changed)
+        #expect(list.rerunsDelta == 2)
+        #expect(list.rerunsPercent == 50)
+        #expect(list.timeDeltaNanoseconds == 2_000_000)
+        #expect(list.timePercent == 50)
+        // Sorted by impact: list's +2 ms outweighs visibleTodos' +0.1 ms and footer's +0.06 ms.
+        #expect(diff.computations.map(\.name) == ["TodoList.list", "visibleTodos", "Footer.count"])
+        let action = try #require(diff.actions.first)
+        #expect(action.name == "TodoStore.addTodo(_:)")
+        #expect(action.rerunsDelta == 6)
+        #expect(action.head?.count == 6)
+    }
+
+    @Test func newAndGoneNodes() throws {
+        let diff = TraceDiff(base: base, head: head(count: 4, listNanoseconds: 1_000_000, extra: true))
+        #expect(diff.computations.first { $0.name == "Footer.total" }?.status == .new)
+        #expect(diff.computations.first { $0.name == "Footer.count" }?.status == .gone)
+        #expect(diff.computations.first { $0.name == "TodoList.list" }?.status == .unchanged)
+        let text = diff.text(basePath: "base.bin", headPath: "head.bin")
+        #expect(text.contains("+ Footer.total (new: 4 reruns, 0.12 ms)"))
+        #expect(text.contains("- Footer.count (gone: had 4 reruns, 0.12 ms)"))
+    }
+
+    @Test func regressionThreshold() {
+        let slower = head(count: 4, listNanoseconds: 1_300_000)
+        #expect(TraceDiff(base: base, head: slower, regressionThresholdPercent: 25).regressions.map(\.name)
+            == ["TodoList.list", "TodoStore.addTodo(_:)"])   // the action's time holds its flush
+        #expect(TraceDiff(base: base, head: slower, regressionThresholdPercent: 35).exitCode == 0)
+        #expect(TraceDiff(base: base, head: slower, regressionThresholdPercent: 25).exitCode == 1)
+        // Without a threshold nothing is a regression.
+        #expect(TraceDiff(base: base, head: slower).exitCode == 0)
+        // Faster is never a regression.
+        #expect(TraceDiff(base: slower, head: base, regressionThresholdPercent: 0).regressions.isEmpty)
+        // Jitter below the time floor does not count.
+        let jitter = head(count: 4, listNanoseconds: 1_010_000)
+        #expect(TraceDiff(base: base, head: jitter, regressionThresholdPercent: 0.5).regressions.isEmpty)
+        #expect(TraceDiff(base: base, head: jitter, regressionThresholdPercent: 0.5, minimumTimeNanoseconds: 0).regressions.count == 2)
+    }
+
+    @Test func jsonAndMarkdown() throws {
+        let diff = TraceDiff(base: base, head: head(count: 6, listNanoseconds: 1_000_000), regressionThresholdPercent: 10)
+        let json = try diff.json(basePath: "a.bin", headPath: "b.bin")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["base"] as? String == "a.bin")
+        #expect((object["regressions"] as? [String])?.contains("TodoList.list") == true)
+        let entries = try #require((object["diff"] as? [String: Any])?["computations"] as? [[String: Any]])
+        #expect(entries.first?["name"] as? String == "TodoList.list")
+        #expect(entries.first?["rerunsDelta"] as? Int == 2)
+        let markdown = diff.markdown(basePath: "a.bin", headPath: "b.bin")
+        try MarkdownAssertions.expectWellFormedTables(markdown)
+        #expect(markdown.contains("| 🔺 | `TodoList.list` | autorun | 4 → 6 | +2 (+50%) | 4 → 6 | +2 (+50%) |"))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import ReactorCore
+import Synchronization
+import Testing
+@testable import ReactorTrace
+
+/// Many threads recording at once, each into its own buffer: every event
+/// arrives, in order per thread, under its own thread index.
+@Suite struct ThreadRecordingTests {
+    @Test func manyThreadsEachKeepTheirEventsInOrder() throws {
+        let threadCount = 8
+        let perThread = 20_000
+        // Small buffers and a short queue: many rotations, and backpressure.
+        let options = TraceRecorder.Options(segmentCapacity: 1024, maxQueuedSegments: 2)
+        let bytes = try TraceFixtures.record(options: options) { recorder in
+            let group = DispatchGroup()
+            for thread in 0..<threadCount {
+                let base = UInt64(thread + 1) << 32
+                group.enter()
+                Thread.detachNewThread {
+                    defer { group.leave() }
+                    for index in 0..<UInt64(perThread) {
+                        if index % 1000 == 0 { recorder.rerunBegan(computation: base, firstRun: index == 0) }
+                        recorder.changed(dependency: base + index)
+                    }
+                }
+            }
+            group.wait()
+        }
+        let (events, reader) = try TraceFixtures.readAll(bytes)
+        #expect(reader.truncation == nil)
+        var byThread: [UInt32: [UInt64]] = [:]
+        var firstRuns = 0
+        for event in events {
+            switch event.record {
+            case let .changed(dependency): byThread[event.thread, default: []].append(dependency)
+            case let .rerunBegan(_, firstRun): if firstRun { firstRuns += 1 }
+            default: Issue.record("unexpected \(event.record)")
+            }
+        }
+        #expect(byThread.count == threadCount)
+        #expect(firstRuns == threadCount)
+        for (_, dependencies) in byThread {
+            let base = try #require(dependencies.first)
+            #expect(base & 0xFFFF_FFFF == 0)
+            #expect(dependencies == Array(base..<base + UInt64(perThread)))
+        }
+        #expect(reader.end?.events == UInt64(events.count))
+        #expect(reader.end?.threads == UInt32(threadCount))
+    }
+
+    @Test func successiveRecordingsOnOneThreadStaySeparate() throws {
+        let first = try TraceFixtures.record { $0.changed(dependency: 1) }
+        let second = try TraceFixtures.record { recorder in
+            recorder.changed(dependency: 2)
+            recorder.changed(dependency: 3)
+        }
+        #expect(try TraceFixtures.readAll(first).events.map(\.record) == [.changed(dependency: 1)])
+        #expect(try TraceFixtures.readAll(second).events.map(\.record) == [.changed(dependency: 2), .changed(dependency: 3)])
+    }
+
+    @Test func threadsThatExitAreShippedAndForgotten() throws {
+        let path = TraceFixtures.temporaryPath("exits")
+        defer { unlink(path) }
+        let recorder = try TraceRecorder(path: path)
+        for round in 0..<4 {
+            Self.runOnJoinedThread { recorder.changed(dependency: UInt64(round + 1)) }
+        }
+        // The writer drops exited threads on its next pass (every 10 ms).
+        var waited = 0
+        while recorder.registeredThreads > 0, waited < 10_000 {
+            usleep(1000)
+            waited += 1
+        }
+        #expect(recorder.registeredThreads == 0)
+        recorder.stop()
+        let (events, reader) = try TraceFixtures.readAll(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(Set(events.map(\.record)) == Set((1...4).map { TraceRecord.changed(dependency: $0) }))
+        #expect(Set(events.map(\.thread)).count == 4)
+        #expect(reader.end?.threads == 4)
+    }
+
+    /// Runs `body` on a new POSIX thread and returns once that thread has exited.
+    static func runOnJoinedThread(_ body: @escaping @Sendable () -> Void) {
+        final class Box: @unchecked Sendable {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        let status = pthread_create(&thread, nil, { raw in
+            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, context)
+        #expect(status == 0)
+        pthread_join(thread, nil)
+    }
+}

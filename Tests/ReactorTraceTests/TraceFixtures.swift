@@ -1,0 +1,80 @@
+import Foundation
+import ReactorCore
+@testable import ReactorTrace
+
+/// Helpers shared by the trace suites.
+enum TraceFixtures {
+    /// A fresh path in the temporary directory.
+    static func temporaryPath(_ name: String = "trace") -> String {
+        let directory = FileManager.default.temporaryDirectory.path
+        return "\(directory)/reactor-\(name)-\(getpid())-\(UUID().uuidString).rtrace"
+    }
+
+    /// Records what `body` sends to a (not installed) recorder and returns the file's bytes.
+    static func record(options: TraceRecorder.Options = .init(),
+                       _ body: (TraceRecorder) throws -> Void) throws -> [UInt8] {
+        let path = temporaryPath()
+        defer { unlink(path) }
+        let recorder = try TraceRecorder(path: path, options: options)
+        try body(recorder)
+        recorder.stop()
+        return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Every event of a trace, and the reader (for its end and truncation).
+    static func readAll(_ bytes: [UInt8]) throws -> (events: [TraceEvent], reader: TraceReader) {
+        let reader = try TraceReader(bytes: bytes)
+        var events: [TraceEvent] = []
+        while let event = try reader.next() { events.append(event) }
+        return (events, reader)
+    }
+
+    /// One record of each kind, with every field set to a non-trivial value.
+    static let everyKind: [TraceRecord] = [
+        .nodeCreated(id: 1, kind: .computation, name: "Counter.label", parent: 0),
+        .nodeCreated(id: 2, kind: .reactiveValue, name: "", parent: 1),
+        .nodeNamed(id: 2, name: "Counter.count", owner: 7),
+        .nodeNamed(id: 900_000_000_000, name: "é ✓ 🚀", owner: 0),
+        .depend(computation: 1, dependency: 2),
+        .depend(computation: 1, dependency: 1_000_000),
+        .changed(dependency: 2),
+        .invalidated(computation: 1, cause: .dependency, source: 2),
+        .invalidated(computation: 3, cause: .parent, source: 1),
+        .invalidated(computation: 1, cause: .explicit, source: 0),
+        .invalidated(computation: 1, cause: .stop, source: 0),
+        .rerunBegan(computation: 1, firstRun: true),
+        .rerunBegan(computation: 3, firstRun: false),
+        .rerunEnded(computation: 3),
+        .rerunEnded(computation: 1),
+        .actionBegan(store: 7, name: "addTodo(_:)", arguments: "\"milk\""),
+        .actionBegan(store: 7, name: "addTodo(_:)", arguments: "\"milk\""),
+        .actionEnded(store: 7),
+        .actionEnded(store: 7),
+        .flushBegan,
+        .flushEnded,
+        .issue(kind: .runaway, node: 1, message: "computation 'x' reran 10000 times"),
+        .issue(kind: .nestedFlush, node: 0, message: ""),
+        .nodeStopped(id: 1),
+        .nodeCreated(id: UInt64(Int64.max), kind: .store, name: "TodoStore", parent: UInt64(Int64.max) - 1),
+        .changed(dependency: 1),
+    ]
+
+    /// Sends `record` to `tracer` through the matching protocol method.
+    static func send(_ record: TraceRecord, to tracer: any ReactorTracer) {
+        switch record {
+        case let .nodeCreated(id, kind, name, parent): tracer.nodeCreated(id, kind: kind, name: name, parent: parent)
+        case let .nodeNamed(id, name, owner): tracer.nodeNamed(id, name: name, owner: owner)
+        case let .nodeStopped(id): tracer.nodeStopped(id)
+        case let .depend(computation, dependency): tracer.depend(computation: computation, dependency: dependency)
+        case let .changed(dependency): tracer.changed(dependency: dependency)
+        case let .invalidated(computation, cause, source): tracer.invalidated(computation: computation, cause: cause, source: source)
+        case let .rerunBegan(computation, firstRun): tracer.rerunBegan(computation: computation, firstRun: firstRun)
+        case let .rerunEnded(computation): tracer.rerunEnded(computation: computation)
+        case let .actionBegan(store, name, arguments): tracer.actionBegan(store: store, name: name, arguments: arguments)
+        case let .actionEnded(store): tracer.actionEnded(store: store)
+        case .flushBegan: tracer.flushBegan()
+        case .flushEnded: tracer.flushEnded()
+        case let .issue(kind, node, message): tracer.issue(kind, node: node, message: message)
+        }
+    }
+}
