@@ -30,6 +30,27 @@ let package = Package(
             path: "Benchmarks/Reactivity",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "Signals",
+            dependencies: [
+                .product(name: "ReactorCore", package: "Reactor"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Signals",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Tracing",
+            dependencies: [
+                "ReactivityCases",
+                .product(name: "ReactorCore", package: "Reactor"),
+                .product(name: "ReactorTrace", package: "Reactor"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Tracing",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Runs one case outside the harness, for valgrind --tool=callgrind.
         .executableTarget(name: "ReactivityDriver", dependencies: ["ReactivityCases"]),
         .testTarget(name: "ReactivityCasesTests", dependencies: ["ReactivityCases"]),
