@@ -116,12 +116,13 @@ enum AvoidablePropagation {
         func snapshot() -> [Int] { [last.value] }
     }
 
+    /// The floor: plain stored values, without dynamic exclusivity checks.
     final class BaselineCase: ReactivityCase {
-        var head = 0
-        var computed1 = 0
-        var computed2 = 0
-        var computed5 = 0
-        var effectRuns = 0
+        @exclusivity(unchecked) var head = 0
+        @exclusivity(unchecked) var computed1 = 0
+        @exclusivity(unchecked) var computed2 = 0
+        @exclusivity(unchecked) var computed5 = 0
+        @exclusivity(unchecked) var effectRuns = 0
 
         init() {
             computed1 = head

@@ -116,11 +116,12 @@ enum BroadPropagation {
         func snapshot() -> [Int] { ends.map(\.value) }
     }
 
+    /// The floor: plain stored values, without dynamic exclusivity checks.
     final class BaselineCase: ReactivityCase {
-        var head = 0
-        var currents = [Int](repeating: 0, count: width)
-        var ends = [Int](repeating: 0, count: width)
-        var effectRuns = 0
+        @exclusivity(unchecked) var head = 0
+        @exclusivity(unchecked) var currents = [Int](repeating: 0, count: width)
+        @exclusivity(unchecked) var ends = [Int](repeating: 0, count: width)
+        @exclusivity(unchecked) var effectRuns = 0
 
         init() { propagate() }
 

@@ -186,13 +186,14 @@ enum Cellx {
         func snapshot() -> [Int] { end.map(\.value) }
     }
 
+    /// The floor: plain stored values, without dynamic exclusivity checks.
     final class BaselineCase: ReactivityCase {
         let layers: Int
-        var sources = [1, 2, 3, 4]
+        @exclusivity(unchecked) var sources = [1, 2, 3, 4]
         /// Four values per layer, layer after layer.
-        var values: [Int]
-        var effectRuns = 0
-        var toggle: Toggle
+        @exclusivity(unchecked) var values: [Int]
+        @exclusivity(unchecked) var effectRuns = 0
+        @exclusivity(unchecked) var toggle: Toggle
 
         init(layers: Int) {
             self.layers = layers

@@ -113,10 +113,11 @@ enum DeepPropagation {
         func snapshot() -> [Int] { [last.value] }
     }
 
+    /// The floor: plain stored values, without dynamic exclusivity checks.
     final class BaselineCase: ReactivityCase {
-        var head = 0
-        var chain = [Int](repeating: 0, count: length)
-        var effectRuns = 0
+        @exclusivity(unchecked) var head = 0
+        @exclusivity(unchecked) var chain = [Int](repeating: 0, count: length)
+        @exclusivity(unchecked) var effectRuns = 0
 
         init() { propagate() }
 

@@ -119,12 +119,13 @@ enum Mux {
         func snapshot() -> [Int] { outputs.map(\.value) }
     }
 
+    /// The floor: plain stored values, without dynamic exclusivity checks.
     final class BaselineCase: ReactivityCase {
-        var heads = [Int](repeating: 0, count: width)
-        var mux = [Int](repeating: 0, count: width)
-        var splits = [Int](repeating: 0, count: width)
-        var outputs = [Int](repeating: 0, count: width)
-        var effectRuns = 0
+        @exclusivity(unchecked) var heads = [Int](repeating: 0, count: width)
+        @exclusivity(unchecked) var mux = [Int](repeating: 0, count: width)
+        @exclusivity(unchecked) var splits = [Int](repeating: 0, count: width)
+        @exclusivity(unchecked) var outputs = [Int](repeating: 0, count: width)
+        @exclusivity(unchecked) var effectRuns = 0
 
         init() {
             for index in 0..<width {

@@ -146,11 +146,12 @@ enum Triangle {
         func snapshot() -> [Int] { [sum.value] }
     }
 
+    /// The floor: plain stored values, without dynamic exclusivity checks.
     final class BaselineCase: ReactivityCase {
-        var head = 0
-        var chain = [Int](repeating: 0, count: width)
-        var sum = 0
-        var effectRuns = 0
+        @exclusivity(unchecked) var head = 0
+        @exclusivity(unchecked) var chain = [Int](repeating: 0, count: width)
+        @exclusivity(unchecked) var sum = 0
+        @exclusivity(unchecked) var effectRuns = 0
 
         init() { propagate() }
 

@@ -121,12 +121,13 @@ enum Unstable {
         func snapshot() -> [Int] { [current.value] }
     }
 
+    /// The floor: plain stored values, without dynamic exclusivity checks.
     final class BaselineCase: ReactivityCase {
-        var head = 0
-        var double = 0
-        var inverse = 0
-        var current = 0
-        var effectRuns = 0
+        @exclusivity(unchecked) var head = 0
+        @exclusivity(unchecked) var double = 0
+        @exclusivity(unchecked) var inverse = 0
+        @exclusivity(unchecked) var current = 0
+        @exclusivity(unchecked) var effectRuns = 0
 
         init() { propagate() }
 
