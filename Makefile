@@ -40,7 +40,7 @@ demo: setup
 	echo && echo "trace: out/todos.trace" && echo "graph: out/todos.svg (open it in a browser; hover a node for its statistics)"
 
 # The benchmarks (Benchmarks/README.md): a separate package on ordo-one/benchmark.
-# Its MallocInterposer trait counts allocations, so no jemalloc is needed. About 6 minutes.
+# Its MallocInterposer trait counts allocations, so no jemalloc is needed. About 5 minutes.
 bench: setup
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 

@@ -51,6 +51,17 @@ let package = Package(
             path: "Benchmarks/Tracing",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "Rendering",
+            dependencies: [
+                .product(name: "ReactorCore", package: "Reactor"),
+                .product(name: "ReactorTrace", package: "Reactor"),
+                .product(name: "ReactorInspector", package: "Reactor"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Rendering",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Runs one case outside the harness, for valgrind --tool=callgrind.
         .executableTarget(name: "ReactivityDriver", dependencies: ["ReactivityCases"]),
         .testTarget(name: "ReactivityCasesTests", dependencies: ["ReactivityCases"]),
