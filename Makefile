@@ -19,7 +19,8 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
 
-# The thread suites under ThreadSanitizer (a separate build folder).
+# The thread suites (runtime, signals and subjects, the trace recorder) under
+# ThreadSanitizer, in a separate build folder.
 tsan: setup
 	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter 'Thread'
 

@@ -25,7 +25,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "ReactorCore"),
-        .target(name: "ReactorTrace", dependencies: ["ReactorCore"]),
+        .target(name: "CReactorTraceClock"),
+        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "CReactorTraceClock"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "ReactorInspector", dependencies: ["ReactorTrace", "ReactorCore", "CGraphviz"]),
         .executableTarget(
@@ -41,7 +42,7 @@ let package = Package(
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorTrace", "ReactorCore"]
+            dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore"]
         ),
     ],
     swiftLanguageModes: [.v6]

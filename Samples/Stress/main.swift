@@ -73,7 +73,9 @@ do {
 final class StressGraph {
     var random: SplitMix64
     let sources: [Source]
-    var runs: [String: Int] = [:]   // runs per computation name, first runs included
+    /// Runs per computation (first runs included), indexed like `names`: an
+    /// array, not a dictionary, so that counting costs next to nothing.
+    var runs: [Int] = []
     var names: [String] = []
     var writes = 0
     var sink = 0
@@ -96,13 +98,15 @@ final class StressGraph {
                 let inputs = (0..<(1 + random.below(3))).map { _ in readers[random.below(readers.count)] }
                 let name = "c\(layer).\(index)"
                 let halves = random.below(2) == 1
+                let slot = names.count
+                names.append(name)
+                runs.append(0)
                 let computed = reactor.computed(name) { [unowned self] () -> Int in
-                    runs[name, default: 0] += 1
+                    runs[slot] &+= 1
                     let sum = inputs.reduce(0) { $0 &+ $1() }
                     // Half the nodes cut off: their value often stays the same.
                     return halves ? sum / 2 : sum
                 }
-                names.append(name)
                 computeds.append(computed)
                 next.append { computed.value }
             }
@@ -111,9 +115,11 @@ final class StressGraph {
         for index in 0..<effectCount {
             let inputs = (0..<(1 + random.below(3))).map { _ in readers[random.below(readers.count)] }
             let name = "effect\(index)"
+            let slot = names.count
             names.append(name)
+            runs.append(0)
             effects.append(reactor.autorun(name) { [unowned self] _ in
-                runs[name, default: 0] += 1
+                runs[slot] &+= 1
                 sink &+= inputs.reduce(0) { $0 &+ $1() }
             })
         }
@@ -129,7 +135,7 @@ final class StressGraph {
     /// The JSON line: reruns (runs after the first) per computation that reran.
     func report(computations: Int) -> String {
         var reruns: [String: Int] = [:]
-        for name in names { if let count = runs[name], count > 1 { reruns[name] = count - 1 } }
+        for (name, count) in zip(names, runs) where count > 1 { reruns[name] = count - 1 }
         let list = reruns.keys.sorted().map { #""\#($0)":\#(reruns[$0]!)"# }.joined(separator: ",")
         let total = reruns.values.reduce(0, +)
         return #"{"sample":"stress","computations":\#(computations),"writes":\#(writes),"#

@@ -185,6 +185,32 @@ import Testing
         #expect(result.stdout.contains("xlink:title=\"countLabel (autorun)"))
     }
 
+    @Test func graphAtAMomentDrawsTheEdgesHeldThen() throws {
+        let trace = try SampleTrace.todos.get()
+        // Before anything ran: no edges yet. At the end: every edge.
+        let early = try ProcessRunner.inspect("graph", trace.path, "--at", "0", "--format", "dot", "-o", "-")
+        #expect(early.status == 0, "\(early.stderr)")
+        #expect(early.stdout.contains("graph at 0.000 ms"))
+        #expect(!early.stdout.contains("reads"))
+        let late = try ProcessRunner.inspect("graph", trace.path, "--at", "1h", "--format", "dot", "-o", "-")
+        #expect(late.status == 2)  // 1h is not a time this parser knows: one line, status 2
+        let end = try ProcessRunner.inspect("graph", trace.path, "--at", "100000s", "--format", "dot", "-o", "-")
+        #expect(end.status == 0)
+        #expect(end.stdout.contains("countLabel reads remainingCount"))
+    }
+
+    @Test func whyJSONHasChains() throws {
+        let trace = try SampleTrace.todos.get()
+        let result = try ProcessRunner.inspect("why", trace.path, "countLabel", "--json")
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["reruns"] as? Int == trace.reruns["countLabel"])
+        let patterns = try #require(object["patterns"] as? [[String: Any]])
+        let chain = try #require(patterns.first?["chain"] as? [String])
+        #expect(chain.first?.hasPrefix("action TodoStore.") == true)
+        #expect(chain.last == "autorun countLabel reran")
+    }
+
     @Test func summaryListsTheActions() throws {
         let trace = try SampleTrace.todos.get()
         let result = try ProcessRunner.inspect("summary", trace.path)

@@ -8,8 +8,17 @@ struct SampleTrace: Sendable {
     /// The sample's own `reruns` per computation name.
     let reruns: [String: Int]
 
+    /// A folder for this test process; folders left by finished runs are removed.
     static let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reactor-cli-traces-\(getpid())")
+        let temporary = FileManager.default.temporaryDirectory
+        let prefix = "reactor-cli-traces-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        where name.hasPrefix(prefix) {
+            if let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0 {
+                try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            }
+        }
+        let url = temporary.appendingPathComponent("\(prefix)\(getpid())")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()

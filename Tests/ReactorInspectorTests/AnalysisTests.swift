@@ -118,6 +118,13 @@ import Testing
         #expect(window.count == script.events.filter { $0.timestamp >= start && $0.timestamp <= end }.count)
     }
 
+    @Test func nameFilterMatchesActionNames() {
+        let script = EventScript.todos(adds: 2)
+        let actions = lines(script, ReplayFilter(kinds: ReplayFilter.kinds(named: "action"), names: ["addtodo"]))
+        #expect(actions.count == 4)
+        #expect(actions.allSatisfy { $0.contains("TodoStore.addTodo(_:)") })
+    }
+
     @Test func kindWordsCoverFamilies() {
         #expect(ReplayFilter.kinds(named: "action") == [.actionBegan, .actionEnded])
         #expect(ReplayFilter.kinds(named: "depend") == [.depend])

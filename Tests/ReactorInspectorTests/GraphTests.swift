@@ -61,6 +61,21 @@ import Testing
         #expect(all.nodes.count == 800)
     }
 
+    @Test func automaticSelectionBoundsDependenciesToo() throws {
+        var script = EventScript()
+        script.create(1, .computation, "reader")
+        script.run(1, first: true) { s in
+            for index in 0..<1_000 {
+                s.create(UInt64(100 + index), .dependency, "d\(index)")
+                s.depend(1, UInt64(100 + index))
+            }
+        }
+        let graph = try DependencyGraph(model: script.model())
+        #expect(graph.totalNodes == 1_001)
+        #expect(graph.nodes.count == 301)
+        #expect(graph.omissionNote?.contains("Showing 301 of 1001 nodes: every computation and its busiest neighbours") == true)
+    }
+
     @Test func graphAtAMomentUsesTheSnapshot() throws {
         var script = EventScript()
         script.create(1, .dependency, "a")
@@ -103,14 +118,17 @@ import Testing
         #expect(dot.contains("shape=ellipse"))
         #expect(dot.contains("label=\"×3\""))
         #expect(dot.contains("tooltip=\"list (autorun)\\nruns: 4 (3 reruns)"))
-        #expect(dot.contains("cluster_legend"))
+        #expect(dot.contains("\"legend\" [shape=plaintext"))
+        #expect(dot.contains("\"visibleTodos\" [shape=hexagon"))
+        #expect(dot.contains("fill: reruns"))
     }
 
     @Test func rendersSVGInProcess() throws {
         let (svg, graph) = try GraphRenderer.render(model: EventScript.todos(adds: 3).model(), format: .svg)
         #expect(graph.nodes.count == 5)
         #expect(svg.contains("<svg"))
-        #expect(svg.contains("<title>n"))
+        #expect(svg.contains("<title>visibleTodos</title>"))
+        #expect(svg.contains("<title>TodoStore.todos&#45;&gt;visibleTodos</title>"))
         #expect(svg.contains(">visibleTodos</text>"))
         #expect(svg.contains("xlink:title=\"list (autorun)"))
         #expect(svg.contains("store TodoStore"))
@@ -124,6 +142,19 @@ import Testing
         let (dot, _) = try GraphRenderer.render(model: EventScript.nested().model(), format: .dot)
         #expect(dot.hasPrefix("digraph reactor"))
         #expect(dot.contains("pos=\""))
+    }
+
+    @Test func sharedNamesAcrossKindsGetDistinctIdentifiers() throws {
+        var script = EventScript()
+        script.create(1, .dependency, "legend")
+        script.create(2, .computation, "legend")
+        script.run(2, first: true) { s in s.depend(2, 1) }
+        let graph = try DependencyGraph(model: script.model())
+        #expect(Set(graph.nodes.map(\.key)) == ["legend [dependency]", "legend [autorun]"])
+        let dot = DOTWriter(graph: graph).dot()
+        #expect(dot.contains("\"legend [dependency]\" -> \"legend [autorun]\""))
+        let (svg, _) = try GraphRenderer.render(model: script.model())
+        #expect(svg.contains("<title>legend [autorun]</title>"))
     }
 
     @Test func escapesHostileNames() throws {
@@ -158,5 +189,28 @@ extension EventScript {
             }
         }
         return script
+    }
+}
+
+@Suite struct GraphConcurrencyTests {
+    /// Graphviz is not thread-safe: renders from many threads must be serialized, not crash or mix.
+    @Test func concurrentRendersAllSucceed() async throws {
+        let model = EventScript.todos(adds: 2).model()
+        let nested = EventScript.nested().model()
+        let outputs = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    let (svg, _) = try GraphRenderer.render(model: index.isMultiple(of: 2) ? model : nested)
+                    return (index, svg)
+                }
+            }
+            var collected: [(Int, String)] = []
+            for try await output in group { collected.append(output) }
+            return collected
+        }
+        #expect(outputs.count == 8)
+        for (index, svg) in outputs {
+            #expect(svg.contains(index.isMultiple(of: 2) ? ">visibleTodos</text>" : ">outer</text>"))
+        }
     }
 }

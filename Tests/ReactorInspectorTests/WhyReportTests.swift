@@ -24,8 +24,9 @@ import Testing
             .invalidated(name: "list", kind: .computation, cause: .dependency),
             .ran(name: "list", kind: .computation, firstRun: false),
         ])
-        #expect(rerun.chain.chainDescription.hasPrefix(
-            "action TodoStore.addTodo(_:) \"todo 0\" → TodoStore.todos changed → computed visibleTodos invalidated"))
+        #expect(rerun.chain.chainDescription == "action TodoStore.addTodo(_:) \"todo 0\" → TodoStore.todos changed"
+            + " → computed visibleTodos invalidated → computed visibleTodos recomputed to a new value"
+            + " → autorun list invalidated → autorun list reran")
     }
 
     @Test func patternsGroupRunsWithoutArguments() throws {

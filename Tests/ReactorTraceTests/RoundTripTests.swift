@@ -14,8 +14,31 @@ import Testing
         #expect(reader.truncation == nil)
         #expect(reader.end?.events == UInt64(TraceFixtures.everyKind.count))
         #expect(reader.header.major == TraceFormat.majorVersion)
-        #expect(reader.header.clock == .monotonic)
+        #expect([TraceClock.monotonic, .calibratedTicks].contains(reader.header.clock))
         #expect(events.allSatisfy { $0.thread == 0 })
+    }
+}
+
+/// Event times, from either clock: nanoseconds since the start, never backwards on a thread.
+@Suite struct ClockTests {
+    @Test(arguments: [false, true])
+    func durationsAreNanosecondsOfTheMonotonicClock(usesCycleCounter: Bool) throws {
+        var outer: (start: UInt64, end: UInt64) = (0, 0)
+        let bytes = try TraceFixtures.record(options: .init(usesCycleCounter: usesCycleCounter)) { recorder in
+            outer.start = MonotonicClock.now()
+            recorder.rerunBegan(computation: 1, firstRun: true)
+            usleep(20_000)
+            recorder.rerunEnded(computation: 1)
+            outer.end = MonotonicClock.now()
+        }
+        let (events, reader) = try TraceFixtures.readAll(bytes)
+        if !usesCycleCounter { #expect(reader.header.clock == .monotonic) }
+        let duration = try #require(events.last?.timestamp) - (events.first?.timestamp ?? 0)
+        // usleep sleeps at least 20 ms; the recorded span lies inside the one measured around it
+        // (plus the calibration's tolerance, generously 0.1%).
+        #expect(duration >= 20_000_000)
+        #expect(Double(duration) <= Double(outer.end - outer.start) * 1.001)
+        #expect(reader.header.monotonicStartNanoseconds <= outer.start)
     }
 }
 

@@ -31,13 +31,7 @@ public struct ReplayFormatter {
         if let from = filter.from, event.timestamp < from { return nil }
         if let to = filter.to, event.timestamp > to { return nil }
         if let kinds = filter.kinds, !kinds.contains(event.record.kind) { return nil }
-        if !loweredNames.isEmpty {
-            let matches = involved(in: event.record).contains { id in
-                let name = displayName(id).lowercased()
-                return loweredNames.contains { name.contains($0) }
-            }
-            if !matches { return nil }
-        }
+        if !loweredNames.isEmpty && !matchesName(event) { return nil }
         let depth = stacks[event.thread]?.count ?? 0
         let text = describe(event)
         let indentLevel = event.record.kind == .rerunEnded || event.record.kind == .actionEnded ? max(0, depth - 1) : depth
@@ -79,6 +73,25 @@ public struct ReplayFormatter {
         case none
         case push(node: UInt64, isAction: Bool, label: String)
         case pop(node: UInt64, isAction: Bool)
+    }
+
+    /// True if a node the event involves, or the action it begins or ends, has a matching name.
+    private func matchesName(_ event: TraceEvent) -> Bool {
+        var names = involved(in: event.record).filter { $0 != 0 }.map(displayName)
+        switch event.record {
+        case let .actionBegan(store, name, _):
+            names.append("\(displayName(store)).\(name)")
+        case let .actionEnded(store):
+            if let label = stacks[event.thread]?.last(where: { $0.isAction && $0.node == store })?.label {
+                names.append(label)
+            }
+        default:
+            break
+        }
+        return names.contains { name in
+            let lowered = name.lowercased()
+            return loweredNames.contains { lowered.contains($0) }
+        }
     }
 
     private func involved(in record: TraceRecord) -> [UInt64] {

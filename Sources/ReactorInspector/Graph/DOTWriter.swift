@@ -48,9 +48,12 @@ public struct DOTWriter: Sendable {
         }
         let names = Dictionary(uniqueKeysWithValues: graph.nodes.map { ($0.key, $0.name) })
         for edge in graph.edges {
-            out += "  \(edge.from) -> \(edge.to) [" + attributes(for: edge, names: names) + "];\n"
+            out += "  \(Self.identifier(edge.from)) -> \(Self.identifier(edge.to)) ["
+                + attributes(for: edge, names: names) + "];\n"
         }
-        out += legend(warm: warm)
+        var legendKey = "legend"
+        while names[legendKey] != nil { legendKey += "'" }
+        out += legend(warm: warm, key: legendKey)
         out += "}\n"
         return out
     }
@@ -68,7 +71,7 @@ public struct DOTWriter: Sendable {
         if scale.isDark(level) { attributes.append("fontcolor=\"white\"") }
         attributes.append("label=\"\(Self.escape(label(for: node), keepNewlines: true))\"")
         attributes.append("tooltip=\"\(Self.escape(tooltip(for: node), keepNewlines: true))\"")
-        return "\(node.key) [" + attributes.joined(separator: ", ") + "];"
+        return Self.identifier(node.key) + " [" + attributes.joined(separator: ", ") + "];"
     }
 
     private func label(for node: DependencyGraph.Node) -> String {
@@ -124,27 +127,30 @@ public struct DOTWriter: Sendable {
         return attributes.joined(separator: ", ")
     }
 
-    private func legend(warm: HeatScale) -> String {
+    private func legend(warm: HeatScale, key: String) -> String {
         let metric = graph.heat == .time ? "total run time" : "reruns"
         var cells = ""
         for level in stride(from: 0, to: warm.colors.count, by: 2) {
             let bound = warm.lowerBound(of: level)
             let text = graph.heat == .time ? "≥ " + DurationText.format(UInt64(bound)) : "≥ \(Int(bound.rounded(.up)))"
             let font = warm.isDark(level) ? " COLOR=\"white\"" : ""
-            cells += "<TD BGCOLOR=\"\(warm.colors[level])\"><FONT POINT-SIZE=\"9\"\(font)>\(Self.html(text))</FONT></TD>"
+            cells += "<TD BGCOLOR=\"\(warm.colors[level])\" BORDER=\"1\"><FONT POINT-SIZE=\"9\"\(font)>\(Self.html(text))</FONT></TD>"
         }
-        var out = "  subgraph cluster_legend {\n"
-        out += "    label=\"legend\"; fontsize=10; style=\"rounded\"; color=\"#bbbbbb\"; tooltip=\"legend\";\n"
-        out += "    legend_heat [shape=plaintext, style=\"\", tooltip=\"fill colour: \(metric) (log scale); dependencies in blue by changes\", "
-        out += "label=<<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"3\">"
-        out += "<TR><TD COLSPAN=\"5\"><FONT POINT-SIZE=\"9\">fill: \(Self.html(metric))</FONT></TD></TR><TR>\(cells)</TR></TABLE>>];\n"
-        out += "    legend_autorun [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", label=\"autorun\", fontsize=9, tooltip=\"autorun (computation)\"];\n"
-        out += "    legend_computed [shape=hexagon, fillcolor=\"#ffffff\", label=\"computed\", fontsize=9, tooltip=\"computed value\"];\n"
-        out += "    legend_dependency [shape=ellipse, fillcolor=\"#deebf7\", label=\"property\", fontsize=9, tooltip=\"dependency or property\"];\n"
-        out += "    legend_dependency -> legend_computed [label=\"×n invalidations\", fontsize=8, tooltip=\"read by; label: invalidations\"];\n"
-        out += "    legend_computed -> legend_autorun [style=dashed, arrowhead=odot, label=\"nests\", fontsize=8, tooltip=\"nesting\"];\n"
-        out += "  }\n"
+        let small = "<FONT POINT-SIZE=\"9\">"
+        var out = "  \(Self.identifier(key)) [shape=plaintext, style=\"\", tooltip=\"legend: fill colour is \(metric) on a log scale "
+        out += "(dependencies in blue by changes); edge labels count invalidations; dashed edges join nested computations\", "
+        out += "label=<<TABLE BORDER=\"1\" COLOR=\"#bbbbbb\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"
+        out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)<B>legend</B>  fill: \(Self.html(metric))</FONT></TD></TR>"
+        out += "<TR>\(cells)</TR>"
+        out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)box: autorun · hexagon: computed · ellipse: property</FONT></TD></TR>"
+        out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)×n: invalidations · dashed: nesting</FONT></TD></TR>"
+        out += "</TABLE>>];\n"
         return out
+    }
+
+    /// A node's name as a quoted DOT identifier.
+    static func identifier(_ key: String) -> String {
+        "\"" + escape(key) + "\""
     }
 
     /// Escapes text for a DOT double-quoted string (`\n` sequences kept on request).

@@ -6,8 +6,9 @@ import ReactorCore
 public struct DependencyGraph: Sendable {
     /// A drawn node.
     public struct Node: Sendable, Equatable {
-        /// Position-based DOT identifier (`n12`).
-        public let key: String
+        /// The node's DOT identifier, which SVG output shows as its `<title>`:
+        /// the name, with the kind added when two kinds share a name.
+        public internal(set) var key: String
         /// The shared name.
         public let name: String
         /// The kind.
@@ -74,11 +75,15 @@ public struct DependencyGraph: Sendable {
             chosen = Set(full.nodes.indices)
         case .automatic:
             let computations = full.nodes.indices.filter { full.nodes[$0].isComputation }
-            if computations.count <= options.automaticLimit {
+            // Few computations can still read thousands of dependencies: bound both.
+            if computations.count <= options.automaticLimit
+                && full.nodes.count <= options.automaticLimit + options.neighbourLimit {
                 chosen = Set(full.nodes.indices)
             } else {
                 chosen = Self.hottest(options.automaticLimit, in: full, neighbourLimit: options.neighbourLimit)
-                note = "the \(options.automaticLimit) hottest computations and their neighbours"
+                let shown = min(options.automaticLimit, computations.count)
+                note = shown == computations.count ? "every computation and its busiest neighbours"
+                    : "the \(shown) hottest computations and their neighbours"
             }
         case let .top(count):
             chosen = Self.hottest(max(0, count), in: full, neighbourLimit: options.neighbourLimit)
@@ -164,6 +169,14 @@ extension DependencyGraph {
             nodes[index].changes += node.changes
             nodes[index].invalidations.merge(node.invalidations)
             nodeOf[node.id] = index
+        }
+        var nameCounts: [String: Int] = [:]
+        for node in nodes { nameCounts[node.name, default: 0] += 1 }
+        for index in nodes.indices where nameCounts[nodes[index].name] == 1 {
+            nodes[index].key = nodes[index].name
+        }
+        for index in nodes.indices where nameCounts[nodes[index].name]! > 1 {
+            nodes[index].key = "\(nodes[index].name) [\(nodes[index].kind.label)]"
         }
         for index in nodes.indices {
             if nodes[index].isComputation {

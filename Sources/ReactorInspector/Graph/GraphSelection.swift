@@ -1,7 +1,8 @@
 /// Which part of the dependency graph to draw.
 public enum GraphSelection: Sendable, Equatable {
     /// Everything when the graph is small; otherwise the hottest
-    /// ``GraphOptions/automaticLimit`` computations and their neighbours.
+    /// ``GraphOptions/automaticLimit`` computations and up to
+    /// ``GraphOptions/neighbourLimit`` of their neighbours.
     case automatic
     /// Every node (slow for thousands of nodes: layout is superlinear).
     case all

@@ -3,7 +3,7 @@ import ReactorTrace
 /// Reads trace files for the analyses, streaming: events are decoded chunk by
 /// chunk and handed on, never kept.
 public enum TraceFile {
-    /// How often `progress` is called, in events.
+    /// How often `progress` is called by default, in events.
     public static let progressInterval = 1 << 18
 
     /// Calls `body` with every readable event of the trace at `path`, in order.
@@ -12,9 +12,11 @@ public enum TraceFile {
     /// a newer major version, cut inside its header). A file damaged or cut
     /// later is read up to the damage; the report says where it stopped.
     /// `progress` receives the number of events read so far, every
-    /// ``progressInterval`` events.
-    public static func forEachEvent(path: String, progress: ((Int) -> Void)? = nil,
+    /// `progressEvery` events.
+    public static func forEachEvent(path: String, progressEvery: Int = progressInterval,
+                                    progress: ((Int) -> Void)? = nil,
                                     _ body: (TraceEvent) -> Void) throws(TraceFileError) -> TraceReadReport {
+        let interval = max(1, progressEvery)
         let reader: TraceReader
         do {
             reader = try TraceReader(path: path)
@@ -26,7 +28,7 @@ public enum TraceFile {
         while let event = try? reader.next() {
             body(event)
             count += 1
-            if let progress, count & (progressInterval - 1) == 0 { progress(count) }
+            if let progress, count % interval == 0 { progress(count) }
         }
         return TraceReadReport(path: path, events: count, truncation: reader.truncation)
     }

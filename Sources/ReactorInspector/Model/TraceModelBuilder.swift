@@ -8,28 +8,33 @@ import ReactorTrace
 /// `depend` adds an edge, an invalidation drops all of the computation's edges
 /// (its rerun re-collects them). Memory grows with nodes and edges, never with
 /// events: durations go to bounded histograms, causes to one pointer per node.
+///
+/// A builder is used from one thread at a time (it is not `Sendable`); the
+/// model it returns is.
 public final class TraceModelBuilder {
     /// What the builder records beyond the plain model.
     public let options: TraceModelOptions
 
-    private var index = NodeIndex()
-    private var nodes: [TraceNode] = []
-    private var states: [NodeState] = []
-    private var edges: [TraceEdge] = []
-    private var edgeHeld: [Bool] = []
-    private var threads: [ThreadState] = []
-    private var actions: [ActionStats] = []
-    private var actionPositions: [ActionKey: Int32] = [:]
-    private var eventCounts = [Int](repeating: 0, count: 16)
-    private var eventCount = 0
-    private var firstTimestamp: UInt64?
-    private var lastTimestamp: UInt64 = 0
-    private var flushes = FlushStats()
-    private var issueCounts = [Int](repeating: 0, count: 16)
-    private var issues: [TraceIssueRecord] = []
-    private var snapshot: TraceSnapshot?
+    // One builder, one thread: the stored state is touched several times per
+    // event, so it opts out of dynamic exclusivity checks.
+    @exclusivity(unchecked) private var index = NodeIndex()
+    @exclusivity(unchecked) private var nodes: [TraceNode] = []
+    @exclusivity(unchecked) private var states: [NodeState] = []
+    @exclusivity(unchecked) private var edges: [TraceEdge] = []
+    @exclusivity(unchecked) private var edgeHeld: [Bool] = []
+    @exclusivity(unchecked) private var threads: [ThreadState] = []
+    @exclusivity(unchecked) private var actions: [ActionStats] = []
+    @exclusivity(unchecked) private var actionPositions: [ActionKey: Int32] = [:]
+    @exclusivity(unchecked) private var eventCounts = [Int](repeating: 0, count: 16)
+    @exclusivity(unchecked) private var eventCount = 0
+    @exclusivity(unchecked) private var firstTimestamp: UInt64?
+    @exclusivity(unchecked) private var lastTimestamp: UInt64 = 0
+    @exclusivity(unchecked) private var flushes = FlushStats()
+    @exclusivity(unchecked) private var issueCounts = [Int](repeating: 0, count: 16)
+    @exclusivity(unchecked) private var issues: [TraceIssueRecord] = []
+    @exclusivity(unchecked) private var snapshot: TraceSnapshot?
     private let explains: Bool
-    private var collectors: [WhyCollector] = []
+    @exclusivity(unchecked) private var collectors: [WhyCollector] = []
     private var collectorByName: [String: Int32] = [:]
 
     /// Creates a builder.
@@ -215,11 +220,18 @@ extension TraceModelBuilder {
     }
 
     private func edge(from computation: Int32, to dependency: Int32, at time: UInt64) -> Int32 {
-        let state = states[Int(computation)]
-        if let lookup = state.edgeLookup {
-            if let edge = lookup[dependency] { return edge }
+        // Read in place: copying the node's state would retain its arrays on every event.
+        if states[Int(computation)].edgeLookup != nil {
+            if let edge = states[Int(computation)].edgeLookup![dependency] { return edge }
         } else {
-            for slot in state.edgeSlots where slot.dependency == dependency { return slot.edge }
+            let count = states[Int(computation)].edgeSlots.count
+            var slot = 0
+            while slot < count {
+                if states[Int(computation)].edgeSlots[slot].dependency == dependency {
+                    return states[Int(computation)].edgeSlots[slot].edge
+                }
+                slot += 1
+            }
         }
         let edge = Int32(edges.count)
         edges.append(TraceEdge(computation: nodes[Int(computation)].id, dependency: nodes[Int(dependency)].id,

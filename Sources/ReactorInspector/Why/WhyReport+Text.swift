@@ -34,13 +34,13 @@ extension WhyReport {
     }
 
     private func colored(_ chain: [WhyStep], style: TextStyle) -> String {
-        chain.map { step in
+        chain.displayedSteps.map { step, text in
             switch step {
-            case .action: style.cyan(step.description)
-            case .changed: style.yellow(step.description)
-            case .ran: style.green(step.description)
-            case .unknown, .elided: style.dim(step.description)
-            case .invalidated: step.description
+            case .action: style.cyan(text)
+            case .changed: style.yellow(text)
+            case .ran: style.green(text)
+            case .unknown, .elided: style.dim(text)
+            case .invalidated: text
             }
         }.joined(separator: style.dim(" → "))
     }

@@ -53,6 +53,25 @@ public enum WhyStep: Sendable, Equatable, CustomStringConvertible {
 extension Array where Element == WhyStep {
     /// The chain as one line, root first: `action … → TodoStore.todos changed → …`.
     public var chainDescription: String {
-        map(\.description).joined(separator: " → ")
+        displayedSteps.map(\.text).joined(separator: " → ")
+    }
+
+    /// The steps as shown, with a computed's rerun and its new value merged
+    /// into one step (`computed remainingCount recomputed to a new value`).
+    public var displayedSteps: [(step: WhyStep, text: String)] {
+        var shown: [(step: WhyStep, text: String)] = []
+        var index = startIndex
+        while index < endIndex {
+            let step = self[index]
+            if case let .ran(name, .computed, false) = step, index + 1 < endIndex,
+               case .changed(name, .computed) = self[index + 1] {
+                shown.append((step, "computed \(name) recomputed to a new value"))
+                index += 2
+                continue
+            }
+            shown.append((step, step.description))
+            index += 1
+        }
+        return shown
     }
 }

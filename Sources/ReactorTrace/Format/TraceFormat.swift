@@ -42,9 +42,16 @@ public struct TraceClock: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// `clock_gettime(CLOCK_MONOTONIC)`, nanoseconds.
     public static let monotonic = TraceClock(rawValue: 1)
+    /// The CPU's cycle counter (x86-64 TSC), scaled to nanoseconds by a factor
+    /// calibrated against `CLOCK_MONOTONIC` when recording started.
+    public static let calibratedTicks = TraceClock(rawValue: 2)
 
     /// The clock's name as printed in reports.
     public var description: String {
-        self == .monotonic ? "CLOCK_MONOTONIC" : "clock #\(rawValue)"
+        switch self {
+        case .monotonic: "CLOCK_MONOTONIC"
+        case .calibratedTicks: "TSC calibrated to CLOCK_MONOTONIC"
+        default: "clock #\(rawValue)"
+        }
     }
 }

@@ -20,8 +20,8 @@ final class ThreadRecorder: @unchecked Sendable {
     let generation: UInt64
     /// This thread's index in the trace.
     let index: UInt32
-    /// The monotonic time the trace started at; event times are relative to it.
-    let clockStart: UInt64
+    /// Where event times come from (nanoseconds since the trace began).
+    let time: TraceTimeSource
     unowned let writer: TraceWriter
 
     // Hot state: the owning thread only.
@@ -39,7 +39,7 @@ final class ThreadRecorder: @unchecked Sendable {
     @exclusivity(unchecked) var nextString: UInt64 = 1
 
     /// What the writer takes: segments filled up, in order, and the current one.
-    let handoff: Mutex<Handoff>
+    let handoff: LockedValue<Handoff>
     /// Set when the thread has exited: once its segments are shipped, the writer forgets it.
     let exited = Atomic<Bool>(false)
     /// Writer thread only: the next chunk's sequence number.
@@ -52,16 +52,16 @@ final class ThreadRecorder: @unchecked Sendable {
         var current: TraceSegment
     }
 
-    init(generation: UInt64, index: UInt32, clockStart: UInt64, writer: TraceWriter) {
+    init(generation: UInt64, index: UInt32, time: TraceTimeSource, writer: TraceWriter) {
         self.generation = generation
         self.index = index
-        self.clockStart = clockStart
+        self.time = time
         self.writer = writer
         let first = TraceSegment(capacity: writer.segmentCapacity)
         base = first.base
         limit = first.capacity
         segment = first
-        handoff = Mutex(Handoff(current: first))
+        handoff = LockedValue(Handoff(current: first))
     }
 
     // MARK: Encoding primitives
@@ -84,8 +84,7 @@ final class ThreadRecorder: @unchecked Sendable {
     /// The time since the trace began, as a delta from this thread's last timed event.
     @inline(__always)
     func timeDelta() -> UInt64 {
-        let now = MonotonicClock.now()
-        let time = now > clockStart ? now &- clockStart : 0
+        let time = self.time.now()
         guard time > lastTime else { return 0 }
         defer { lastTime = time }
         return time &- lastTime

@@ -20,9 +20,9 @@ final class TraceWriter: @unchecked Sendable {
     let segmentCapacity: Int
     let maxQueuedSegments: Int
     let flushInterval: Duration
-    let clockStart: UInt64
+    let time: TraceTimeSource
     private let descriptor: Int32
-    private let threads = Mutex<[ThreadRecorder]>([])
+    private let threads = LockedValue<[ThreadRecorder]>([])
     private let wakeSignal = DispatchSemaphore(value: 0)
     private let finishedSignal = DispatchSemaphore(value: 0)
     private let stopRequested = Atomic<Bool>(false)
@@ -47,9 +47,9 @@ final class TraceWriter: @unchecked Sendable {
     private(set) var writeError: Int32 = 0
     private var threadCount: UInt32 = 0
 
-    init(descriptor: Int32, clockStart: UInt64, segmentCapacity: Int, maxQueuedSegments: Int, flushInterval: Duration) {
+    init(descriptor: Int32, time: TraceTimeSource, segmentCapacity: Int, maxQueuedSegments: Int, flushInterval: Duration) {
         self.descriptor = descriptor
-        self.clockStart = clockStart
+        self.time = time
         self.segmentCapacity = segmentCapacity
         self.maxQueuedSegments = maxQueuedSegments
         self.flushInterval = flushInterval
@@ -67,7 +67,7 @@ final class TraceWriter: @unchecked Sendable {
     /// Adds a recording thread; it gets the next thread index.
     func register(generation: UInt64) -> ThreadRecorder {
         threads.withLock { threads in
-            let thread = ThreadRecorder(generation: generation, index: threadCount, clockStart: clockStart, writer: self)
+            let thread = ThreadRecorder(generation: generation, index: threadCount, time: time, writer: self)
             threadCount += 1
             threads.append(thread)
             return thread
@@ -169,8 +169,7 @@ final class TraceWriter: @unchecked Sendable {
         var payload: [UInt8] = []
         payload.appendLittleEndian(eventsWritten)
         payload.appendLittleEndian(chunksWritten)
-        let now = MonotonicClock.now()
-        payload.appendLittleEndian(now > clockStart ? now - clockStart : 0)
+        payload.appendLittleEndian(time.now())
         payload.appendLittleEndian(threads.withLock { _ in threadCount })
         var block: [UInt8] = []
         block.appendLittleEndian(TraceFormat.endBlock)

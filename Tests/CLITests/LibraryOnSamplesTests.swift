@@ -1,0 +1,64 @@
+import Foundation
+import ReactorCore
+import ReactorInspector
+import ReactorTrace
+import Testing
+
+/// The library's analyses on every sample's real trace, checked against the
+/// samples' own counts.
+@Suite struct LibraryOnSamplesTests {
+    static let samples = ["counter", "todos", "profile", "stress"]
+
+    @Test(arguments: samples)
+    func modelAndWhyAgreeWithTheSample(sample: String) throws {
+        let trace = try SampleTrace.named(sample)
+        let names = Set(trace.reruns.keys)
+        let (model, report) = try TraceFile.model(path: trace.path, options: TraceModelOptions(explaining: names))
+        #expect(report.truncation == nil)
+        #expect(report.events == model.eventCount)
+        let hot = HotReport(model: model, top: nil)
+        for (name, reruns) in trace.reruns {
+            #expect(hot.entries.first { $0.name == name }?.reruns == reruns, "\(sample) hot \(name)")
+            let why = try #require(model.why(name))
+            #expect(why.reruns == reruns, "\(sample) why \(name)")
+            #expect(why.patterns.reduce(0) { $0 + $1.count } == why.firstRuns + why.reruns + why.stops)
+        }
+        let summary = SummaryReport(model: model)
+        #expect(summary.reruns >= trace.reruns.values.reduce(0, +))
+    }
+
+    @Test(arguments: samples)
+    func graphDrawsEveryCountedComputation(sample: String) throws {
+        let trace = try SampleTrace.named(sample)
+        let (model, _) = try TraceFile.model(path: trace.path)
+        let (svg, graph) = try GraphRenderer.render(model: model, options: GraphOptions(selection: .all))
+        for name in trace.reruns.keys {
+            let node = try #require(graph.node(named: name), "\(sample): \(name)")
+            #expect(node.runs.reruns == trace.reruns[name])
+            #expect(svg.contains(">\(name)</text>") || svg.contains("xlink:title=\"\(name) ("))
+        }
+    }
+
+    @Test func replayFormatsEveryEventOfTheTodosTrace() throws {
+        let trace = try SampleTrace.named("todos")
+        var formatter = ReplayFormatter()
+        var lines: [String] = []
+        let report = try TraceFile.forEachEvent(path: trace.path) { event in
+            if let line = formatter.line(for: event) { lines.append(line) }
+        }
+        #expect(lines.count == report.events)
+        #expect(lines.contains { $0.contains("action-begin") && $0.contains("TodoStore.addTodo(_:) \"Buy milk\"") })
+    }
+
+    @Test func progressIsReportedWhileReading() throws {
+        let trace = try SampleTrace.named("stress")
+        var calls: [Int] = []
+        let report = try TraceFile.forEachEvent(path: trace.path, progressEvery: 1_000, progress: { calls.append($0) }) { _ in }
+        #expect(calls.count == report.events / 1_000)
+        #expect(calls.first == 1_000)
+    }
+
+    @Test func unreadableFilesThrowTypedErrors() {
+        #expect(throws: TraceFileError.self) { try TraceFile.model(path: "/no/such/trace") }
+    }
+}
