@@ -40,8 +40,10 @@ demo: setup
 	"$$BIN/reactor-inspect" graph out/todos.trace && \
 	echo && echo "trace: out/todos.trace" && echo "graph: out/todos.svg (open it in a browser; hover a node for its statistics)"
 
+# The benchmarks (Benchmarks/README.md): a separate package on ordo-one/benchmark.
+# Its MallocInterposer trait counts allocations, so no jemalloc is needed. About 5 minutes.
 bench: setup
-	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 
 clean:
 	rm -rf .build .build-tsan Benchmarks/.build

@@ -1,0 +1,70 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmarks live in their own package so that the library's users never
+// resolve ordo-one/benchmark or OpenCombine.
+let package = Package(
+    name: "ReactorBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Reactor", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    ],
+    targets: [
+        // The cases, each written four ways (ReactorCore, Observation,
+        // OpenCombine, hand-written baseline), shared by the benchmarks and the tests.
+        .target(
+            name: "ReactivityCases",
+            dependencies: [
+                .product(name: "ReactorCore", package: "Reactor"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        .executableTarget(
+            name: "Reactivity",
+            dependencies: [
+                "ReactivityCases",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Reactivity",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Signals",
+            dependencies: [
+                .product(name: "ReactorCore", package: "Reactor"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Signals",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Tracing",
+            dependencies: [
+                "ReactivityCases",
+                .product(name: "ReactorCore", package: "Reactor"),
+                .product(name: "ReactorTrace", package: "Reactor"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Tracing",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Rendering",
+            dependencies: [
+                .product(name: "ReactorCore", package: "Reactor"),
+                .product(name: "ReactorTrace", package: "Reactor"),
+                .product(name: "ReactorInspector", package: "Reactor"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Rendering",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Runs one case outside the harness, for valgrind --tool=callgrind.
+        .executableTarget(name: "ReactivityDriver", dependencies: ["ReactivityCases"]),
+        .testTarget(name: "ReactivityCasesTests", dependencies: ["ReactivityCases"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
