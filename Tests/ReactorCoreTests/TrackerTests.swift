@@ -507,20 +507,30 @@ import ReactorCore
     }
 
     @Test("tracker - async function - basics")
-    func asyncFunctionBasics() {
-        // The synchronous part of Tracker's test: inside the body the
-        // computation is current and firstRun is true; outside, nothing is
-        // current and firstRun is false. The rest (withComputation after an
-        // await) has no counterpart: Reactor's bodies cannot suspend.
+    func asyncFunctionBasics() async {
+        // Inside the body the computation is current and firstRun is true;
+        // outside, nothing is current and firstRun is false. The part after
+        // Tracker's awaits is a Task that re-enters with `withComputation`
+        // (see TrackerAsyncTests for the other async cases).
         let reactor = Reactor(scheduler: .manual)
         var inside: (firstRun: Bool, current: Bool)?
+        var afterAwait: Task<(firstRun: Bool, current: Bool), Never>?
         let computation = reactor.autorun { computation in
             inside = (computation.isFirstRun, reactor.currentComputation === computation)
+            afterAwait = Task {
+                await Task.yield()
+                return reactor.withComputation(computation) {
+                    (computation.isFirstRun, reactor.currentComputation === computation)
+                }
+            }
         }
         #expect(inside?.firstRun == true)
         #expect(inside?.current == true)
         #expect(reactor.currentComputation == nil)
         #expect(!computation.isFirstRun)
+        let after = await afterAwait?.value
+        #expect(after?.firstRun == false)
+        #expect(after?.current == true)
     }
 
     @Test("tracker - async function - synchronize - firstRunPromise")

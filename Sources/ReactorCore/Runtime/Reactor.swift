@@ -121,6 +121,21 @@ public final class Reactor: @unchecked Sendable {
         return try graph.nonreactive(body)
     }
 
+    /// Runs `body` with `computation` as the current computation, so what it
+    /// reads becomes that computation's dependencies (Tracker's
+    /// `withComputation`). This is how work that finishes later, in a `Task`
+    /// started by an autorun, keeps depending on its computation; `nil` is
+    /// `nonreactive`. The caller keeps `computation` alive for the call.
+    @discardableResult
+    public func withComputation<T>(_ computation: Computation?, _ body: () throws -> T) rethrows -> T {
+        try graph.operation {
+            let previous = graph.current
+            graph.current = computation.map { Unmanaged.passUnretained($0) }
+            defer { graph.current = previous }
+            return try body()
+        }
+    }
+
     /// Runs `body` as one batch: computations invalidated inside it rerun once,
     /// when the outermost batch returns (with `.endOfBatch` scheduling).
     public func batch<T>(_ body: () throws -> T) rethrows -> T {
