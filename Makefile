@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: setup build test tsan bench demo clean
+.PHONY: setup build test tsan bench demo profile-demo clean
 
 # Installs what a fresh Debian machine lacks (libgraphviz-dev for CGraphviz).
 setup:
@@ -39,6 +39,11 @@ demo: setup
 	echo && echo "==> reactor-inspect graph out/todos.trace" && \
 	"$$BIN/reactor-inspect" graph out/todos.trace && \
 	echo && echo "trace: out/todos.trace" && echo "graph: out/todos.svg (open it in a browser; hover a node for its statistics)"
+
+# Profiling in CI end to end (README): records a test scenario twice, gates both
+# on a budget, diffs them and writes the reports into out/profiling/.
+profile-demo: setup
+	./Examples/ProfilingInCI/run.sh
 
 # The benchmarks (Benchmarks/README.md): a separate package on ordo-one/benchmark.
 # Its MallocInterposer trait counts allocations, so no jemalloc is needed. About 5 minutes.

@@ -40,6 +40,7 @@ let package = Package(
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
         .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore"]),
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
+        .testTarget(name: "ProfilingScenarios", dependencies: ["ReactorCore", "ReactorTrace"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore"]

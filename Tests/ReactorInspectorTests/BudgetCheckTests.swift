@@ -32,7 +32,7 @@ import ReactorTrace
         #expect(violation.worstOffender == "Footer.count")
         #expect(violation.cause.first == "action TodoStore.addTodo(_:) [\"item 4\"]")
         #expect(violation.violationLine
-            == "computations[0].maxReruns: reruns of computations matching \"*\": \"Footer.count\" measured 5, limit 4 (3 over the limit)")
+            == "computations[0].maxReruns: reruns of computations matching \"*\": \"Footer.count\" measured 5, limit 4 (the worst of 3 over the limit)")
     }
 
     @Test func timeViolations() throws {

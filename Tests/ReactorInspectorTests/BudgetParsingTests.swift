@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ReactorCore
 @testable import ReactorInspector
@@ -18,6 +19,16 @@ import ReactorCore
         #expect(budget.actions[0].maxRerunsPerAction == 5)
         #expect(budget.maxFlushMilliseconds == 16)
         #expect(budget.forbid == [.runaway, .uncaughtError, .writeOutsideAction, .cycle])
+    }
+
+    @Test func theProfilingExampleBudgetParses() throws {
+        // Examples/ProfilingInCI/run.sh (the README's walkthrough) checks traces against it.
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appending(path: "Examples/ProfilingInCI/budget.json"), encoding: .utf8)
+        let budget = try Budget.parse(text)
+        #expect(budget.computations.map(\.match.pattern) == ["footer", "*"])
+        #expect(budget.actions.map(\.match.pattern) == ["TodoStore.rename*"])
+        #expect(budget.forbid.count == 4)
     }
 
     @Test func emptyObjectIsAnEmptyBudget() throws {

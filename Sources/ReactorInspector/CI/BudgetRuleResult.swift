@@ -43,7 +43,7 @@ public struct BudgetRuleResult: Sendable, Equatable {
     /// The violation line: what, the limit, the measured value and the worst offender.
     public var violationLine: String {
         let offender = worstOffender.map { "\"\($0)\" " } ?? ""
-        let more = offenders.count > 1 ? " (\(offenders.count) over the limit)" : ""
+        let more = offenders.count > 1 ? " (the worst of \(offenders.count) over the limit)" : ""
         return "\(rule): \(subject): \(offender)measured \(measured ?? "nothing"), limit \(limit)\(more)"
     }
 }

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Profiling in CI, end to end, on this repository (README, "Profiling in CI"):
+#   1. record a trace in a test run (Tests/ProfilingScenarios), once as on main
+#      and once as a pull request that makes the footer rerun more;
+#   2. gate each on the budget (budget.json beside this script), with JUnit output;
+#   3. diff the pull request against main;
+#   4. publish an HTML and a Markdown report and a Perfetto file.
+# Everything lands in out/profiling/. `make profile-demo` runs it.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=out/profiling
+budget=Examples/ProfilingInCI/budget.json
+mkdir -p "$out"
+
+echo "==> building (debug, with the tests)"
+swift build --build-tests >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
+inspect="$(swift build --show-bin-path)/reactor-inspect"
+
+step() { printf '\n$ %s\n' "$*"; }
+record() {   # record TRACE [ENV=VALUE…]: the scenario test with the recorder on
+    local trace=$1; shift
+    rm -f "$trace"
+    env REACTOR_PROFILE_TRACE="$trace" "$@" swift test --skip-build --filter ProfilingScenarios >"$out/test.log" 2>&1 \
+        || { cat "$out/test.log"; exit 1; }
+    echo "recorded $trace"
+}
+
+echo "==> 1. record the scenario on main and on the pull request"
+record "$out/main.rtrace"
+record "$out/pr.rtrace" REACTOR_PROFILE_SLOW_FOOTER=1
+
+echo; echo "==> 2. gate on the budget"
+step reactor-inspect check "$out/main.rtrace" --budget "$budget"
+"$inspect" check "$out/main.rtrace" --budget "$budget"
+step reactor-inspect check "$out/pr.rtrace" --budget "$budget" --junit "$out/budget.xml"
+status=0
+"$inspect" check "$out/pr.rtrace" --budget "$budget" --junit "$out/budget.xml" || status=$?
+echo "(exit status $status)"
+
+echo; echo "==> 3. diff the pull request against main"
+step reactor-inspect diff "$out/main.rtrace" "$out/pr.rtrace" --fail-on-regression 10 --min-time-ms 1
+diff_status=0
+"$inspect" diff "$out/main.rtrace" "$out/pr.rtrace" --fail-on-regression 10 --min-time-ms 1 || diff_status=$?
+echo "(exit status $diff_status)"
+
+echo; echo "==> 4. reports"
+"$inspect" report "$out/pr.rtrace" -o "$out/pr.html"
+"$inspect" report "$out/pr.rtrace" -o "$out/pr.md"
+"$inspect" diff "$out/main.rtrace" "$out/pr.rtrace" --markdown >"$out/diff.md"
+echo "wrote $out/diff.md"
+"$inspect" export "$out/pr.rtrace" --format chrome -o "$out/pr.json"
+
+# The pull request is meant to fail both gates; anything else means the example broke.
+if [ "$status" -ne 1 ] || [ "$diff_status" -ne 1 ]; then
+    echo "unexpected: check exited $status and diff $diff_status (both should be 1 for this pull request)" >&2
+    exit 1
+fi
+echo; echo "The pull request fails its budget and its diff, as it should: in CI this job would be red."
