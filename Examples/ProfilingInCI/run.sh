@@ -46,7 +46,8 @@ echo "(exit status $diff_status)"
 echo; echo "==> 4. reports"
 "$inspect" report "$out/pr.rtrace" -o "$out/pr.html"
 "$inspect" report "$out/pr.rtrace" -o "$out/pr.md"
-"$inspect" diff "$out/main.rtrace" "$out/pr.rtrace" --markdown >"$out/diff.md"
+"$inspect" diff "$out/main.rtrace" "$out/pr.rtrace" --markdown --fail-on-regression 10 --min-time-ms 1 >"$out/diff.md" \
+    || [ $? -eq 1 ]   # 1: regressions found, which the table marks
 echo "wrote $out/diff.md"
 "$inspect" export "$out/pr.rtrace" --format chrome -o "$out/pr.json"
 
