@@ -39,11 +39,14 @@ let package = Package(
         .executableTarget(name: "profile", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Profile"),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
         .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore"]),
-        .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore"]),
+        // Checks of the HTML and Markdown reports, shared by the two suites that make them.
+        .target(name: "ReportAssertions", path: "Tests/ReportAssertions"),
+        .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore", "ReportAssertions"]),
         .testTarget(name: "ProfilingScenarios", dependencies: ["ReactorCore", "ReactorTrace"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore"]
+            dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore",
+                           "ReportAssertions"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import ReportAssertions
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML
@@ -59,7 +60,7 @@ import FoundationXML
         let text = try String(contentsOf: summary, encoding: .utf8)
         #expect(text.hasPrefix("# Earlier step\n### Reactor budget"))
         #expect(text.contains("| ❌ | `computations[0].maxReruns` | 10 | 100 | `label` |"))
-        try CIMarkdownAssertions.expectWellFormedTables(text)
+        try MarkdownAssertions.expectWellFormedTables(text)
     }
 
     @Test func malformedBudgetsExitTwoWithOneLine() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ReportAssertions
 import Testing
 
 @Suite struct DiffCommandTests {
@@ -36,6 +37,6 @@ import Testing
         let result = try CICommand.inspect("diff", traces.counter, traces.stressBase, "--markdown", "--top", "100")
         #expect(result.status == 0)
         #expect(result.stdout.contains("| ➖ | `label` | autorun | 100 → – |"))
-        try CIMarkdownAssertions.expectWellFormedTables(result.stdout)
+        try MarkdownAssertions.expectWellFormedTables(result.stdout)
     }
 }

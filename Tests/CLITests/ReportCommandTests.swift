@@ -1,4 +1,5 @@
 import Foundation
+import ReportAssertions
 import Testing
 
 @Suite struct ReportCommandTests {
@@ -8,8 +9,8 @@ import Testing
         let result = try CICommand.inspect("report", traces.stressBase, "-o", out.path)
         #expect(result.status == 0, "\(result.stderr)")
         let html = try String(contentsOf: out, encoding: .utf8)
-        CIHTMLAssertions.expectBalanced(html)
-        CIHTMLAssertions.expectSelfContained(html)
+        HTMLAssertions.expectBalanced(html)
+        HTMLAssertions.expectSelfContained(html)
         #expect(html.contains("<h2>Hot computations</h2>"))
         #expect(html.contains("aria-label=\"Histogram of rerun durations\""))
         #expect(html.contains("aria-label=\"Timeline of flushes and actions\""))
@@ -24,7 +25,7 @@ import Testing
         let traces = try SampleTraces.load()
         let result = try CICommand.inspect("report", traces.counter, "--format", "md", "-o", "-")
         #expect(result.status == 0)
-        try CIMarkdownAssertions.expectWellFormedTables(result.stdout)
+        try MarkdownAssertions.expectWellFormedTables(result.stdout)
         #expect(result.stdout.contains("| `label` | autorun | 100 |"))
     }
 

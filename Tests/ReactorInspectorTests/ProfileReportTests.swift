@@ -1,3 +1,4 @@
+import ReportAssertions
 import Testing
 import Foundation
 import ReactorCore

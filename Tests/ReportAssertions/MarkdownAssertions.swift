@@ -1,10 +1,10 @@
 import Testing
 
 /// Structural checks for the Markdown the CI tools write.
-enum CIMarkdownAssertions {
+public enum MarkdownAssertions {
     /// Every table has a header, a delimiter row of the same width, and rows of that width
     /// (counting unescaped pipes, outside code spans).
-    static func expectWellFormedTables(_ markdown: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public static func expectWellFormedTables(_ markdown: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var index = 0
         var tables = 0
@@ -27,7 +27,7 @@ enum CIMarkdownAssertions {
     }
 
     /// The number of cells in a table row.
-    static func cells(_ row: String) -> Int {
+    public static func cells(_ row: String) -> Int {
         var count = 0
         var escaped = false
         var previous: Character = " "

@@ -1,12 +1,13 @@
+import Foundation
 import Testing
 
 /// Structural checks for the HTML reports: tags balance (void elements
 /// aside), attributes are quoted, and nothing is loaded from outside the file.
-enum HTMLAssertions {
-    static let voidElements: Set<String> = ["meta", "br", "hr", "img", "input", "link", "col", "area", "base", "source", "wbr"]
+public enum HTMLAssertions {
+    public static let voidElements: Set<String> = ["meta", "br", "hr", "img", "input", "link", "col", "area", "base", "source", "wbr"]
 
     /// The tag names in order, with a leading "/" for closing tags; self-closing tags are dropped.
-    static func tags(_ html: String) -> [String] {
+    public static func tags(_ html: String) -> [String] {
         var result: [String] = []
         var rest = Substring(html)
         while let open = rest.firstIndex(of: "<") {
@@ -28,7 +29,7 @@ enum HTMLAssertions {
         return result
     }
 
-    static func expectBalanced(_ html: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    public static func expectBalanced(_ html: String, sourceLocation: SourceLocation = #_sourceLocation) {
         var stack: [String] = []
         for tag in tags(html) {
             if tag.hasPrefix("/") {
@@ -46,7 +47,7 @@ enum HTMLAssertions {
     }
 
     /// No `src`, `href` or CSS `url(` pointing outside the document.
-    static func expectSelfContained(_ html: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    public static func expectSelfContained(_ html: String, sourceLocation: SourceLocation = #_sourceLocation) {
         for attribute in ["src=", "href="] {
             var rest = Substring(html)
             while let match = rest.range(of: attribute) {
