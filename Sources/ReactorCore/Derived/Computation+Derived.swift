@@ -12,7 +12,7 @@ extension Computation {
         let wasClean = derivedState == .clean
         derivedState = .dirty
         withTracer { $0.invalidated(computation: id, cause: cause, source: source) }
-        unlinkAllDependencies()
+        epoch &+= 1  // its edges go; the links stay, stale, for the recomputation
         if wasClean { derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() } }
         guard !onInvalidateCallbacks.isEmpty else { return }
         let callbacks = onInvalidateCallbacks
@@ -67,8 +67,6 @@ extension Computation {
             if derivedState == .check { derivedState = .clean }
         }
         guard derivedState == .dirty, let derive else { return }
-        // Normally none are left; some are if it was invalidated during its last run.
-        unlinkAllDependencies()
         isDeriving = true
         derivingCaller = graph.derivingTop
         graph.derivingTop = self
@@ -78,7 +76,9 @@ extension Computation {
         let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
         graph.inCompute = true
+        beginTracking()
         let changed = derive()
+        finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute
         withTracer { $0.rerunEnded(computation: id) }

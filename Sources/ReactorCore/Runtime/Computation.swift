@@ -40,10 +40,17 @@ public final class Computation: @unchecked Sendable {
     @exclusivity(unchecked) var onInvalidateCallbacks: [(Computation) -> Void] = []
     @exclusivity(unchecked) var onStopCallbacks: [(Computation) -> Void] = []
 
-    // The dependencies read during the current run, in reading order.
+    // The dependencies read during the current or last run, in reading order.
     @usableFromInline @exclusivity(unchecked) var dependenciesHead: LinkPointer?
     @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
     @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
+    /// Bumped when a run begins and when the computation is invalidated: the
+    /// links stamped with the current value are the live edges.
+    @usableFromInline @exclusivity(unchecked) var epoch = 0
+    /// During a run, the first link of the last run not read again yet: the
+    /// links before it were read in this run, those from it on may go. Nil
+    /// outside a run (new links go at the tail).
+    @usableFromInline @exclusivity(unchecked) var cursor: LinkPointer?
     /// Bumped each time the dependency list is recycled, so that a walk over
     /// it that runs user code can tell its cursor went stale.
     @exclusivity(unchecked) var linkGeneration = 0
@@ -161,7 +168,8 @@ extension Computation {
         if !recomputing && !stopped { reactor.enqueue(self) }
         invalidated = true
         withTracer { $0.invalidated(computation: id, cause: cause, source: source) }
-        unlinkAllDependencies()
+        // Tracker drops every edge here; the links stay, stale, for the rerun to reuse.
+        epoch &+= 1
         // Callbacks cannot add callbacks: they run at once while invalidated.
         let callbacks = onInvalidateCallbacks
         onInvalidateCallbacks = []
@@ -179,6 +187,7 @@ extension Computation {
         } else {
             stopped = true
             invalidate(cause: cause, source: source)
+            unlinkAllDependencies()  // it never reruns: let its sources go
         }
         withTracer { $0.nodeStopped(id) }
         let callbacks = onStopCallbacks
@@ -220,7 +229,9 @@ extension Computation {
         let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
         graph.inCompute = true
+        beginTracking()
         defer {
+            finishTracking()
             graph.current = previous
             graph.inCompute = previousInCompute
         }
@@ -272,8 +283,36 @@ extension Computation {
 
     // MARK: Links
 
-    /// Takes a link from the free list (or allocates one) and appends it to
-    /// this computation's dependency list.
+    /// Starts a run: every link becomes stale, and the run keeps those it reads
+    /// again as it goes (the cursor walks the list in the last run's order).
+    @usableFromInline
+    func beginTracking() {
+        epoch &+= 1
+        cursor = dependenciesHead
+    }
+
+    /// Ends a run: unlinks the links of the last run that this one did not read.
+    @usableFromInline
+    func finishTracking() {
+        guard let first = cursor else { return }
+        cursor = nil
+        let kept = first.pointee.previousDependency
+        if let kept { kept.pointee.nextDependency = nil } else { dependenciesHead = nil }
+        dependenciesTail = kept
+        var next: LinkPointer? = first
+        while let link = next {
+            next = link.pointee.nextDependency
+            link.pointee.dependency._withUnsafeGuaranteedRef { $0.removeSubscriber(link) }
+            link.pointee.nextDependency = freeLinks
+            freeLinks = link
+            dependencyCount -= 1
+        }
+        linkGeneration &+= 1
+        if dependencyCount == 0 { Unmanaged.passUnretained(self).release() }
+    }
+
+    /// Takes a link from the free list (or allocates one) and inserts it into
+    /// this computation's dependency list before the cursor, as read in this run.
     @usableFromInline
     func makeLink(to dependency: Dependency) -> LinkPointer {
         let link: LinkPointer
@@ -285,10 +324,8 @@ extension Computation {
             link = .allocate(capacity: 1)
             link.initialize(to: Link(dependency: .passUnretained(dependency), computation: .passUnretained(self)))
         }
-        link.pointee.previousDependency = dependenciesTail
-        link.pointee.nextDependency = nil
-        if let tail = dependenciesTail { tail.pointee.nextDependency = link } else { dependenciesHead = link }
-        dependenciesTail = link
+        link.pointee.epoch = epoch
+        insertBeforeCursor(link)
         if dependencyCount == 0 {
             // While it has dependencies, they keep the computation alive (as
             // Tracker's computations live while their dependencies do).
@@ -298,12 +335,34 @@ extension Computation {
         return link
     }
 
+    /// Moves a link of the last run, read again out of order, before the cursor.
+    @usableFromInline
+    func moveBeforeCursor(_ link: LinkPointer) {
+        let previous = link.pointee.previousDependency
+        let next = link.pointee.nextDependency
+        if let previous { previous.pointee.nextDependency = next } else { dependenciesHead = next }
+        if let next { next.pointee.previousDependency = previous } else { dependenciesTail = previous }
+        insertBeforeCursor(link)
+        link.pointee.epoch = epoch
+        linkGeneration &+= 1
+    }
+
+    private func insertBeforeCursor(_ link: LinkPointer) {
+        let next = cursor
+        let previous = next == nil ? dependenciesTail : next!.pointee.previousDependency
+        link.pointee.previousDependency = previous
+        link.pointee.nextDependency = next
+        if let previous { previous.pointee.nextDependency = link } else { dependenciesHead = link }
+        if let next { next.pointee.previousDependency = link } else { dependenciesTail = link }
+    }
+
     /// Drops every dependency edge, keeping the links for the next run.
     func unlinkAllDependencies() {
+        cursor = nil
         guard dependencyCount > 0 else { return }
-        var cursor = dependenciesHead
-        while let link = cursor {
-            cursor = link.pointee.nextDependency
+        var next = dependenciesHead
+        while let link = next {
+            next = link.pointee.nextDependency
             link.pointee.dependency._withUnsafeGuaranteedRef { $0.removeSubscriber(link) }
             link.pointee.nextDependency = freeLinks
             freeLinks = link
@@ -319,6 +378,7 @@ extension Computation {
     func releaseLink(_ link: LinkPointer) {
         let previous = link.pointee.previousDependency
         let next = link.pointee.nextDependency
+        if cursor == link { cursor = next }
         if let previous { previous.pointee.nextDependency = next } else { dependenciesHead = next }
         if let next { next.pointee.previousDependency = previous } else { dependenciesTail = previous }
         link.pointee.nextDependency = freeLinks

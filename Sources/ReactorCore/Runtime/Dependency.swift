@@ -63,57 +63,84 @@ public final class Dependency: @unchecked Sendable {
 
     /// True if one or more computations depend on this dependency.
     public var hasDependents: Bool {
-        graph.lock.withLock { subscribersHead != nil }
+        graph.lock.withLock {
+            var cursor = subscribersHead
+            while let link = cursor {
+                if link.pointee.isLive { return true }
+                cursor = link.pointee.nextSubscriber
+            }
+            return false
+        }
     }
 }
 
 extension Dependency {
     /// Adds the edge `computation -> self` unless it exists. Lock held.
+    ///
+    /// During a run, a dependency read in the same order as in the last run
+    /// keeps its link: only its stamp changes, and no list is touched.
     @usableFromInline
     func link(_ computation: Computation) -> Bool {
         // Tracker adds then at once removes an invalidated computation (its
         // onInvalidate runs immediately), so it reports a new dependent that
         // is not kept.
         if computation.isInvalidatedOrDirty { return true }
+        let epoch = computation.epoch
+        let next = computation.cursor
+        if let next, next.pointee.dependency.refers(to: self) {
+            next.pointee.epoch = epoch
+            computation.cursor = next.pointee.nextDependency
+            withTracer { $0.depend(computation: computation.id, dependency: id) }
+            return true
+        }
         if let derivedOwner, derivedOwner.refers(to: computation) { return false }  // a computed reading itself: a reported cycle
-        if let tail = subscribersTail, tail.pointee.computation.refers(to: computation) { return false }
-        if let tail = computation.dependenciesTail, tail.pointee.dependency.refers(to: self) { return false }
-        if isLinked(to: computation) { return false }
+        // Read twice in a row: the link just kept.
+        let previous = next == nil ? computation.dependenciesTail : next!.pointee.previousDependency
+        if let previous, previous.pointee.epoch == epoch, previous.pointee.dependency.refers(to: self) { return false }
+        if let existing = link(to: computation) {
+            if existing.pointee.epoch == epoch { return false }
+            // Read in the last run too, but in another order.
+            computation.moveBeforeCursor(existing)
+            withTracer { $0.depend(computation: computation.id, dependency: id) }
+            return true
+        }
         let link = computation.makeLink(to: self)
         // Subscribers stay in creation (id) order, the order in which Tracker
         // invalidates a dependency's dependents. Computations usually rerun in
         // that order, so the new link almost always goes at the tail.
         let newID = computation.id
-        var previous = subscribersTail
-        while let candidate = previous, candidate.pointee.computation._withUnsafeGuaranteedRef({ $0.id }) > newID {
-            previous = candidate.pointee.previousSubscriber
+        var previousSubscriber = subscribersTail
+        while let candidate = previousSubscriber, candidate.pointee.computation._withUnsafeGuaranteedRef({ $0.id }) > newID {
+            previousSubscriber = candidate.pointee.previousSubscriber
         }
-        let next = previous == nil ? subscribersHead : previous!.pointee.nextSubscriber
-        link.pointee.previousSubscriber = previous
-        link.pointee.nextSubscriber = next
-        if let previous { previous.pointee.nextSubscriber = link } else { subscribersHead = link }
-        if let next { next.pointee.previousSubscriber = link } else { subscribersTail = link }
+        let nextSubscriber = previousSubscriber == nil ? subscribersHead : previousSubscriber!.pointee.nextSubscriber
+        link.pointee.previousSubscriber = previousSubscriber
+        link.pointee.nextSubscriber = nextSubscriber
+        if let previousSubscriber { previousSubscriber.pointee.nextSubscriber = link } else { subscribersHead = link }
+        if let nextSubscriber { nextSubscriber.pointee.previousSubscriber = link } else { subscribersTail = link }
         subscriberCount += 1
         withTracer { $0.depend(computation: computation.id, dependency: id) }
         return true
     }
 
-    /// Walks the shorter of the two lists that could hold the edge.
-    private func isLinked(to computation: Computation) -> Bool {
+    /// The link from `computation` to this dependency, live or stale, if any:
+    /// walks the shorter of the two lists that could hold it.
+    private func link(to computation: Computation) -> LinkPointer? {
+        if let tail = subscribersTail, tail.pointee.computation.refers(to: computation) { return tail }
         if subscriberCount <= computation.dependencyCount {
             var cursor = subscribersHead
             while let link = cursor {
-                if link.pointee.computation.refers(to: computation) { return true }
+                if link.pointee.computation.refers(to: computation) { return link }
                 cursor = link.pointee.nextSubscriber
             }
         } else {
             var cursor = computation.dependenciesHead
             while let link = cursor {
-                if link.pointee.dependency.refers(to: self) { return true }
+                if link.pointee.dependency.refers(to: self) { return link }
                 cursor = link.pointee.nextDependency
             }
         }
-        return false
+        return nil
     }
 
     /// Removes `link` from this dependency's subscriber list. Lock held.
@@ -133,19 +160,20 @@ extension Dependency {
     func notifySubscribers() {
         guard subscribersHead != nil else { return }
         if !anySubscriberRunsCallbacks {
-            // No user code runs: each subscriber only unlinks itself, so the
-            // list can be walked in place.
+            // No user code runs and no list changes, so it can be walked in place.
             var cursor = subscribersHead
             while let link = cursor {
                 cursor = link.pointee.nextSubscriber
-                link.pointee.computation._withUnsafeGuaranteedRef { $0.dependencyChanged(self) }
+                link.pointee.computation._withUnsafeGuaranteedRef {
+                    if $0.epoch == link.pointee.epoch { $0.dependencyChanged(self) }
+                }
             }
             return
         }
         let base = graph.scratch.count
         var cursor = subscribersHead
         while let link = cursor {
-            graph.scratch.append(link.pointee.computation.takeUnretainedValue())
+            if link.pointee.isLive { graph.scratch.append(link.pointee.computation.takeUnretainedValue()) }
             cursor = link.pointee.nextSubscriber
         }
         var index = base
@@ -161,7 +189,7 @@ extension Dependency {
         var cursor = subscribersHead
         while let link = cursor {
             let runsCallbacks = link.pointee.computation._withUnsafeGuaranteedRef {
-                !$0.onInvalidateCallbacks.isEmpty && !$0.invalidated
+                !$0.onInvalidateCallbacks.isEmpty && $0.epoch == link.pointee.epoch
             }
             if runsCallbacks { return true }
             cursor = link.pointee.nextSubscriber
@@ -175,7 +203,9 @@ extension Dependency {
         var cursor = subscribersHead
         while let link = cursor {
             cursor = link.pointee.nextSubscriber
-            link.pointee.computation._withUnsafeGuaranteedRef { $0.markCheck() }
+            link.pointee.computation._withUnsafeGuaranteedRef {
+                if $0.epoch == link.pointee.epoch { $0.markCheck() }
+            }
         }
     }
 
