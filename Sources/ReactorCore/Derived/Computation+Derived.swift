@@ -50,8 +50,8 @@ extension Computation {
                 var cursor = dependenciesHead
                 while let link = cursor {
                     if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
-                        // A strong reference: the refresh runs user code that may release it.
-                        source.takeUnretainedValue().refreshDerived()
+                        // No retain: a computed dropped during the operation keeps its parts until it ends.
+                        source._withUnsafeGuaranteedRef { $0.refreshDerived() }
                         // A change made us dirty and recycled our links: stop walking.
                         if derivedState == .dirty { break walk }
                         // A source went away under the walk: start it again.
@@ -66,7 +66,7 @@ extension Computation {
             isChecking = false
             if derivedState == .check { derivedState = .clean }
         }
-        guard derivedState == .dirty, let derive else { return }
+        guard derivedState == .dirty, let derived else { return }
         isDeriving = true
         derivingCaller = graph.derivingTop
         graph.derivingTop = self
@@ -77,7 +77,7 @@ extension Computation {
         graph.current = .passUnretained(self)
         graph.inCompute = true
         beginTracking()
-        let changed = derive()
+        let changed = derived._withUnsafeGuaranteedRef { $0.recompute($0) }
         finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute
@@ -87,9 +87,11 @@ extension Computation {
         isDeriving = false
         let wasFirstRun = firstRun
         firstRun = false
-        if changed && !wasFirstRun, let output = derivedOutput?.takeUnretainedValue() {
-            withTracer { $0.changed(dependency: output.id) }
-            output.notifySubscribers()
+        if changed && !wasFirstRun, let output = derivedOutput {
+            output._withUnsafeGuaranteedRef { output in
+                withTracer { $0.changed(dependency: output.id) }
+                output.notifySubscribers()
+            }
         }
     }
 }

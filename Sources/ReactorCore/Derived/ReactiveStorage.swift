@@ -25,7 +25,7 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
 
     @inlinable
     func get() -> Value {
-        graph.lock.withLock {
+        dependency.graph.lock.withLock {
             dependency.depend()
             return value
         }
@@ -35,7 +35,7 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
     /// `isNamed` is checked with the lock held: another thread may be naming it.
     @inlinable
     func get<Owner: AnyObject>(namingFrom owner: Owner) -> Value {
-        graph.lock.withLock {
+        dependency.graph.lock.withLock {
             if !isNamed { name(from: owner) }
             dependency.depend()
             return value
@@ -45,7 +45,7 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
     /// Writes through the owning object: names the property on first access.
     @inlinable
     func set<Owner: AnyObject>(_ newValue: Value, namingFrom owner: Owner) {
-        graph.operation {
+        dependency.graph.operation {
             if !isNamed { name(from: owner) }
             set(newValue)
         }
@@ -53,7 +53,7 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
 
     @inlinable
     func set(_ newValue: Value) {
-        graph.operation {
+        dependency.graph.operation {
             if let isEqual, isEqual(value, newValue) { return }
             value = newValue
             ReactiveWriteObserver.willChange(ownerID: ownerID, dependency: dependency)
@@ -65,7 +65,7 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
     /// Names the property `Owner.property` after the first access through its owner.
     @usableFromInline
     func name<Owner: AnyObject>(from owner: Owner) {
-        graph.lock.withLock {
+        dependency.graph.lock.withLock {
             guard !isNamed else { return }
             isNamed = true
             var label = "value"

@@ -13,6 +13,9 @@ public final class Computation: @unchecked Sendable {
     public let name: String?
     /// The runtime that reruns this computation.
     public let reactor: Reactor
+    /// The process-wide graph, held here so that hot paths reach it without
+    /// the lazy global's `swift_once` (a strong `let` is read with no retain).
+    @usableFromInline let graph: Graph
 
     /// True during the first run, false afterwards.
     public var isFirstRun: Bool { graph.lock.withLock { firstRun } }
@@ -58,8 +61,10 @@ public final class Computation: @unchecked Sendable {
     @exclusivity(unchecked) var freeLinks: LinkPointer?
 
     // Computed values: a computation whose body derives a value on demand.
-    /// Recomputes the value and tells whether it differs from the previous one.
-    @usableFromInline @exclusivity(unchecked) var derive: (() -> Bool)?
+    /// The computation of a `Computed` (it derives a value on demand) rather than an autorun.
+    @usableFromInline let isDerived: Bool
+    /// What it recomputes; owned by the `Computed`, nil once that is gone.
+    @usableFromInline @exclusivity(unchecked) var derived: Unmanaged<DerivedValue>?
     @exclusivity(unchecked) var derivedState = DerivedState.dirty
     @exclusivity(unchecked) var isDeriving = false
     /// Refreshing its computed sources to learn whether it must recompute.
@@ -75,8 +80,10 @@ public final class Computation: @unchecked Sendable {
          onError: ((any Error) -> Void)?, body: ((Computation) throws -> Void)?) {
         self.id = ReactorTracing.makeID()
         self.reactor = reactor
+        self.graph = reactor.graph
         self.name = name
         self.parentID = parentID
+        self.isDerived = kind == .computed
         self.onError = onError
         self.body = body
         withTracer { $0.nodeCreated(id, kind: kind, name: name ?? "", parent: parentID) }
@@ -90,14 +97,11 @@ public final class Computation: @unchecked Sendable {
         }
     }
 
-    @usableFromInline
-    var isDerived: Bool { derive != nil }
-
     /// An autorun that is invalidated, or a computed whose value must be recomputed:
     /// either way it gains no dependencies until it runs again.
     @usableFromInline
     var isInvalidatedOrDirty: Bool {
-        derive == nil ? invalidated : (derivedState == .dirty && !isDeriving) || stopped
+        isDerived ? (derivedState == .dirty && !isDeriving) || stopped : invalidated
     }
 
     var needsRecompute: Bool { invalidated && !stopped }
@@ -160,7 +164,7 @@ public final class Computation: @unchecked Sendable {
 
 extension Computation {
     func invalidate(cause: InvalidationCause, source: UInt64) {
-        if derive != nil {
+        if isDerived {
             markDirty(cause: cause, source: source)
             return
         }
@@ -180,7 +184,7 @@ extension Computation {
 
     func stop(cause: InvalidationCause, source: UInt64) {
         if stopped { return }
-        if derive != nil {
+        if isDerived {
             markDirty(cause: cause, source: source)
             unlinkAllDependencies()  // also those read since an invalidation during its own run
             stopped = true
@@ -195,12 +199,12 @@ extension Computation {
         for callback in callbacks {
             graph.nonreactive { callback(self) }
         }
-        if derive == nil { body = nil }  // release what the body captured
+        if !isDerived { body = nil }  // release what the body captured
     }
 
     /// A dependency this computation read has changed.
     func dependencyChanged(_ dependency: Dependency) {
-        if derive == nil {
+        if !isDerived {
             invalidate(cause: .dependency, source: dependency.id)
         } else {
             markDirty(cause: .dependency, source: dependency.id)
@@ -209,7 +213,7 @@ extension Computation {
 
     /// A computed this computation read may have changed.
     func markCheck() {
-        if derive == nil {
+        if !isDerived {
             if invalidated || stopped || checkPending { return }
             checkPending = true
             reactor.enqueue(self)
@@ -268,8 +272,8 @@ extension Computation {
             var cursor = dependenciesHead
             while let link = cursor {
                 if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
-                    // A strong reference: the refresh runs user code that may release it.
-                    source.takeUnretainedValue().refreshDerived()
+                    // No retain: a computed dropped during the operation keeps its parts until it ends.
+                    source._withUnsafeGuaranteedRef { $0.refreshDerived() }
                     // A change invalidated us and recycled our links: stop walking.
                     if isInvalidatedOrDirty { return }
                     // A source went away under the walk: start it again.

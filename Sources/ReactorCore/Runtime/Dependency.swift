@@ -10,6 +10,8 @@ public final class Dependency: @unchecked Sendable {
     /// The name under which this dependency appears in traces and graphs.
     public var name: String? { graph.lock.withLock { storedName } }
 
+    /// The process-wide graph (see `Computation.graph`).
+    @usableFromInline let graph: Graph = ReactorCore.graph
     @usableFromInline @exclusivity(unchecked) var storedName: String?
     @usableFromInline @exclusivity(unchecked) var subscribersHead: LinkPointer?
     @usableFromInline @exclusivity(unchecked) var subscribersTail: LinkPointer?

@@ -20,6 +20,9 @@ final class Graph: @unchecked Sendable {
     /// The innermost computed being derived; each links to the one it interrupted
     /// (`derivingCaller`), which names the members of a cycle.
     @exclusivity(unchecked) unowned(unsafe) var derivingTop: Computation?
+    /// Parts of computeds released during an operation, kept until it ends:
+    /// the frames refreshing them hold no references (see `DerivedValue`).
+    @usableFromInline @exclusivity(unchecked) var released: [AnyObject] = []
 
     /// Runs `body` as one graph operation: with the lock held, and followed by
     /// the end-of-batch flushes it made necessary when it is the outermost one.
@@ -29,10 +32,29 @@ final class Graph: @unchecked Sendable {
             operationDepth += 1
             defer {
                 operationDepth -= 1
-                if operationDepth == 0 && !reactorsAwaitingFlush.isEmpty { flushAwaitingReactors() }
+                if operationDepth == 0 && (!reactorsAwaitingFlush.isEmpty || !released.isEmpty) { endOperation() }
             }
             return try body()
         }
+    }
+
+    /// The outermost operation ends: runs the end-of-batch flushes, then lets
+    /// go of what was released during it.
+    @usableFromInline
+    func endOperation() {
+        flushAwaitingReactors()
+        while !released.isEmpty {
+            // Their deinits may run operations that release more.
+            let dropped = released
+            released = []
+            withExtendedLifetime(dropped) {}
+        }
+    }
+
+    /// Keeps `objects` alive until the outermost operation ends, if one is running.
+    func keepUntilOperationEnds(_ objects: AnyObject...) {
+        guard operationDepth > 0 else { return }
+        released.append(contentsOf: objects)
     }
 
     /// Runs `body` with no current computation.

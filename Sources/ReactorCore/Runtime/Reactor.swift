@@ -20,6 +20,8 @@ public final class Reactor: @unchecked Sendable {
 
     /// When this runtime flushes.
     public let scheduler: FlushScheduler
+    /// The process-wide graph (see `Computation.graph`).
+    @usableFromInline let graph: Graph = ReactorCore.graph
 
     /// How many times one computation may run within one flush before it is
     /// reported as ``ReactorIssue/runaway(computation:reruns:)`` and stopped.
