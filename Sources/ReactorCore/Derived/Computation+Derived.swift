@@ -22,10 +22,25 @@ extension Computation {
         }
     }
 
+    /// A read of this computed's value (lock held): brings it up to date and
+    /// records that the current computation, if any, depends on it.
+    @usableFromInline
+    func prepareRead(of output: Dependency) {
+        refreshDerived()
+        output.dependLocked()
+    }
+
     /// Brings this computed's value up to date, recomputing it only if one of
     /// its sources really changed. Reports a cycle instead of recursing forever.
-    @usableFromInline
+    @inline(__always)
     func refreshDerived() {
+        // Clean and idle: the common case of a value read again.
+        if derivedState == .clean && !isDeriving && !isChecking { return }
+        refreshStaleDerived()
+    }
+
+    /// `refreshDerived()` for a computed that is not clean, or is running.
+    func refreshStaleDerived() {
         // Reached again while it computes, or while it checks its sources:
         // computeds that read each other.
         if isDeriving || isChecking {
@@ -51,7 +66,7 @@ extension Computation {
                 while let link = cursor {
                     if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
                         // No retain: a computed dropped during the operation keeps its parts until it ends.
-                        source._withUnsafeGuaranteedRef { $0.refreshDerived() }
+                        source._withUnsafeGuaranteedRef { $0.refreshStaleDerived() }
                         // A change made us dirty and recycled our links: stop walking.
                         if derivedState == .dirty { break walk }
                         // A source went away under the walk: start it again.
@@ -93,5 +108,11 @@ extension Computation {
                 output.notifySubscribers()
             }
         }
+    }
+
+    /// A computed read itself during its first computation: there is no value to return.
+    @usableFromInline
+    func trapOnFirstComputationCycle() -> Never {
+        fatalError("Reactor: computed '\(name ?? "#\(id)")' read itself during its first computation")
     }
 }

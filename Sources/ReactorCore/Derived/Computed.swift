@@ -44,14 +44,14 @@ public final class Computed<Value>: @unchecked Sendable {
     /// The current value; reading it inside a computation depends on it.
     @inlinable
     public var value: Value {
-        // `node.graph`, a chain of `let`s: no `swift_once`, no retain.
-        node.graph.operation {
-            node.refreshDerived()
-            output.depend()
-            guard let cached = cell.cached else {
-                fatalError("Reactor: computed '\(node.name ?? "#\(node.id)")' read itself during its first computation")
+        // The graph through `node` (no `swift_once`), unretained: inlined
+        // into the caller's module, the optimizer would otherwise retain it.
+        Unmanaged.passUnretained(node.graph)._withUnsafeGuaranteedRef { graph in
+            graph.operation {
+                node.prepareRead(of: output)
+                guard let cached = cell.cached else { node.trapOnFirstComputationCycle() }
+                return cached
             }
-            return cached
         }
     }
 

@@ -51,7 +51,15 @@ public final class Dependency: @unchecked Sendable {
         }
         // Only a thread inside a computation holds the lock, so any other
         // caller is outside every computation: nothing to record.
-        guard graph.lock.isHeldByCurrentThread, let current = graph.current else { return false }
+        guard graph.lock.isHeldByCurrentThread else { return false }
+        return dependLocked()
+    }
+
+    /// `depend()` for a caller that holds the graph lock.
+    @usableFromInline
+    @discardableResult
+    func dependLocked() -> Bool {
+        guard let current = graph.current else { return false }
         return current._withUnsafeGuaranteedRef { link($0) }
     }
 

@@ -28,14 +28,27 @@ final class Graph: @unchecked Sendable {
     /// the end-of-batch flushes it made necessary when it is the outermost one.
     @inlinable
     func operation<R>(_ body: () throws -> R) rethrows -> R {
-        try lock.withLock {
-            operationDepth += 1
-            defer {
-                operationDepth -= 1
-                if operationDepth == 0 && (!reactorsAwaitingFlush.isEmpty || !released.isEmpty) { endOperation() }
-            }
-            return try body()
+        let me = GraphLock.currentThread
+        if lock.isHeld(by: me) {
+            // Nested in an operation (a read inside a computation): the depth
+            // cannot return to 0 here, so there is nothing to count or to end.
+            if operationDepth > 0 { return try body() }
+            return try counted(body)
         }
+        lock.acquire(me)
+        defer { lock.release() }
+        return try counted(body)
+    }
+
+    /// Runs `body` one operation deeper; lock held.
+    @inlinable
+    func counted<R>(_ body: () throws -> R) rethrows -> R {
+        operationDepth += 1
+        defer {
+            operationDepth -= 1
+            if operationDepth == 0 && (!reactorsAwaitingFlush.isEmpty || !released.isEmpty) { endOperation() }
+        }
+        return try body()
     }
 
     /// The outermost operation ends: runs the end-of-batch flushes, then lets
