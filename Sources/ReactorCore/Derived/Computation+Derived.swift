@@ -12,14 +12,9 @@ extension Computation {
         let wasClean = derivedState == .clean
         derivedState = .dirty
         withTracer { $0.invalidated(computation: id, cause: cause, source: source) }
-        epoch &+= 1  // its edges go; the links stay, stale, for the recomputation
+        dropEdges()
         if wasClean { derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() } }
-        guard !onInvalidateCallbacks.isEmpty else { return }
-        let callbacks = onInvalidateCallbacks
-        onInvalidateCallbacks = []
-        for callback in callbacks {
-            graph.nonreactive { callback(self) }
-        }
+        if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
     }
 
     /// A read of this computed's value (lock held): brings it up to date and

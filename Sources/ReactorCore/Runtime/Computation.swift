@@ -172,9 +172,22 @@ extension Computation {
         if !recomputing && !stopped { reactor.enqueue(self) }
         invalidated = true
         withTracer { $0.invalidated(computation: id, cause: cause, source: source) }
-        // Tracker drops every edge here; the links stay, stale, for the rerun to reuse.
+        dropEdges()
+        if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
+    }
+
+    /// Tracker drops every edge on invalidation; here the links stay, stale,
+    /// for the rerun to reuse. If it is running, the rest of the run keeps
+    /// nothing (`Dependency.link` checks for invalidation when off the cursor).
+    func dropEdges() {
         epoch &+= 1
-        // Callbacks cannot add callbacks: they run at once while invalidated.
+        cursor = nil
+    }
+
+    /// Runs and clears the `onInvalidate` callbacks, non-reactively. Callbacks
+    /// cannot add callbacks: registered while invalidated, they run at once.
+    @inline(never)
+    func runInvalidateCallbacks() {
         let callbacks = onInvalidateCallbacks
         onInvalidateCallbacks = []
         for callback in callbacks {

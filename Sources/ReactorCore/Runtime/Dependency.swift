@@ -89,20 +89,27 @@ extension Dependency {
     ///
     /// During a run, a dependency read in the same order as in the last run
     /// keeps its link: only its stamp changes, and no list is touched.
-    @usableFromInline
+    @inline(__always)
     func link(_ computation: Computation) -> Bool {
+        // An invalidated computation has no cursor (`Computation.dropEdges()`).
+        if let next = computation.cursor, next.pointee.dependency.refers(to: self) {
+            next.pointee.epoch = computation.epoch
+            computation.cursor = next.pointee.nextDependency
+            withTracer { $0.depend(computation: computation.id, dependency: id) }
+            return true
+        }
+        return linkOffCursor(computation)
+    }
+
+    /// `link(_:)` for a read that is not the next one of the last run's order.
+    @usableFromInline
+    func linkOffCursor(_ computation: Computation) -> Bool {
         // Tracker adds then at once removes an invalidated computation (its
         // onInvalidate runs immediately), so it reports a new dependent that
         // is not kept.
         if computation.isInvalidatedOrDirty { return true }
         let epoch = computation.epoch
         let next = computation.cursor
-        if let next, next.pointee.dependency.refers(to: self) {
-            next.pointee.epoch = epoch
-            computation.cursor = next.pointee.nextDependency
-            withTracer { $0.depend(computation: computation.id, dependency: id) }
-            return true
-        }
         if let derivedOwner, derivedOwner.refers(to: computation) { return false }  // a computed reading itself: a reported cycle
         // Read twice in a row: the link just kept.
         let previous = next == nil ? computation.dependenciesTail : next!.pointee.previousDependency
@@ -163,25 +170,35 @@ extension Dependency {
         subscriberCount -= 1
     }
 
-    /// Tells each subscriber that this dependency changed. Callbacks run during
-    /// invalidation may add or remove subscribers, so the list is copied first
-    /// (into a reused scratch stack, so a write allocates nothing).
+    /// Tells each live subscriber that this dependency changed.
     @usableFromInline
     func notifySubscribers() {
-        guard subscribersHead != nil else { return }
-        if !anySubscriberRunsCallbacks {
-            // No user code runs and no list changes, so it can be walked in place.
-            var cursor = subscribersHead
-            while let link = cursor {
-                cursor = link.pointee.nextSubscriber
-                link.pointee.computation._withUnsafeGuaranteedRef {
-                    if $0.epoch == link.pointee.epoch { $0.dependencyChanged(self) }
-                }
-            }
-            return
-        }
-        let base = graph.scratch.count
+        // In place while no user code runs: invalidating a subscriber without
+        // callbacks changes no list. The first one with callbacks hands the
+        // rest (the same as a copy taken at the start would hold) to the copy.
         var cursor = subscribersHead
+        while let link = cursor {
+            let runsCallbacks = link.pointee.computation._withUnsafeGuaranteedRef { computation in
+                guard computation.epoch == link.pointee.epoch else { return false }
+                if !computation.onInvalidateCallbacks.isEmpty { return true }
+                computation.dependencyChanged(self)
+                return false
+            }
+            if runsCallbacks {
+                notifySubscribersCopying(from: link)
+                return
+            }
+            cursor = link.pointee.nextSubscriber
+        }
+    }
+
+    /// Notifies the subscribers from `first` on through a copy of the list
+    /// (into a reused scratch stack, so a write allocates nothing): the
+    /// callbacks that invalidation runs may add or remove subscribers.
+    @inline(never)
+    private func notifySubscribersCopying(from first: LinkPointer) {
+        let base = graph.scratch.count
+        var cursor: LinkPointer? = first
         while let link = cursor {
             if link.pointee.isLive { graph.scratch.append(link.pointee.computation.takeUnretainedValue()) }
             cursor = link.pointee.nextSubscriber
@@ -192,19 +209,6 @@ extension Dependency {
             index += 1
         }
         while graph.scratch.count > base { graph.scratch.removeLast() }
-    }
-
-    /// True if invalidating some subscriber would run `onInvalidate` callbacks.
-    private var anySubscriberRunsCallbacks: Bool {
-        var cursor = subscribersHead
-        while let link = cursor {
-            let runsCallbacks = link.pointee.computation._withUnsafeGuaranteedRef {
-                !$0.onInvalidateCallbacks.isEmpty && $0.epoch == link.pointee.epoch
-            }
-            if runsCallbacks { return true }
-            cursor = link.pointee.nextSubscriber
-        }
-        return false
     }
 
     /// Marks the subscribers of a computed's output as possibly stale. Runs no
