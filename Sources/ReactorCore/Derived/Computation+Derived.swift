@@ -11,7 +11,7 @@ extension Computation {
         guard derivedState != .dirty, !stopped else { return }
         let wasClean = derivedState == .clean
         derivedState = .dirty
-        withTracer { $0.invalidated(computation: id, cause: cause, source: source) }
+        if TraceEmit.isOn { TraceEmit.invalidated(computation: id, cause: cause, source: source) }
         dropEdges()
         if wasClean { derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() } }
         if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
@@ -23,6 +23,17 @@ extension Computation {
     func prepareRead(of output: Dependency) {
         refreshDerived()
         output.dependLocked()
+    }
+
+    /// `prepareRead(of:)` for the common read, nested in a graph operation on
+    /// this thread (inside a computation): returns false, having done nothing,
+    /// for any other, which must go through `Graph.operation`.
+    @usableFromInline
+    func prepareNestedRead(of output: Dependency) -> Bool {
+        guard graph.lock.isHeldByCurrentThread, graph.operationDepth > 0 else { return false }
+        refreshDerived()
+        output.dependLocked()
+        return true
     }
 
     /// Brings this computed's value up to date, recomputing it only if one of
@@ -81,7 +92,7 @@ extension Computation {
         derivingCaller = graph.derivingTop
         graph.derivingTop = self
         derivedState = .clean
-        withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+        if TraceEmit.isOn { TraceEmit.rerunBegan(computation: id, firstRun: firstRun) }
         let previous = graph.current
         let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
@@ -91,7 +102,7 @@ extension Computation {
         finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute
-        withTracer { $0.rerunEnded(computation: id) }
+        if TraceEmit.isOn { TraceEmit.rerunEnded(computation: id) }
         graph.derivingTop = derivingCaller
         derivingCaller = nil
         isDeriving = false
@@ -99,7 +110,7 @@ extension Computation {
         firstRun = false
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
-                withTracer { $0.changed(dependency: output.id) }
+                if TraceEmit.isOn { TraceEmit.changed(dependency: output.id) }
                 output.notifySubscribers()
             }
         }

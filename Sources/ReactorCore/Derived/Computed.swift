@@ -44,9 +44,14 @@ public final class Computed<Value>: @unchecked Sendable {
     /// The current value; reading it inside a computation depends on it.
     @inlinable
     public var value: Value {
+        // Inside a computation: the lock is held and the operation open.
+        if node.prepareNestedRead(of: output) {
+            guard let cached = cell.cached else { node.trapOnFirstComputationCycle() }
+            return cached
+        }
         // The graph through `node` (no `swift_once`), unretained: inlined
         // into the caller's module, the optimizer would otherwise retain it.
-        Unmanaged.passUnretained(node.graph)._withUnsafeGuaranteedRef { graph in
+        return Unmanaged.passUnretained(node.graph)._withUnsafeGuaranteedRef { graph in
             graph.operation {
                 node.prepareRead(of: output)
                 guard let cached = cell.cached else { node.trapOnFirstComputationCycle() }

@@ -65,7 +65,7 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
             if let isEqual, isEqual(value, newValue) { return }
             value = newValue
             ReactiveWriteObserver.willChange(ownerID: ownerID, dependency: dependency)
-            withTracer { $0.changed(dependency: dependency.id) }
+            if TraceEmit.isOn { TraceEmit.changed(dependency: dependency.id) }
             dependency.notifySubscribers()
         } }
     }

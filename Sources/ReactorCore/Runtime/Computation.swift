@@ -171,7 +171,7 @@ extension Computation {
         if invalidated { return }
         if !recomputing && !stopped { reactor.enqueue(self) }
         invalidated = true
-        withTracer { $0.invalidated(computation: id, cause: cause, source: source) }
+        if TraceEmit.isOn { TraceEmit.invalidated(computation: id, cause: cause, source: source) }
         dropEdges()
         if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
     }
@@ -240,8 +240,8 @@ extension Computation {
     func compute() throws {
         invalidated = false
         checkPending = false
-        withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
-        defer { withTracer { $0.rerunEnded(computation: id) } }
+        if TraceEmit.isOn { TraceEmit.rerunBegan(computation: id, firstRun: firstRun) }
+        defer { if TraceEmit.isOn { TraceEmit.rerunEnded(computation: id) } }
         let previous = graph.current
         let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
@@ -309,9 +309,15 @@ extension Computation {
     }
 
     /// Ends a run: unlinks the links of the last run that this one did not read.
-    @usableFromInline
+    @inline(__always)
     func finishTracking() {
-        guard let first = cursor else { return }
+        // Usually none: a rerun reads what its last run read.
+        if let first = cursor { unlinkUnread(from: first) }
+    }
+
+    /// Unlinks `first` and the links after it, not read in the run ending.
+    @inline(never)
+    func unlinkUnread(from first: LinkPointer) {
         cursor = nil
         let kept = first.pointee.previousDependency
         if let kept { kept.pointee.nextDependency = nil } else { dependenciesHead = nil }

@@ -66,7 +66,7 @@ public final class Dependency: @unchecked Sendable {
     /// Invalidates every dependent computation and removes them as dependents.
     public func changed() {
         graph.operation {
-            withTracer { $0.changed(dependency: id) }
+            if TraceEmit.isOn { TraceEmit.changed(dependency: id) }
             notifySubscribers()
         }
     }
@@ -95,7 +95,7 @@ extension Dependency {
         if let next = computation.cursor, next.pointee.dependency.refers(to: self) {
             next.pointee.epoch = computation.epoch
             computation.cursor = next.pointee.nextDependency
-            withTracer { $0.depend(computation: computation.id, dependency: id) }
+            if TraceEmit.isOn { TraceEmit.depend(computation: computation.id, dependency: id) }
             return true
         }
         return linkOffCursor(computation)
@@ -118,7 +118,7 @@ extension Dependency {
             if existing.pointee.epoch == epoch { return false }
             // Read in the last run too, but in another order.
             computation.moveBeforeCursor(existing)
-            withTracer { $0.depend(computation: computation.id, dependency: id) }
+            if TraceEmit.isOn { TraceEmit.depend(computation: computation.id, dependency: id) }
             return true
         }
         let link = computation.makeLink(to: self)
@@ -136,7 +136,7 @@ extension Dependency {
         if let previousSubscriber { previousSubscriber.pointee.nextSubscriber = link } else { subscribersHead = link }
         if let nextSubscriber { nextSubscriber.pointee.previousSubscriber = link } else { subscribersTail = link }
         subscriberCount += 1
-        withTracer { $0.depend(computation: computation.id, dependency: id) }
+        if TraceEmit.isOn { TraceEmit.depend(computation: computation.id, dependency: id) }
         return true
     }
 
