@@ -50,15 +50,7 @@ extension Computation {
         // Reached again while it computes, or while it checks its sources:
         // computeds that read each other.
         if isDeriving || isChecking {
-            var members: [Computation] = [self]
-            var cursor = graph.derivingTop
-            while let member = cursor, member !== self {
-                members.append(member)
-                cursor = member.derivingCaller
-            }
-            members.append(self)
-            let names = members.reversed().map { $0.name ?? "#\($0.id)" }
-            reactor.report(.cycle(names: names))
+            reportCycle()
             return
         }
         if stopped || derivedState == .clean { return }
@@ -114,6 +106,21 @@ extension Computation {
                 output.notifySubscribers()
             }
         }
+    }
+
+    /// Reports the cycle this computed closes: the computeds being derived or
+    /// checked from it up to the innermost one.
+    @inline(never)
+    func reportCycle() {
+        var members: [Computation] = [self]
+        var cursor = graph.derivingTop
+        while let member = cursor, member !== self {
+            members.append(member)
+            cursor = member.derivingCaller
+        }
+        members.append(self)
+        let names = members.reversed().map { $0.name ?? "#\($0.id)" }
+        reactor.report(.cycle(names: names))
     }
 
     /// A computed read itself during its first computation: there is no value to return.

@@ -33,7 +33,12 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
 
     @inlinable
     func get() -> Value {
-        withGraph { $0.lock.withLock {
+        // Inside a computation the lock is held: no closure, no lock call.
+        if dependency.graph.lock.isHeldByCurrentThread {
+            dependency.dependLocked()
+            return value
+        }
+        return withGraph { $0.lock.withLock {
             dependency.dependLocked()
             return value
         } }
@@ -43,7 +48,12 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
     /// `isNamed` is checked with the lock held: another thread may be naming it.
     @inlinable
     func get<Owner: AnyObject>(namingFrom owner: Owner) -> Value {
-        withGraph { $0.lock.withLock {
+        if dependency.graph.lock.isHeldByCurrentThread {
+            if !isNamed { name(from: owner) }
+            dependency.dependLocked()
+            return value
+        }
+        return withGraph { $0.lock.withLock {
             if !isNamed { name(from: owner) }
             dependency.dependLocked()
             return value
@@ -73,6 +83,10 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
     /// Names the property `Owner.property` after the first access through its owner.
     @usableFromInline
     func name<Owner: AnyObject>(from owner: Owner) {
+        // Reflection may run the owner's `customMirror`: hold this storage in
+        // case that replaces the wrapper (reads reach it unretained).
+        let retained = Unmanaged.passUnretained(self).retain()
+        defer { retained.release() }
         withGraph { $0.lock.withLock {
             guard !isNamed else { return }
             isNamed = true
