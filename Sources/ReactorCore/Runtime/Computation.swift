@@ -225,15 +225,19 @@ extension Computation {
     }
 
     /// A computed this computation read may have changed.
-    func markCheck() {
+    /// Returns the output of a computed that became possibly stale, whose
+    /// readers must be marked in turn (`Dependency.propagateCheck()`).
+    @inline(__always)
+    func markCheck() -> Unmanaged<Dependency>? {
         if !isDerived {
-            if invalidated || stopped || checkPending { return }
+            if invalidated || stopped || checkPending { return nil }
             checkPending = true
             reactor.enqueue(self)
         } else if derivedState == .clean {
             derivedState = .check
-            derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() }
+            return derivedOutput
         }
+        return nil
     }
 
     /// Runs the body now, tracking what it reads. Errors go to the caller.

@@ -56,7 +56,7 @@ public final class Dependency: @unchecked Sendable {
     }
 
     /// `depend()` for a caller that holds the graph lock.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     @discardableResult
     func dependLocked() -> Bool {
         guard let current = graph.current else { return false }
@@ -211,14 +211,22 @@ extension Dependency {
         while graph.scratch.count > base { graph.scratch.removeLast() }
     }
 
-    /// Marks the subscribers of a computed's output as possibly stale. Runs no
-    /// user code, so the list is walked in place.
+    /// Marks the subscribers of a computed's output as possibly stale, and
+    /// theirs in turn. Runs no user code, so the lists are walked in place;
+    /// the last subscriber's readers are walked next rather than recursively,
+    /// so a chain costs no stack.
     func propagateCheck() {
         var cursor = subscribersHead
         while let link = cursor {
             cursor = link.pointee.nextSubscriber
-            link.pointee.computation._withUnsafeGuaranteedRef {
-                if $0.epoch == link.pointee.epoch { $0.markCheck() }
+            let output = link.pointee.computation._withUnsafeGuaranteedRef {
+                $0.epoch == link.pointee.epoch ? $0.markCheck() : nil
+            }
+            guard let output else { continue }
+            if cursor == nil {
+                cursor = output._withUnsafeGuaranteedRef { $0.subscribersHead }
+            } else {
+                output._withUnsafeGuaranteedRef { $0.propagateCheck() }
             }
         }
     }
