@@ -28,7 +28,7 @@ extension Computation {
     /// `prepareRead(of:)` for the common read, nested in a graph operation on
     /// this thread (inside a computation): returns false, having done nothing,
     /// for any other, which must go through `Graph.operation`.
-    @usableFromInline
+    @inlinable @inline(__always)
     func prepareNestedRead(of output: Dependency) -> Bool {
         guard graph.lock.isHeldByCurrentThread, graph.operationDepth > 0 else { return false }
         refreshDerived()
@@ -38,7 +38,7 @@ extension Computation {
 
     /// Brings this computed's value up to date, recomputing it only if one of
     /// its sources really changed. Reports a cycle instead of recursing forever.
-    @inline(__always)
+    @inlinable @inline(__always)
     func refreshDerived() {
         // Clean and idle: the common case of a value read again.
         if derivedState == .clean && !isDeriving && !isChecking { return }
@@ -46,6 +46,7 @@ extension Computation {
     }
 
     /// `refreshDerived()` for a computed that is not clean, or is running.
+    @usableFromInline
     func refreshStaleDerived() {
         // Reached again while it computes, or while it checks its sources:
         // computeds that read each other.
@@ -75,7 +76,6 @@ extension Computation {
                 break
             }
             graph.derivingTop = derivingCaller
-            derivingCaller = nil
             isChecking = false
             if derivedState == .check { derivedState = .clean }
         }
@@ -96,7 +96,6 @@ extension Computation {
         graph.inCompute = previousInCompute
         if TraceEmit.isOn { TraceEmit.rerunEnded(computation: id) }
         graph.derivingTop = derivingCaller
-        derivingCaller = nil
         isDeriving = false
         let wasFirstRun = firstRun
         firstRun = false

@@ -65,14 +65,17 @@ public final class Computation: @unchecked Sendable {
     @usableFromInline let isDerived: Bool
     /// What it recomputes; owned by the `Computed`, nil once that is gone.
     @usableFromInline @exclusivity(unchecked) var derived: Unmanaged<DerivedValue>?
-    @exclusivity(unchecked) var derivedState = DerivedState.dirty
-    @exclusivity(unchecked) var isDeriving = false
+    @usableFromInline @exclusivity(unchecked) var derivedState = DerivedState.dirty
+    @usableFromInline @exclusivity(unchecked) var isDeriving = false
     /// Refreshing its computed sources to learn whether it must recompute.
-    @exclusivity(unchecked) var isChecking = false
+    @usableFromInline @exclusivity(unchecked) var isChecking = false
+    /// While deriving or checking: the computed below it on the `derivingTop`
+    /// chain (stale otherwise; only read for computeds on the chain).
     @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
     /// The dependency through which readers of a computed depend on it.
     @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
 
+    @usableFromInline
     enum DerivedState { case clean, check, dirty }
 
     @usableFromInline

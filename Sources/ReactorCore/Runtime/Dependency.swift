@@ -56,7 +56,7 @@ public final class Dependency: @unchecked Sendable {
     }
 
     /// `depend()` for a caller that holds the graph lock.
-    @usableFromInline @inline(__always)
+    @inlinable @inline(__always)
     @discardableResult
     func dependLocked() -> Bool {
         guard let current = graph.current else { return false }
@@ -89,13 +89,13 @@ extension Dependency {
     ///
     /// During a run, a dependency read in the same order as in the last run
     /// keeps its link: only its stamp changes, and no list is touched.
-    @inline(__always)
+    @inlinable @inline(__always)
     func link(_ computation: Computation) -> Bool {
         // An invalidated computation has no cursor (`Computation.dropEdges()`).
         if let next = computation.cursor, next.pointee.dependency.refers(to: self) {
             next.pointee.epoch = computation.epoch
             computation.cursor = next.pointee.nextDependency
-            if TraceEmit.isOn { TraceEmit.depend(computation: computation.id, dependency: id) }
+            if TraceEmit.isOn(in: graph) { TraceEmit.depend(computation: computation.id, dependency: id) }
             return true
         }
         return linkOffCursor(computation)

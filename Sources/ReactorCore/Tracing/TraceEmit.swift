@@ -20,6 +20,17 @@ enum TraceEmit {
         #endif
     }
 
+    /// `isOn` for inlinable code, which other modules inline: one load
+    /// through the graph instead of a call to the global's addressor.
+    @inlinable @inline(__always)
+    static func isOn(in graph: Graph) -> Bool {
+        #if Tracing
+        graph.isTracing.load(ordering: .acquiring)
+        #else
+        false
+        #endif
+    }
+
     @usableFromInline @inline(never)
     static func depend(computation: UInt64, dependency: UInt64) {
         withTracer { $0.depend(computation: computation, dependency: dependency) }
