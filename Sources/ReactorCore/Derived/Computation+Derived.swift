@@ -66,7 +66,7 @@ extension Computation {
                     if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
                         // No retain: a computed dropped during the operation keeps its parts until it ends.
                         source._withUnsafeGuaranteedRef { $0.refreshStaleDerived() }
-                        // A change made us dirty and recycled our links: stop walking.
+                        // A change made it dirty: stop walking.
                         if derivedState == .dirty { break walk }
                         // A source went away under the walk: start it again.
                         if linkGeneration != generation { continue walk }

@@ -294,7 +294,7 @@ extension Computation {
                 if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
                     // No retain: a computed dropped during the operation keeps its parts until it ends.
                     source._withUnsafeGuaranteedRef { $0.refreshDerived() }
-                    // A change invalidated us and recycled our links: stop walking.
+                    // A change invalidated it: stop walking.
                     if isInvalidatedOrDirty { return }
                     // A source went away under the walk: start it again.
                     if linkGeneration != generation { continue walk }
