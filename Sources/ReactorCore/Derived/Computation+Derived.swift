@@ -11,33 +11,47 @@ extension Computation {
         guard derivedState != .dirty, !stopped else { return }
         let wasClean = derivedState == .clean
         derivedState = .dirty
-        withTracer { $0.invalidated(computation: id, cause: cause, source: source) }
-        unlinkAllDependencies()
+        if TraceEmit.isOn { TraceEmit.invalidated(computation: id, cause: cause, source: source) }
+        dropEdges()
         if wasClean { derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() } }
-        guard !onInvalidateCallbacks.isEmpty else { return }
-        let callbacks = onInvalidateCallbacks
-        onInvalidateCallbacks = []
-        for callback in callbacks {
-            graph.nonreactive { callback(self) }
-        }
+        if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
+    }
+
+    /// A read of this computed's value (lock held): brings it up to date and
+    /// records that the current computation, if any, depends on it.
+    @usableFromInline
+    func prepareRead(of output: Dependency) {
+        refreshDerived()
+        output.dependLocked()
+    }
+
+    /// `prepareRead(of:)` for the common read, nested in a graph operation on
+    /// this thread (inside a computation): returns false, having done nothing,
+    /// for any other, which must go through `Graph.operation`.
+    @inlinable @inline(__always)
+    func prepareNestedRead(of output: Dependency) -> Bool {
+        guard graph.lock.isHeldByCurrentThread, graph.operationDepth > 0 else { return false }
+        refreshDerived()
+        output.dependLocked()
+        return true
     }
 
     /// Brings this computed's value up to date, recomputing it only if one of
     /// its sources really changed. Reports a cycle instead of recursing forever.
-    @usableFromInline
+    @inlinable @inline(__always)
     func refreshDerived() {
+        // Clean and idle: the common case of a value read again.
+        if derivedState == .clean && !isDeriving && !isChecking { return }
+        refreshStaleDerived()
+    }
+
+    /// `refreshDerived()` for a computed that is not clean, or is running.
+    @usableFromInline
+    func refreshStaleDerived() {
         // Reached again while it computes, or while it checks its sources:
         // computeds that read each other.
         if isDeriving || isChecking {
-            var members: [Computation] = [self]
-            var cursor = graph.derivingTop
-            while let member = cursor, member !== self {
-                members.append(member)
-                cursor = member.derivingCaller
-            }
-            members.append(self)
-            let names = members.reversed().map { $0.name ?? "#\($0.id)" }
-            reactor.report(.cycle(names: names))
+            reportCycle()
             return
         }
         if stopped || derivedState == .clean { return }
@@ -50,9 +64,9 @@ extension Computation {
                 var cursor = dependenciesHead
                 while let link = cursor {
                     if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
-                        // A strong reference: the refresh runs user code that may release it.
-                        source.takeUnretainedValue().refreshDerived()
-                        // A change made us dirty and recycled our links: stop walking.
+                        // No retain: a computed dropped during the operation keeps its parts until it ends.
+                        source._withUnsafeGuaranteedRef { $0.refreshStaleDerived() }
+                        // A change made it dirty: stop walking.
                         if derivedState == .dirty { break walk }
                         // A source went away under the walk: start it again.
                         if linkGeneration != generation { continue walk }
@@ -62,34 +76,55 @@ extension Computation {
                 break
             }
             graph.derivingTop = derivingCaller
-            derivingCaller = nil
             isChecking = false
             if derivedState == .check { derivedState = .clean }
         }
-        guard derivedState == .dirty, let derive else { return }
-        // Normally none are left; some are if it was invalidated during its last run.
-        unlinkAllDependencies()
+        guard derivedState == .dirty, let derived else { return }
         isDeriving = true
         derivingCaller = graph.derivingTop
         graph.derivingTop = self
         derivedState = .clean
-        withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+        if TraceEmit.isOn { TraceEmit.rerunBegan(computation: id, firstRun: firstRun) }
         let previous = graph.current
         let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
         graph.inCompute = true
-        let changed = derive()
+        beginTracking()
+        let changed = derived._withUnsafeGuaranteedRef { $0.recompute($0) }
+        finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute
-        withTracer { $0.rerunEnded(computation: id) }
+        if TraceEmit.isOn { TraceEmit.rerunEnded(computation: id) }
         graph.derivingTop = derivingCaller
-        derivingCaller = nil
         isDeriving = false
         let wasFirstRun = firstRun
         firstRun = false
-        if changed && !wasFirstRun, let output = derivedOutput?.takeUnretainedValue() {
-            withTracer { $0.changed(dependency: output.id) }
-            output.notifySubscribers()
+        if changed && !wasFirstRun, let output = derivedOutput {
+            output._withUnsafeGuaranteedRef { output in
+                if TraceEmit.isOn { TraceEmit.changed(dependency: output.id) }
+                output.notifySubscribers()
+            }
         }
+    }
+
+    /// Reports the cycle this computed closes: the computeds being derived or
+    /// checked from it up to the innermost one.
+    @inline(never)
+    func reportCycle() {
+        var members: [Computation] = [self]
+        var cursor = graph.derivingTop
+        while let member = cursor, member !== self {
+            members.append(member)
+            cursor = member.derivingCaller
+        }
+        members.append(self)
+        let names = members.reversed().map { $0.name ?? "#\($0.id)" }
+        reactor.report(.cycle(names: names))
+    }
+
+    /// A computed read itself during its first computation: there is no value to return.
+    @usableFromInline
+    func trapOnFirstComputationCycle() -> Never {
+        fatalError("Reactor: computed '\(name ?? "#\(id)")' read itself during its first computation")
     }
 }

@@ -12,47 +12,51 @@
 /// (a cycle on the very first computation has no value to return and traps
 /// with the same message).
 public final class Computed<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `cached` is read and written with the graph lock held.
+    // @unchecked Sendable: the cell's value is read and written with the graph lock held.
 
     @usableFromInline let node: Computation
     @usableFromInline let output: Dependency
-    @usableFromInline @exclusivity(unchecked) var cached: Value?
-    @usableFromInline let body: () -> Value
-    @usableFromInline let isEqual: ((Value, Value) -> Bool)?
+    @usableFromInline let cell: DerivedCell<Value>
 
     @inlinable
-    init(reactor: Reactor, name: String?, isEqual: ((Value, Value) -> Bool)?, body: @escaping () -> Value) {
+    init(reactor: Reactor, name: String?, cell: DerivedCell<Value>) {
         node = Computation(reactor: reactor, name: name, parentID: 0, kind: .computed, onError: nil, body: nil)
         output = Dependency(id: node.id, name: name)
-        self.body = body
-        self.isEqual = isEqual
+        self.cell = cell
         output.derivedOwner = .passUnretained(node)
         node.derivedOutput = .passUnretained(output)
-        // `unowned` (not `unowned(unsafe)`): loading it takes a strong
-        // reference for the run, and the body may drop the last other one.
-        node.derive = { [unowned self] in self.derive() }
+        node.derived = .passUnretained(cell)
     }
 
     deinit {
-        graph.lock.withLock {
+        node.graph.lock.withLock {
             node.stop(cause: .stop, source: 0)
-            node.derive = nil
+            node.derived = nil
             // The node may outlive this object (`currentComputation` handed it out).
             node.derivedOutput = nil
             output.derivedOwner = nil
+            // Its own derivation, or a reader's check, may be what dropped it:
+            // those frames use the parts without retaining them.
+            node.graph.keepUntilOperationEnds(node, output, cell)
         }
     }
 
     /// The current value; reading it inside a computation depends on it.
     @inlinable
     public var value: Value {
-        graph.operation {
-            node.refreshDerived()
-            output.depend()
-            guard let cached else {
-                fatalError("Reactor: computed '\(node.name ?? "#\(node.id)")' read itself during its first computation")
-            }
+        // Inside a computation: the lock is held and the operation open.
+        if node.prepareNestedRead(of: output) {
+            guard let cached = cell.cached else { node.trapOnFirstComputationCycle() }
             return cached
+        }
+        // The graph through `node` (no `swift_once`), unretained: inlined
+        // into the caller's module, the optimizer would otherwise retain it.
+        return Unmanaged.passUnretained(node.graph)._withUnsafeGuaranteedRef { graph in
+            graph.operation {
+                node.prepareRead(of: output)
+                guard let cached = cell.cached else { node.trapOnFirstComputationCycle() }
+                return cached
+            }
         }
     }
 
@@ -61,14 +65,6 @@ public final class Computed<Value>: @unchecked Sendable {
 
     /// The name under which this computed appears in traces.
     public var name: String? { node.name }
-
-    @inlinable
-    func derive() -> Bool {
-        let newValue = body()
-        defer { cached = newValue }
-        guard let old = cached, let isEqual else { return true }
-        return !isEqual(old, newValue)
-    }
 }
 
 extension Reactor {
@@ -76,7 +72,7 @@ extension Reactor {
     @inlinable
     public func computed<Value>(_ name: String? = nil, fileID: String = #fileID, line: Int = #line,
                                 _ body: @escaping () -> Value) -> Computed<Value> {
-        Computed(reactor: self, name: name ?? "\(fileID):\(line)", isEqual: nil, body: body)
+        Computed(reactor: self, name: name ?? "\(fileID):\(line)", cell: DerivedCell(body: body))
     }
 
     /// A lazy, memoized value derived from the reactive data `body` reads; a
@@ -84,6 +80,6 @@ extension Reactor {
     @inlinable
     public func computed<Value: Equatable>(_ name: String? = nil, fileID: String = #fileID, line: Int = #line,
                                            _ body: @escaping () -> Value) -> Computed<Value> {
-        Computed(reactor: self, name: name ?? "\(fileID):\(line)", isEqual: { $0 == $1 }, body: body)
+        Computed(reactor: self, name: name ?? "\(fileID):\(line)", cell: DerivedCell(body: body))
     }
 }

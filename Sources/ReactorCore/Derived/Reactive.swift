@@ -40,7 +40,12 @@ public struct Reactive<Value> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Owner, Reactive<Value>>
     ) -> Value {
-        get { owner[keyPath: storageKeyPath].storage.get(namingFrom: owner) }
+        get {
+            // Unretained: a read runs no user code that could replace the
+            // owner's wrapper (a write does, through onInvalidate callbacks).
+            Unmanaged.passUnretained(owner[keyPath: storageKeyPath].storage)
+                ._withUnsafeGuaranteedRef { $0.get(namingFrom: owner) }
+        }
         set { owner[keyPath: storageKeyPath].storage.set(newValue, namingFrom: owner) }
     }
 }

@@ -20,52 +20,74 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
         withTracer { $0.nodeCreated(id, kind: .reactiveValue, name: "", parent: 0) }
     }
 
+    /// Runs `body` with the graph, reached through the dependency (no
+    /// `swift_once`) and unretained (inlined into another module, the
+    /// optimizer would otherwise retain it).
+    @inlinable
+    func withGraph<R>(_ body: (Graph) throws -> R) rethrows -> R {
+        try Unmanaged.passUnretained(dependency.graph)._withUnsafeGuaranteedRef(body)
+    }
+
     /// The dependency through which computations depend on this property.
     public var projectedDependency: Dependency { dependency }
 
     @inlinable
     func get() -> Value {
-        graph.lock.withLock {
-            dependency.depend()
+        // Inside a computation the lock is held: no closure, no lock call.
+        if dependency.graph.lock.isHeldByCurrentThread {
+            dependency.dependLocked()
             return value
         }
+        return withGraph { $0.lock.withLock {
+            dependency.dependLocked()
+            return value
+        } }
     }
 
     /// Reads through the owning object: names the property on first access.
     /// `isNamed` is checked with the lock held: another thread may be naming it.
     @inlinable
     func get<Owner: AnyObject>(namingFrom owner: Owner) -> Value {
-        graph.lock.withLock {
+        if dependency.graph.lock.isHeldByCurrentThread {
             if !isNamed { name(from: owner) }
-            dependency.depend()
+            dependency.dependLocked()
             return value
         }
+        return withGraph { $0.lock.withLock {
+            if !isNamed { name(from: owner) }
+            dependency.dependLocked()
+            return value
+        } }
     }
 
     /// Writes through the owning object: names the property on first access.
     @inlinable
     func set<Owner: AnyObject>(_ newValue: Value, namingFrom owner: Owner) {
-        graph.operation {
+        withGraph { $0.operation {
             if !isNamed { name(from: owner) }
             set(newValue)
-        }
+        } }
     }
 
     @inlinable
     func set(_ newValue: Value) {
-        graph.operation {
+        withGraph { $0.operation {
             if let isEqual, isEqual(value, newValue) { return }
             value = newValue
             ReactiveWriteObserver.willChange(ownerID: ownerID, dependency: dependency)
-            withTracer { $0.changed(dependency: dependency.id) }
+            if TraceEmit.isOn(in: dependency.graph) { TraceEmit.changed(dependency: dependency.id) }
             dependency.notifySubscribers()
-        }
+        } }
     }
 
     /// Names the property `Owner.property` after the first access through its owner.
     @usableFromInline
     func name<Owner: AnyObject>(from owner: Owner) {
-        graph.lock.withLock {
+        // Reflection may run the owner's `customMirror`: hold this storage in
+        // case that replaces the wrapper (reads reach it unretained).
+        let retained = Unmanaged.passUnretained(self).retain()
+        defer { retained.release() }
+        withGraph { $0.lock.withLock {
             guard !isNamed else { return }
             isNamed = true
             var label = "value"
@@ -80,7 +102,7 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
             dependency.storedName = name
             if let node = owner as? any TraceOwner { ownerID = node.traceID }
             withTracer { $0.nodeNamed(dependency.id, name: name, owner: ownerID) }
-        }
+        } }
     }
 }
 

@@ -13,6 +13,9 @@ public final class Computation: @unchecked Sendable {
     public let name: String?
     /// The runtime that reruns this computation.
     public let reactor: Reactor
+    /// The process-wide graph, held here so that hot paths reach it without
+    /// the lazy global's `swift_once` (a strong `let` is read with no retain).
+    @usableFromInline let graph: Graph
 
     /// True during the first run, false afterwards.
     public var isFirstRun: Bool { graph.lock.withLock { firstRun } }
@@ -40,10 +43,17 @@ public final class Computation: @unchecked Sendable {
     @exclusivity(unchecked) var onInvalidateCallbacks: [(Computation) -> Void] = []
     @exclusivity(unchecked) var onStopCallbacks: [(Computation) -> Void] = []
 
-    // The dependencies read during the current run, in reading order.
+    // The dependencies read during the current or last run, in reading order.
     @usableFromInline @exclusivity(unchecked) var dependenciesHead: LinkPointer?
     @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
     @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
+    /// Bumped when a run begins and when the computation is invalidated: the
+    /// links stamped with the current value are the live edges.
+    @usableFromInline @exclusivity(unchecked) var epoch = 0
+    /// During a run, the first link of the last run not read again yet: the
+    /// links before it were read in this run, those from it on may go. Nil
+    /// outside a run (new links go at the tail).
+    @usableFromInline @exclusivity(unchecked) var cursor: LinkPointer?
     /// Bumped each time the dependency list is recycled, so that a walk over
     /// it that runs user code can tell its cursor went stale.
     @exclusivity(unchecked) var linkGeneration = 0
@@ -51,16 +61,21 @@ public final class Computation: @unchecked Sendable {
     @exclusivity(unchecked) var freeLinks: LinkPointer?
 
     // Computed values: a computation whose body derives a value on demand.
-    /// Recomputes the value and tells whether it differs from the previous one.
-    @usableFromInline @exclusivity(unchecked) var derive: (() -> Bool)?
-    @exclusivity(unchecked) var derivedState = DerivedState.dirty
-    @exclusivity(unchecked) var isDeriving = false
+    /// The computation of a `Computed` (it derives a value on demand) rather than an autorun.
+    @usableFromInline let isDerived: Bool
+    /// What it recomputes; owned by the `Computed`, nil once that is gone.
+    @usableFromInline @exclusivity(unchecked) var derived: Unmanaged<DerivedValue>?
+    @usableFromInline @exclusivity(unchecked) var derivedState = DerivedState.dirty
+    @usableFromInline @exclusivity(unchecked) var isDeriving = false
     /// Refreshing its computed sources to learn whether it must recompute.
-    @exclusivity(unchecked) var isChecking = false
+    @usableFromInline @exclusivity(unchecked) var isChecking = false
+    /// While deriving or checking: the computed below it on the `derivingTop`
+    /// chain (stale otherwise; only read for computeds on the chain).
     @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
     /// The dependency through which readers of a computed depend on it.
     @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
 
+    @usableFromInline
     enum DerivedState { case clean, check, dirty }
 
     @usableFromInline
@@ -68,8 +83,10 @@ public final class Computation: @unchecked Sendable {
          onError: ((any Error) -> Void)?, body: ((Computation) throws -> Void)?) {
         self.id = ReactorTracing.makeID()
         self.reactor = reactor
+        self.graph = reactor.graph
         self.name = name
         self.parentID = parentID
+        self.isDerived = kind == .computed
         self.onError = onError
         self.body = body
         withTracer { $0.nodeCreated(id, kind: kind, name: name ?? "", parent: parentID) }
@@ -83,14 +100,11 @@ public final class Computation: @unchecked Sendable {
         }
     }
 
-    @usableFromInline
-    var isDerived: Bool { derive != nil }
-
     /// An autorun that is invalidated, or a computed whose value must be recomputed:
     /// either way it gains no dependencies until it runs again.
     @usableFromInline
     var isInvalidatedOrDirty: Bool {
-        derive == nil ? invalidated : (derivedState == .dirty && !isDeriving) || stopped
+        isDerived ? (derivedState == .dirty && !isDeriving) || stopped : invalidated
     }
 
     var needsRecompute: Bool { invalidated && !stopped }
@@ -153,16 +167,30 @@ public final class Computation: @unchecked Sendable {
 
 extension Computation {
     func invalidate(cause: InvalidationCause, source: UInt64) {
-        if derive != nil {
+        if isDerived {
             markDirty(cause: cause, source: source)
             return
         }
         if invalidated { return }
         if !recomputing && !stopped { reactor.enqueue(self) }
         invalidated = true
-        withTracer { $0.invalidated(computation: id, cause: cause, source: source) }
-        unlinkAllDependencies()
-        // Callbacks cannot add callbacks: they run at once while invalidated.
+        if TraceEmit.isOn { TraceEmit.invalidated(computation: id, cause: cause, source: source) }
+        dropEdges()
+        if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
+    }
+
+    /// Tracker drops every edge on invalidation; here the links stay, stale,
+    /// for the rerun to reuse. If it is running, the rest of the run keeps
+    /// nothing (`Dependency.link` checks for invalidation when off the cursor).
+    func dropEdges() {
+        epoch &+= 1
+        cursor = nil
+    }
+
+    /// Runs and clears the `onInvalidate` callbacks, non-reactively. Callbacks
+    /// cannot add callbacks: registered while invalidated, they run at once.
+    @inline(never)
+    func runInvalidateCallbacks() {
         let callbacks = onInvalidateCallbacks
         onInvalidateCallbacks = []
         for callback in callbacks {
@@ -172,13 +200,14 @@ extension Computation {
 
     func stop(cause: InvalidationCause, source: UInt64) {
         if stopped { return }
-        if derive != nil {
+        if isDerived {
             markDirty(cause: cause, source: source)
             unlinkAllDependencies()  // also those read since an invalidation during its own run
             stopped = true
         } else {
             stopped = true
             invalidate(cause: cause, source: source)
+            unlinkAllDependencies()  // it never reruns: let its sources go
         }
         withTracer { $0.nodeStopped(id) }
         let callbacks = onStopCallbacks
@@ -186,12 +215,12 @@ extension Computation {
         for callback in callbacks {
             graph.nonreactive { callback(self) }
         }
-        if derive == nil { body = nil }  // release what the body captured
+        if !isDerived { body = nil }  // release what the body captured
     }
 
     /// A dependency this computation read has changed.
     func dependencyChanged(_ dependency: Dependency) {
-        if derive == nil {
+        if !isDerived {
             invalidate(cause: .dependency, source: dependency.id)
         } else {
             markDirty(cause: .dependency, source: dependency.id)
@@ -199,28 +228,34 @@ extension Computation {
     }
 
     /// A computed this computation read may have changed.
-    func markCheck() {
-        if derive == nil {
-            if invalidated || stopped || checkPending { return }
+    /// Returns the output of a computed that became possibly stale, whose
+    /// readers must be marked in turn (`Dependency.propagateCheck()`).
+    @inline(__always)
+    func markCheck() -> Unmanaged<Dependency>? {
+        if !isDerived {
+            if invalidated || stopped || checkPending { return nil }
             checkPending = true
             reactor.enqueue(self)
         } else if derivedState == .clean {
             derivedState = .check
-            derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() }
+            return derivedOutput
         }
+        return nil
     }
 
     /// Runs the body now, tracking what it reads. Errors go to the caller.
     func compute() throws {
         invalidated = false
         checkPending = false
-        withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
-        defer { withTracer { $0.rerunEnded(computation: id) } }
+        if TraceEmit.isOn { TraceEmit.rerunBegan(computation: id, firstRun: firstRun) }
+        defer { if TraceEmit.isOn { TraceEmit.rerunEnded(computation: id) } }
         let previous = graph.current
         let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
         graph.inCompute = true
+        beginTracking()
         defer {
+            finishTracking()
             graph.current = previous
             graph.inCompute = previousInCompute
         }
@@ -257,9 +292,9 @@ extension Computation {
             var cursor = dependenciesHead
             while let link = cursor {
                 if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
-                    // A strong reference: the refresh runs user code that may release it.
-                    source.takeUnretainedValue().refreshDerived()
-                    // A change invalidated us and recycled our links: stop walking.
+                    // No retain: a computed dropped during the operation keeps its parts until it ends.
+                    source._withUnsafeGuaranteedRef { $0.refreshDerived() }
+                    // A change invalidated it: stop walking.
                     if isInvalidatedOrDirty { return }
                     // A source went away under the walk: start it again.
                     if linkGeneration != generation { continue walk }
@@ -272,8 +307,42 @@ extension Computation {
 
     // MARK: Links
 
-    /// Takes a link from the free list (or allocates one) and appends it to
-    /// this computation's dependency list.
+    /// Starts a run: every link becomes stale, and the run keeps those it reads
+    /// again as it goes (the cursor walks the list in the last run's order).
+    @usableFromInline
+    func beginTracking() {
+        epoch &+= 1
+        cursor = dependenciesHead
+    }
+
+    /// Ends a run: unlinks the links of the last run that this one did not read.
+    @inline(__always)
+    func finishTracking() {
+        // Usually none: a rerun reads what its last run read.
+        if let first = cursor { unlinkUnread(from: first) }
+    }
+
+    /// Unlinks `first` and the links after it, not read in the run ending.
+    @inline(never)
+    func unlinkUnread(from first: LinkPointer) {
+        cursor = nil
+        let kept = first.pointee.previousDependency
+        if let kept { kept.pointee.nextDependency = nil } else { dependenciesHead = nil }
+        dependenciesTail = kept
+        var next: LinkPointer? = first
+        while let link = next {
+            next = link.pointee.nextDependency
+            link.pointee.dependency._withUnsafeGuaranteedRef { $0.removeSubscriber(link) }
+            link.pointee.nextDependency = freeLinks
+            freeLinks = link
+            dependencyCount -= 1
+        }
+        linkGeneration &+= 1
+        if dependencyCount == 0 { Unmanaged.passUnretained(self).release() }
+    }
+
+    /// Takes a link from the free list (or allocates one) and inserts it into
+    /// this computation's dependency list before the cursor, as read in this run.
     @usableFromInline
     func makeLink(to dependency: Dependency) -> LinkPointer {
         let link: LinkPointer
@@ -285,10 +354,8 @@ extension Computation {
             link = .allocate(capacity: 1)
             link.initialize(to: Link(dependency: .passUnretained(dependency), computation: .passUnretained(self)))
         }
-        link.pointee.previousDependency = dependenciesTail
-        link.pointee.nextDependency = nil
-        if let tail = dependenciesTail { tail.pointee.nextDependency = link } else { dependenciesHead = link }
-        dependenciesTail = link
+        link.pointee.epoch = epoch
+        insertBeforeCursor(link)
         if dependencyCount == 0 {
             // While it has dependencies, they keep the computation alive (as
             // Tracker's computations live while their dependencies do).
@@ -298,12 +365,34 @@ extension Computation {
         return link
     }
 
+    /// Moves a link of the last run, read again out of order, before the cursor.
+    @usableFromInline
+    func moveBeforeCursor(_ link: LinkPointer) {
+        let previous = link.pointee.previousDependency
+        let next = link.pointee.nextDependency
+        if let previous { previous.pointee.nextDependency = next } else { dependenciesHead = next }
+        if let next { next.pointee.previousDependency = previous } else { dependenciesTail = previous }
+        insertBeforeCursor(link)
+        link.pointee.epoch = epoch
+        linkGeneration &+= 1
+    }
+
+    private func insertBeforeCursor(_ link: LinkPointer) {
+        let next = cursor
+        let previous = next == nil ? dependenciesTail : next!.pointee.previousDependency
+        link.pointee.previousDependency = previous
+        link.pointee.nextDependency = next
+        if let previous { previous.pointee.nextDependency = link } else { dependenciesHead = link }
+        if let next { next.pointee.previousDependency = link } else { dependenciesTail = link }
+    }
+
     /// Drops every dependency edge, keeping the links for the next run.
     func unlinkAllDependencies() {
+        cursor = nil
         guard dependencyCount > 0 else { return }
-        var cursor = dependenciesHead
-        while let link = cursor {
-            cursor = link.pointee.nextDependency
+        var next = dependenciesHead
+        while let link = next {
+            next = link.pointee.nextDependency
             link.pointee.dependency._withUnsafeGuaranteedRef { $0.removeSubscriber(link) }
             link.pointee.nextDependency = freeLinks
             freeLinks = link
@@ -319,6 +408,7 @@ extension Computation {
     func releaseLink(_ link: LinkPointer) {
         let previous = link.pointee.previousDependency
         let next = link.pointee.nextDependency
+        if cursor == link { cursor = next }
         if let previous { previous.pointee.nextDependency = next } else { dependenciesHead = next }
         if let next { next.pointee.previousDependency = previous } else { dependenciesTail = previous }
         link.pointee.nextDependency = freeLinks

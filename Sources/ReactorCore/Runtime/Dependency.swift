@@ -10,6 +10,8 @@ public final class Dependency: @unchecked Sendable {
     /// The name under which this dependency appears in traces and graphs.
     public var name: String? { graph.lock.withLock { storedName } }
 
+    /// The process-wide graph (see `Computation.graph`).
+    @usableFromInline let graph: Graph = ReactorCore.graph
     @usableFromInline @exclusivity(unchecked) var storedName: String?
     @usableFromInline @exclusivity(unchecked) var subscribersHead: LinkPointer?
     @usableFromInline @exclusivity(unchecked) var subscribersTail: LinkPointer?
@@ -49,71 +51,113 @@ public final class Dependency: @unchecked Sendable {
         }
         // Only a thread inside a computation holds the lock, so any other
         // caller is outside every computation: nothing to record.
-        guard graph.lock.isHeldByCurrentThread, let current = graph.current else { return false }
+        guard graph.lock.isHeldByCurrentThread else { return false }
+        return dependLocked()
+    }
+
+    /// `depend()` for a caller that holds the graph lock.
+    @inlinable @inline(__always)
+    @discardableResult
+    func dependLocked() -> Bool {
+        guard let current = graph.current else { return false }
         return current._withUnsafeGuaranteedRef { link($0) }
     }
 
     /// Invalidates every dependent computation and removes them as dependents.
     public func changed() {
         graph.operation {
-            withTracer { $0.changed(dependency: id) }
+            if TraceEmit.isOn { TraceEmit.changed(dependency: id) }
             notifySubscribers()
         }
     }
 
     /// True if one or more computations depend on this dependency.
     public var hasDependents: Bool {
-        graph.lock.withLock { subscribersHead != nil }
+        graph.lock.withLock {
+            var cursor = subscribersHead
+            while let link = cursor {
+                if link.pointee.isLive { return true }
+                cursor = link.pointee.nextSubscriber
+            }
+            return false
+        }
     }
 }
 
 extension Dependency {
     /// Adds the edge `computation -> self` unless it exists. Lock held.
-    @usableFromInline
+    ///
+    /// During a run, a dependency read in the same order as in the last run
+    /// keeps its link: only its stamp changes, and no list is touched.
+    @inlinable @inline(__always)
     func link(_ computation: Computation) -> Bool {
+        // An invalidated computation has no cursor (`Computation.dropEdges()`).
+        if let next = computation.cursor, next.pointee.dependency.refers(to: self) {
+            next.pointee.epoch = computation.epoch
+            computation.cursor = next.pointee.nextDependency
+            if TraceEmit.isOn(in: graph) { TraceEmit.depend(computation: computation.id, dependency: id) }
+            return true
+        }
+        return linkOffCursor(computation)
+    }
+
+    /// `link(_:)` for a read that is not the next one of the last run's order.
+    @usableFromInline
+    func linkOffCursor(_ computation: Computation) -> Bool {
         // Tracker adds then at once removes an invalidated computation (its
         // onInvalidate runs immediately), so it reports a new dependent that
         // is not kept.
         if computation.isInvalidatedOrDirty { return true }
+        let epoch = computation.epoch
+        let next = computation.cursor
         if let derivedOwner, derivedOwner.refers(to: computation) { return false }  // a computed reading itself: a reported cycle
-        if let tail = subscribersTail, tail.pointee.computation.refers(to: computation) { return false }
-        if let tail = computation.dependenciesTail, tail.pointee.dependency.refers(to: self) { return false }
-        if isLinked(to: computation) { return false }
+        // Read twice in a row: the link just kept.
+        let previous = next == nil ? computation.dependenciesTail : next!.pointee.previousDependency
+        if let previous, previous.pointee.epoch == epoch, previous.pointee.dependency.refers(to: self) { return false }
+        if let existing = link(to: computation) {
+            if existing.pointee.epoch == epoch { return false }
+            // Read in the last run too, but in another order.
+            computation.moveBeforeCursor(existing)
+            if TraceEmit.isOn { TraceEmit.depend(computation: computation.id, dependency: id) }
+            return true
+        }
         let link = computation.makeLink(to: self)
         // Subscribers stay in creation (id) order, the order in which Tracker
         // invalidates a dependency's dependents. Computations usually rerun in
         // that order, so the new link almost always goes at the tail.
         let newID = computation.id
-        var previous = subscribersTail
-        while let candidate = previous, candidate.pointee.computation._withUnsafeGuaranteedRef({ $0.id }) > newID {
-            previous = candidate.pointee.previousSubscriber
+        var previousSubscriber = subscribersTail
+        while let candidate = previousSubscriber, candidate.pointee.computation._withUnsafeGuaranteedRef({ $0.id }) > newID {
+            previousSubscriber = candidate.pointee.previousSubscriber
         }
-        let next = previous == nil ? subscribersHead : previous!.pointee.nextSubscriber
-        link.pointee.previousSubscriber = previous
-        link.pointee.nextSubscriber = next
-        if let previous { previous.pointee.nextSubscriber = link } else { subscribersHead = link }
-        if let next { next.pointee.previousSubscriber = link } else { subscribersTail = link }
+        let nextSubscriber = previousSubscriber == nil ? subscribersHead : previousSubscriber!.pointee.nextSubscriber
+        link.pointee.previousSubscriber = previousSubscriber
+        link.pointee.nextSubscriber = nextSubscriber
+        if let previousSubscriber { previousSubscriber.pointee.nextSubscriber = link } else { subscribersHead = link }
+        if let nextSubscriber { nextSubscriber.pointee.previousSubscriber = link } else { subscribersTail = link }
         subscriberCount += 1
-        withTracer { $0.depend(computation: computation.id, dependency: id) }
+        if TraceEmit.isOn { TraceEmit.depend(computation: computation.id, dependency: id) }
         return true
     }
 
-    /// Walks the shorter of the two lists that could hold the edge.
-    private func isLinked(to computation: Computation) -> Bool {
+    /// The link from `computation` to this dependency, live or stale, if any:
+    /// walks the shorter of the two lists that could hold it.
+    private func link(to computation: Computation) -> LinkPointer? {
+        if let tail = subscribersTail, tail.pointee.computation.refers(to: computation) { return tail }
         if subscriberCount <= computation.dependencyCount {
             var cursor = subscribersHead
             while let link = cursor {
-                if link.pointee.computation.refers(to: computation) { return true }
+                if link.pointee.computation.refers(to: computation) { return link }
                 cursor = link.pointee.nextSubscriber
             }
         } else {
             var cursor = computation.dependenciesHead
             while let link = cursor {
-                if link.pointee.dependency.refers(to: self) { return true }
+                if link.pointee.dependency.refers(to: self) { return link }
                 cursor = link.pointee.nextDependency
             }
         }
-        return false
+        return nil
     }
 
     /// Removes `link` from this dependency's subscriber list. Lock held.
@@ -126,26 +170,37 @@ extension Dependency {
         subscriberCount -= 1
     }
 
-    /// Tells each subscriber that this dependency changed. Callbacks run during
-    /// invalidation may add or remove subscribers, so the list is copied first
-    /// (into a reused scratch stack, so a write allocates nothing).
+    /// Tells each live subscriber that this dependency changed.
     @usableFromInline
     func notifySubscribers() {
-        guard subscribersHead != nil else { return }
-        if !anySubscriberRunsCallbacks {
-            // No user code runs: each subscriber only unlinks itself, so the
-            // list can be walked in place.
-            var cursor = subscribersHead
-            while let link = cursor {
-                cursor = link.pointee.nextSubscriber
-                link.pointee.computation._withUnsafeGuaranteedRef { $0.dependencyChanged(self) }
-            }
-            return
-        }
-        let base = graph.scratch.count
+        // In place while no user code runs: invalidating a subscriber without
+        // callbacks changes no list. The first one with callbacks hands the
+        // rest (the same as a copy taken at the start would hold) to the copy.
         var cursor = subscribersHead
         while let link = cursor {
-            graph.scratch.append(link.pointee.computation.takeUnretainedValue())
+            let runsCallbacks = link.pointee.computation._withUnsafeGuaranteedRef { computation in
+                guard computation.epoch == link.pointee.epoch else { return false }
+                if !computation.onInvalidateCallbacks.isEmpty { return true }
+                computation.dependencyChanged(self)
+                return false
+            }
+            if runsCallbacks {
+                notifySubscribersCopying(from: link)
+                return
+            }
+            cursor = link.pointee.nextSubscriber
+        }
+    }
+
+    /// Notifies the subscribers from `first` on through a copy of the list
+    /// (into a reused scratch stack, so a write allocates nothing): the
+    /// callbacks that invalidation runs may add or remove subscribers.
+    @inline(never)
+    private func notifySubscribersCopying(from first: LinkPointer) {
+        let base = graph.scratch.count
+        var cursor: LinkPointer? = first
+        while let link = cursor {
+            if link.pointee.isLive { graph.scratch.append(link.pointee.computation.takeUnretainedValue()) }
             cursor = link.pointee.nextSubscriber
         }
         var index = base
@@ -156,26 +211,23 @@ extension Dependency {
         while graph.scratch.count > base { graph.scratch.removeLast() }
     }
 
-    /// True if invalidating some subscriber would run `onInvalidate` callbacks.
-    private var anySubscriberRunsCallbacks: Bool {
-        var cursor = subscribersHead
-        while let link = cursor {
-            let runsCallbacks = link.pointee.computation._withUnsafeGuaranteedRef {
-                !$0.onInvalidateCallbacks.isEmpty && !$0.invalidated
-            }
-            if runsCallbacks { return true }
-            cursor = link.pointee.nextSubscriber
-        }
-        return false
-    }
-
-    /// Marks the subscribers of a computed's output as possibly stale. Runs no
-    /// user code, so the list is walked in place.
+    /// Marks the subscribers of a computed's output as possibly stale, and
+    /// theirs in turn. Runs no user code, so the lists are walked in place;
+    /// the last subscriber's readers are walked next rather than recursively,
+    /// so a chain costs no stack.
     func propagateCheck() {
         var cursor = subscribersHead
         while let link = cursor {
             cursor = link.pointee.nextSubscriber
-            link.pointee.computation._withUnsafeGuaranteedRef { $0.markCheck() }
+            let output = link.pointee.computation._withUnsafeGuaranteedRef {
+                $0.epoch == link.pointee.epoch ? $0.markCheck() : nil
+            }
+            guard let output else { continue }
+            if cursor == nil {
+                cursor = output._withUnsafeGuaranteedRef { $0.subscribersHead }
+            } else {
+                output._withUnsafeGuaranteedRef { $0.propagateCheck() }
+            }
         }
     }
 

@@ -1,9 +1,15 @@
+import Synchronization
+
 /// The state shared by every runtime in the process: the lock and what it guards
 /// beyond single nodes. Internal storage: all fields are read and written with
 /// `lock` held (the computation running on the lock's holder is `current`).
 @usableFromInline
 final class Graph: @unchecked Sendable {
     @usableFromInline let lock = GraphLock()
+    /// A tracer is installed: `tracerSlot` is not nil. For inlinable code in
+    /// other modules, which reaches a global only through a call to its
+    /// addressor, but the graph through a `let` (see `TraceEmit.isOn(in:)`).
+    @usableFromInline let isTracing = Atomic<Bool>(false)
     /// The computation whose reads are being recorded (nil inside `nonreactive`).
     /// Unowned: whoever started the run keeps the computation alive until it ends.
     @usableFromInline @exclusivity(unchecked) var current: Unmanaged<Computation>?
@@ -20,19 +26,54 @@ final class Graph: @unchecked Sendable {
     /// The innermost computed being derived; each links to the one it interrupted
     /// (`derivingCaller`), which names the members of a cycle.
     @exclusivity(unchecked) unowned(unsafe) var derivingTop: Computation?
+    /// Parts of computeds released during an operation, kept until it ends:
+    /// the frames refreshing them hold no references (see `DerivedValue`).
+    @usableFromInline @exclusivity(unchecked) var released: [AnyObject] = []
 
     /// Runs `body` as one graph operation: with the lock held, and followed by
     /// the end-of-batch flushes it made necessary when it is the outermost one.
     @inlinable
     func operation<R>(_ body: () throws -> R) rethrows -> R {
-        try lock.withLock {
-            operationDepth += 1
-            defer {
-                operationDepth -= 1
-                if operationDepth == 0 && !reactorsAwaitingFlush.isEmpty { flushAwaitingReactors() }
-            }
-            return try body()
+        let me = GraphLock.currentThread
+        if lock.isHeld(by: me) {
+            // Nested in an operation (a read inside a computation): the depth
+            // cannot return to 0 here, so there is nothing to count or to end.
+            if operationDepth > 0 { return try body() }
+            return try counted(body)
         }
+        lock.acquire(me)
+        defer { lock.release() }
+        return try counted(body)
+    }
+
+    /// Runs `body` one operation deeper; lock held.
+    @inlinable
+    func counted<R>(_ body: () throws -> R) rethrows -> R {
+        operationDepth += 1
+        defer {
+            operationDepth -= 1
+            if operationDepth == 0 && (!reactorsAwaitingFlush.isEmpty || !released.isEmpty) { endOperation() }
+        }
+        return try body()
+    }
+
+    /// The outermost operation ends: runs the end-of-batch flushes, then lets
+    /// go of what was released during it.
+    @usableFromInline
+    func endOperation() {
+        flushAwaitingReactors()
+        while !released.isEmpty {
+            // Their deinits may run operations that release more.
+            let dropped = released
+            released = []
+            withExtendedLifetime(dropped) {}
+        }
+    }
+
+    /// Keeps `objects` alive until the outermost operation ends, if one is running.
+    func keepUntilOperationEnds(_ objects: AnyObject...) {
+        guard operationDepth > 0 else { return }
+        released.append(contentsOf: objects)
     }
 
     /// Runs `body` with no current computation.

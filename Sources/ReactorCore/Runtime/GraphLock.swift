@@ -46,20 +46,37 @@ final class GraphLock: @unchecked Sendable {
     /// a flush, a batch or another graph operation).
     @inlinable
     var isHeldByCurrentThread: Bool {
-        owner.load(ordering: .relaxed) == GraphLock.currentThread
+        isHeld(by: GraphLock.currentThread)
+    }
+
+    /// True when the thread `me` (the caller's `currentThread`) holds the lock.
+    /// Only the holder writes `owner`, so no other thread can make this true.
+    @inlinable
+    func isHeld(by me: UInt) -> Bool {
+        owner.load(ordering: .relaxed) == me
     }
 
     /// Runs `body` with the lock held; re-entrant on the holding thread.
     @inlinable
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
         let me = GraphLock.currentThread
-        if owner.load(ordering: .relaxed) == me { return try body() }
+        if isHeld(by: me) { return try body() }
+        acquire(me)
+        defer { release() }
+        return try body()
+    }
+
+    /// Takes the lock for the thread `me`, which must not hold it already.
+    @inlinable
+    func acquire(_ me: UInt) {
         pthread_mutex_lock(mutex)
         owner.store(me, ordering: .relaxed)
-        defer {
-            owner.store(0, ordering: .relaxed)
-            pthread_mutex_unlock(mutex)
-        }
-        return try body()
+    }
+
+    /// Gives back the lock taken with ``acquire(_:)``.
+    @inlinable
+    func release() {
+        owner.store(0, ordering: .relaxed)
+        pthread_mutex_unlock(mutex)
     }
 }

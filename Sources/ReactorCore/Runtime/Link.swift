@@ -6,6 +6,11 @@
 /// owned by their computation: unlinked ones go to its free list and are reused
 /// by the next run, so a steady-state rerun allocates nothing.
 ///
+/// A link outlives an invalidation: it stays in both lists, stale, until the
+/// rerun reads its dependency again (and keeps it) or not (and unlinks it).
+/// It is live, an edge in Tracker's sense, while `epoch` equals its
+/// computation's `epoch`; see `Computation.beginTracking()`.
+///
 /// The two ends are `Unmanaged`: walking the lists reads them through
 /// `_withUnsafeGuaranteedRef`, without retain/release pairs. The dependency
 /// unlinks its subscribers before it goes away; the computation's links keep it
@@ -18,6 +23,15 @@ struct Link {
     @usableFromInline var nextSubscriber: LinkPointer?
     @usableFromInline var previousDependency: LinkPointer?
     @usableFromInline var nextDependency: LinkPointer?
+    /// The computation's `epoch` when the link was last read.
+    @usableFromInline var epoch = 0
+
+    /// True if the edge exists for Tracker: read in the computation's current
+    /// (or last) run, and the computation not invalidated since.
+    @inlinable
+    var isLive: Bool {
+        computation._withUnsafeGuaranteedRef { $0.epoch } == epoch
+    }
 }
 
 @usableFromInline

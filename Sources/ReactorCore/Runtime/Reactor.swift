@@ -20,6 +20,8 @@ public final class Reactor: @unchecked Sendable {
 
     /// When this runtime flushes.
     public let scheduler: FlushScheduler
+    /// The process-wide graph (see `Computation.graph`).
+    @usableFromInline let graph: Graph = ReactorCore.graph
 
     /// How many times one computation may run within one flush before it is
     /// reported as ``ReactorIssue/runaway(computation:reruns:)`` and stopped.
@@ -36,7 +38,10 @@ public final class Reactor: @unchecked Sendable {
 
     @exclusivity(unchecked) var storedRunawayLimit = 10_000
     @exclusivity(unchecked) var storedIssueHandler: (ReactorIssue) -> Void = Reactor.printIssue
-    @exclusivity(unchecked) var pending: [Computation] = []
+    /// Invalidated computations to rerun, each retained once by its entry
+    /// (released when the flush drops it): unmanaged, so that reading an
+    /// entry costs no retain.
+    @exclusivity(unchecked) var pending: [Unmanaged<Computation>] = []
     @exclusivity(unchecked) var afterFlushCallbacks: [() -> Void] = []
     /// A flush is scheduled or running (Tracker's `willFlush`).
     @exclusivity(unchecked) var willFlush = false
@@ -49,6 +54,12 @@ public final class Reactor: @unchecked Sendable {
     /// Creates a runtime with its own queue of invalidated computations.
     public init(scheduler: FlushScheduler = .endOfBatch) {
         self.scheduler = scheduler
+    }
+
+    deinit {
+        // Queued computations hold this runtime, so the queue is empty here
+        // unless that changes; the entries' references are released by hand.
+        for entry in pending { entry.release() }
     }
 
     /// Runs `body` now and again whenever what it read changes; returns the
@@ -176,7 +187,7 @@ extension Reactor {
     func enqueue(_ computation: Computation) {
         if computation.queued { return }
         computation.queued = true
-        pending.append(computation)
+        pending.append(.passRetained(computation))
         requireFlush()
     }
 
@@ -217,32 +228,17 @@ extension Reactor {
         }
         var head = 0
         var nextCallback = 0
-        defer { afterFlushCallbacks.removeSubrange(..<nextCallback) }
+        defer { if nextCallback > 0 { afterFlushCallbacks.removeSubrange(..<nextCallback) } }
         while head < pending.count || nextCallback < afterFlushCallbacks.count {
             // A computation invalidated again by each afterFlush callback is
             // not a runaway: only reruns within one pass count.
             flushPass &+= 1
             while head < pending.count {
-                let computation = pending[head]
-                computation.queued = false
-                if computation.flushEpoch != flushPass {
-                    computation.flushEpoch = flushPass
-                    computation.runsInFlush = 0
-                }
-                computation.runsInFlush += 1
-                if computation.runsInFlush > storedRunawayLimit {
-                    computation.stop(cause: .stop, source: 0)
-                    report(.runaway(computation: computation, reruns: computation.runsInFlush - 1))
-                    head += 1
-                    continue
-                }
-                computation.recompute()
-                if computation.needsRecompute {
-                    computation.queued = true  // reruns from the head, as Tracker's unshift
-                    continue
-                }
-                head += 1
+                // The entry keeps it alive until the queue is dropped below.
+                let rerun = pending[head]._withUnsafeGuaranteedRef { step($0) }
+                if !rerun { head += 1 }
             }
+            for entry in pending { entry.release() }
             pending.removeAll(keepingCapacity: true)
             head = 0
             if nextCallback < afterFlushCallbacks.count {
@@ -251,5 +247,28 @@ extension Reactor {
                 graph.nonreactive { callback() }
             }
         }
+    }
+
+    /// One step of the flush for the computation at the head of the queue:
+    /// reruns it, or stops it as a runaway. True if it must run again at once
+    /// (it stays at the head, as with Tracker's unshift).
+    private func step(_ computation: Computation) -> Bool {
+        computation.queued = false
+        if computation.flushEpoch != flushPass {
+            computation.flushEpoch = flushPass
+            computation.runsInFlush = 0
+        }
+        computation.runsInFlush += 1
+        if computation.runsInFlush > storedRunawayLimit {
+            computation.stop(cause: .stop, source: 0)
+            report(.runaway(computation: computation, reruns: computation.runsInFlush - 1))
+            return false
+        }
+        computation.recompute()
+        if computation.needsRecompute {
+            computation.queued = true
+            return true
+        }
+        return false
     }
 }

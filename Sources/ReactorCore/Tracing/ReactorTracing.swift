@@ -8,8 +8,13 @@ public enum ReactorTracing {
     public static func install(_ tracer: (any ReactorTracer)?) {
         #if Tracing
         let box = tracer.map { Unmanaged.passRetained(TracerBox($0)) }
-        if let old = tracerSlot.exchange(box, ordering: .acquiringAndReleasing) {
-            retired.withLock { $0.append(old.takeRetainedValue()) }
+        // Under the lock, so that concurrent installs leave the graph's flag
+        // agreeing with the slot.
+        retired.withLock { retired in
+            if let old = tracerSlot.exchange(box, ordering: .acquiringAndReleasing) {
+                retired.append(old.takeRetainedValue())
+            }
+            graph.isTracing.store(box != nil, ordering: .releasing)
         }
         #endif
     }
