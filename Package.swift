@@ -26,7 +26,8 @@ let package = Package(
     targets: [
         .target(name: "ReactorCore"),
         .target(name: "CReactorTraceClock"),
-        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "CReactorTraceClock"]),
+        .target(name: "CReactorTraceThread"),
+        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "CReactorTraceClock", "CReactorTraceThread"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "ReactorInspector", dependencies: ["ReactorTrace", "ReactorCore", "CGraphviz"]),
         .executableTarget(
