@@ -27,7 +27,8 @@ let package = Package(
         .target(name: "ReactorCore"),
         .target(name: "CReactorTraceClock"),
         .target(name: "CReactorTraceThread"),
-        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "CReactorTraceClock", "CReactorTraceThread"]),
+        .target(name: "CReactorTraceCRC"),
+        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "CReactorTraceClock", "CReactorTraceThread", "CReactorTraceCRC"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "ReactorInspector", dependencies: ["ReactorTrace", "ReactorCore", "CGraphviz"]),
         .executableTarget(

@@ -18,7 +18,7 @@ import Darwin
 /// TraceRecorder.stop()                           // ships the rest and closes the file
 /// ```
 ///
-/// Each thread appends events to its own buffer (reached through a pthread key)
+/// Each thread appends events to its own buffer (reached through a thread-local)
 /// with no lock: one release store per event publishes it. A background writer
 /// ships full buffers, and every ``Options/flushInterval`` what the others have
 /// published, as checksummed chunks. A process killed with SIGKILL therefore keeps
@@ -26,7 +26,7 @@ import Darwin
 /// `(maxQueuedSegments + 1) × segmentCapacity` bytes per recording thread.
 public final class TraceRecorder: ReactorTracer, Sendable {
     // Sendable: immutable fields only; the per-thread encoders are reached
-    // through a pthread key (one owner each) and the writer synchronises itself.
+    // through a thread-local (one owner each) and the writer synchronises itself.
 
     /// Tuning knobs of a recording. The defaults suit applications and benchmarks alike.
     public struct Options: Sendable {
