@@ -175,6 +175,34 @@ let benchmarks: @Sendable () -> Void = {
         stopRecording()
     }
 
+    // The same ratio measured within each iteration: one run untraced, then one
+    // run with the recorder installed, back to back, so a burst of load from
+    // elsewhere on the (shared) machine hits both halves alike. The p50 of the
+    // per-iteration ratio is the figure to quote; the pairs below give the times.
+    let tracedRatio = BenchmarkMetric.custom("traced/untraced %", polarity: .prefersSmaller, useScalingFactor: false)
+    let paired = ["deepPropagation", "broadPropagation", "diamond", "triangle"]
+    for definition in CaseDefinition.all where paired.contains(definition.name) {
+        Benchmark("\(definition.name) traced ÷ untraced, paired", configuration: .init(
+            metrics: [tracedRatio], timeUnits: .microseconds, maxDuration: .seconds(3), maxIterations: 1_000
+        )) { benchmark, state in
+            for _ in benchmark.scaledIterations {
+                let start = ContinuousClock.now
+                blackHole(state.instance.run())
+                let middle = ContinuousClock.now
+                ReactorTracing.install(state.recorder)
+                blackHole(state.instance.run())
+                ReactorTracing.install(nil)
+                let end = ContinuousClock.now
+                benchmark.measurement(tracedRatio, Int(((end - middle) / (middle - start) * 100).rounded()))
+            }
+        } setup: { () -> (instance: any ReactivityCase, recorder: TraceRecorder) in
+            // A recorder that is not installed: the iterations install it for their traced half.
+            (definition.make(.reactorCore), try PairedRecorders.shared.open("paired-\(definition.name)"))
+        } teardown: {
+            PairedRecorders.shared.stopAll()
+        }
+    }
+
     // Kairo cases untraced and traced, each pair next to each other.
     let traced = ["deepPropagation", "broadPropagation", "diamond", "triangle"]
     for definition in CaseDefinition.all where traced.contains(definition.name) {
