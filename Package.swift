@@ -26,7 +26,9 @@ let package = Package(
     targets: [
         .target(name: "ReactorCore"),
         .target(name: "CReactorTraceClock"),
-        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "CReactorTraceClock"]),
+        .target(name: "CReactorTraceThread"),
+        .target(name: "CReactorTraceCRC"),
+        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "CReactorTraceClock", "CReactorTraceThread", "CReactorTraceCRC"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "ReactorInspector", dependencies: ["ReactorTrace", "ReactorCore", "CGraphviz"]),
         .executableTarget(

@@ -3,11 +3,20 @@ import PackageDescription
 
 // The benchmarks live in their own package so that the library's users never
 // resolve ordo-one/benchmark or OpenCombine.
+
+// REACTOR_TRACING=off builds against the root package with its `Tracing` trait
+// disabled (tracing compiled out), for `tracing-overhead.sh`'s "tracing off vs
+// compiled out": one package graph holds the root once, so the script builds twice.
+let tracingCompiledOut = Context.environment["REACTOR_TRACING"] == "off"
+let reactor: Package.Dependency = tracingCompiledOut
+    ? .package(name: "Reactor", path: "..", traits: [])
+    : .package(name: "Reactor", path: "..")
+
 let package = Package(
     name: "ReactorBenchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "Reactor", path: ".."),
+        reactor,
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
@@ -63,7 +72,14 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // Runs one case outside the harness, for valgrind --tool=callgrind.
-        .executableTarget(name: "ReactivityDriver", dependencies: ["ReactivityCases"]),
+        .executableTarget(
+            name: "ReactivityDriver",
+            dependencies: [
+                "ReactivityCases",
+                .product(name: "ReactorCore", package: "Reactor"),
+                .product(name: "ReactorTrace", package: "Reactor"),
+            ]
+        ),
         .testTarget(name: "ReactivityCasesTests", dependencies: ["ReactivityCases"]),
     ],
     swiftLanguageModes: [.v6]

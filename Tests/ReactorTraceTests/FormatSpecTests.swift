@@ -17,6 +17,33 @@ import Testing
         }
     }
 
+    @Test func crc32FoldingAgreesWithTheBitwiseDefinition() {
+        // One bit at a time, straight from the definition: the reference for both paths.
+        func reference(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return crc ^ 0xFFFF_FFFF
+        }
+        var random = UInt64(0x9E37_79B9_7F4A_7C15)
+        let bytes = (0..<5_008).map { _ -> UInt8 in
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: random >> 56)
+        }
+        for length in Array(0..<300) + [1_023, 1_024, 1_025, 4_096, 4_999] {
+            for start in [0, 1, 7] {
+                let slice = bytes[start..<start + length]
+                let expected = reference(slice)
+                #expect(slice.withUnsafeBytes { CRC32.checksum($0) } == expected, "length \(length) at \(start)")
+                var tables = CRC32()
+                slice.withUnsafeBytes { tables.updateWithTables($0) }
+                #expect(tables.value == expected, "tables, length \(length) at \(start)")
+            }
+        }
+    }
+
     @Test func varintAndZigzagExamples() {
         var bytes: [UInt8] = []
         for value: UInt64 in [0, 127, 128, 300, .max] { Varint.append(value, to: &bytes) }

@@ -1,26 +1,71 @@
 // A tiny driver for profilers (`valgrind --tool=callgrind`): builds one case in
 // one implementation and runs it, outside the benchmark harness.
 //
-//     reactivity-driver <case> <implementation> [runs]
+//     reactivity-driver <case> <implementation> [runs] [--trace PATH]
+//     reactivity-driver events <count> [--trace PATH]
+//
+// `--trace PATH` records the runs with `TraceRecorder` (started after the case is
+// built, so the setup's events are not counted against the runs). `events`
+// calls `changed()` on a dependency nobody reads `count` times: one trace event
+// a call, the cost of one recorded event under callgrind.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import ReactivityCases
+import ReactorCore
+import ReactorTrace
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 3,
-      let definition = CaseDefinition.all.first(where: { $0.name == arguments[1] }),
-      let implementation = Implementation(rawValue: arguments[2]),
+var arguments = Array(CommandLine.arguments.dropFirst())
+let tracePath: String? = {
+    guard let flag = arguments.firstIndex(of: "--trace"), flag + 1 < arguments.count else { return nil }
+    defer { arguments.removeSubrange(flag...flag + 1) }
+    return arguments[flag + 1]
+}()
+
+@MainActor
+func startTracing() {
+    guard let tracePath else { return }
+    do {
+        try TraceRecorder.start(path: tracePath)
+    } catch {
+        print("reactivity-driver: \(error)")
+        exit(1)
+    }
+}
+
+@MainActor
+func stopTracing() -> String {
+    guard let statistics = TraceRecorder.stop() else {
+        return ReactorTracing.isCompiledIn ? "untraced" : "tracing compiled out"
+    }
+    return "traced: \(statistics.events) events, \(statistics.bytes) bytes"
+}
+
+if arguments.first == "events" {
+    let count = arguments.count > 1 ? Int(arguments[1]) ?? 1 : 1
+    let dependency = Dependency("driver.event")
+    startTracing()
+    for _ in 0..<count { dependency.changed() }
+    print("events: \(count) changed() calls, \(stopTracing())")
+    exit(0)
+}
+
+guard arguments.count >= 2,
+      let definition = CaseDefinition.all.first(where: { $0.name == arguments[0] }),
+      let implementation = Implementation(rawValue: arguments[1]),
       definition.implementations.contains(implementation) else {
     let names = CaseDefinition.all.map(\.name).joined(separator: "|")
     let implementations = Implementation.allCases.map(\.rawValue).joined(separator: "|")
-    print("usage: reactivity-driver <\(names)> <\(implementations)> [runs]")
+    print("usage: reactivity-driver <\(names)> <\(implementations)> [runs] [--trace PATH]")
+    print("       reactivity-driver events <count> [--trace PATH]")
     exit(2)
 }
-let runs = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
+let runs = arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1
 let instance = definition.make(implementation)
+startTracing()
 var checksum = 0
 for _ in 0..<runs { checksum &+= instance.run() }
-print("\(definition.name) \(implementation.rawValue): \(runs) runs, checksum \(checksum), effect runs \(instance.effectRuns)")
+let traced = stopTracing()
+print("\(definition.name) \(implementation.rawValue): \(runs) runs, checksum \(checksum), effect runs \(instance.effectRuns), \(traced)")

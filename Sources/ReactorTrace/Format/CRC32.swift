@@ -1,5 +1,8 @@
+import CReactorTraceCRC
+
 /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, initial value and final
-/// XOR 0xFFFFFFFF: the checksum of zlib, PNG and gzip), slicing by 8 bytes.
+/// XOR 0xFFFFFFFF: the checksum of zlib, PNG and gzip): folding with carry-less
+/// multiplication where the CPU has it (CReactorTraceCRC), else slicing by 8 bytes.
 public struct CRC32: Sendable {
     /// The running checksum state (not yet finalised).
     private var state: UInt32 = 0xFFFF_FFFF
@@ -24,26 +27,44 @@ public struct CRC32: Sendable {
 
     /// Adds `bytes` to the checksum.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard var base = bytes.baseAddress else { return }
+        var count = bytes.count
+        // Carry-less multiplication over the whole 16-byte blocks, when the CPU has it.
+        if count >= 64, crc32FoldAvailable {
+            let folded = count & ~15
+            state = reactor_trace_crc32_fold(state, base.assumingMemoryBound(to: UInt8.self), folded)
+            base += folded
+            count -= folded
+        }
+        updateWithTables(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Adds `bytes` to the checksum with slicing-by-8 tables (any length, any CPU).
+    mutating func updateWithTables(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
-        let table = crc32Tables
-        var crc = state
-        var index = 0
-        let count = bytes.count
-        while index + 8 <= count {
-            let low = crc ^ UInt32(littleEndianBytes: base + index)
-            let high = UInt32(littleEndianBytes: base + index + 4)
-            crc = table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
-                ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
-                ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
-                ^ table[1 * 256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
-            index += 8
+        // Through a buffer pointer: no bounds check on the eight table reads of
+        // every 8 bytes (the writer thread checksums every chunk it ships).
+        state = crc32Tables.withUnsafeBufferPointer { table in
+            var crc = state
+            var index = 0
+            let count = bytes.count
+            while index &+ 8 <= count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let low = crc ^ UInt32(truncatingIfNeeded: word)
+                let high = UInt32(truncatingIfNeeded: word &>> 32)
+                crc = table[7 &* 256 &+ Int(low & 0xFF)] ^ table[6 &* 256 &+ Int((low &>> 8) & 0xFF)]
+                    ^ table[5 &* 256 &+ Int((low &>> 16) & 0xFF)] ^ table[4 &* 256 &+ Int(low &>> 24)]
+                    ^ table[3 &* 256 &+ Int(high & 0xFF)] ^ table[2 &* 256 &+ Int((high &>> 8) & 0xFF)]
+                    ^ table[1 &* 256 &+ Int((high &>> 16) & 0xFF)] ^ table[Int(high &>> 24)]
+                index &+= 8
+            }
+            while index < count {
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc &>> 8)
+                index &+= 1
+            }
+            return crc
         }
-        while index < count {
-            let byte = base.load(fromByteOffset: index, as: UInt8.self)
-            crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
-            index += 1
-        }
-        state = crc
     }
 }
 
@@ -57,6 +78,9 @@ extension UInt32 {
             | UInt32(pointer.load(fromByteOffset: 3, as: UInt8.self)) << 24
     }
 }
+
+/// Whether ``CRC32/update(_:)`` may use `reactor_trace_crc32_fold` (x86-64 with PCLMULQDQ and SSE4.1).
+private let crc32FoldAvailable = reactor_trace_crc32_fold_available() != 0
 
 /// Eight 256-entry tables: table k gives the CRC of a byte followed by k zero bytes.
 private let crc32Tables: [UInt32] = {

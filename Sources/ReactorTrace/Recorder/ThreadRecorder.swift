@@ -10,7 +10,8 @@ import Darwin
 
 /// The per-thread encoder of one recording: it appends events to its own
 /// segment with no lock and no atomic read-modify-write, only one release store
-/// per event. Reached through a pthread key, so each thread finds its own.
+/// per event. Reached through a C thread-local (CReactorTraceThread), so each
+/// thread finds its own with one load.
 ///
 /// Internal storage: `@unchecked Sendable` because the hot fields are touched by
 /// the owning thread only, `handoff` is behind a mutex and `exited` is atomic.

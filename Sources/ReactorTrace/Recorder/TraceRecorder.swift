@@ -1,4 +1,5 @@
 import Foundation
+import CReactorTraceThread
 import ReactorCore
 import Synchronization
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ import Darwin
 /// TraceRecorder.stop()                           // ships the rest and closes the file
 /// ```
 ///
-/// Each thread appends events to its own buffer (reached through a pthread key)
+/// Each thread appends events to its own buffer (reached through a thread-local)
 /// with no lock: one release store per event publishes it. A background writer
 /// ships full buffers, and every ``Options/flushInterval`` what the others have
 /// published, as checksummed chunks. A process killed with SIGKILL therefore keeps
@@ -25,7 +26,7 @@ import Darwin
 /// `(maxQueuedSegments + 1) × segmentCapacity` bytes per recording thread.
 public final class TraceRecorder: ReactorTracer, Sendable {
     // Sendable: immutable fields only; the per-thread encoders are reached
-    // through a pthread key (one owner each) and the writer synchronises itself.
+    // through a thread-local (one owner each) and the writer synchronises itself.
 
     /// Tuning knobs of a recording. The defaults suit applications and benchmarks alike.
     public struct Options: Sendable {
@@ -182,7 +183,8 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// Runs `body` with this thread's encoder, creating it on the thread's first event.
     @inline(__always)
     func withThread(_ body: (ThreadRecorder) -> Void) {
-        if let raw = pthread_getspecific(key) {
+        // The C thread-local mirrors the pthread key's value: one load, no call.
+        if let raw = reactor_trace_thread_get() {
             let thread = Unmanaged<ThreadRecorder>.fromOpaque(raw)
             if thread._withUnsafeGuaranteedRef({ $0.generation == generation }) {
                 thread._withUnsafeGuaranteedRef(body)
@@ -194,6 +196,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
 
     /// Gives this thread an encoder of this recording; the pthread key holds a
     /// reference, released when the thread exits or moves to a later recording.
+    /// The thread-local holds the same pointer, unretained, for the hot path.
     @inline(never)
     private func attachThread() -> Unmanaged<ThreadRecorder> {
         if let raw = pthread_getspecific(key) {
@@ -201,6 +204,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         }
         let thread = Unmanaged.passRetained(writer.register(generation: generation))
         pthread_setspecific(key, thread.toOpaque())
+        reactor_trace_thread_set(thread.toOpaque())
         return thread
     }
 
@@ -213,6 +217,9 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         let status = pthread_key_create(&key) { raw in
             // The thread is exiting: tell the writer its segments are final.
             guard let raw else { return }
+            // An event emitted by a later destructor must not find the state
+            // released here: it attaches a new one (glibc then calls this again).
+            reactor_trace_thread_set(nil)
             let thread = Unmanaged<ThreadRecorder>.fromOpaque(raw)
             thread.takeUnretainedValue().exited.store(true, ordering: .releasing)
             thread.release()

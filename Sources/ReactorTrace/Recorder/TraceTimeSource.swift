@@ -40,6 +40,13 @@ struct TraceTimeSource: Sendable {
             let product = (ticks &- tickStart).multipliedFullWidth(by: nanosecondsPerTick)
             return product.high &<< 32 | product.low &>> 32
         }
+        return monotonicNow()
+    }
+
+    /// `now()` without the cycle counter. Out of line: the `timespec` it needs
+    /// would otherwise give every timed event a stack frame and a stack-protector check.
+    @inline(never)
+    func monotonicNow() -> UInt64 {
         let now = MonotonicClock.now()
         return now > monotonicStart ? now &- monotonicStart : 0
     }

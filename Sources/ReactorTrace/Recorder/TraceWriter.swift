@@ -32,6 +32,8 @@ final class TraceWriter: @unchecked Sendable {
     private var headers: [UInt8] = []
     private var pieces: [Piece] = []
     private var stagedBytes = 0
+    /// The `writev` vectors of a flush, kept to reuse their storage.
+    private var vectors: [iovec] = []
 
     private struct Piece {
         var headerStart: Int
@@ -140,23 +142,25 @@ final class TraceWriter: @unchecked Sendable {
         guard end > start, end <= segment.capacity else { return }
         let count = events &- segment.shippedEvents
         let freshContext = start == 0
-        var header: [UInt8] = []
-        header.reserveCapacity(TraceFormat.blockHeaderLength)
-        header.appendLittleEndian(TraceFormat.chunkBlock)
-        header.appendLittleEndian(UInt32(end - start))
-        header.appendLittleEndian(thread.index)
-        header.appendLittleEndian(thread.nextSequence)
-        header.appendLittleEndian(count)
-        header.append(freshContext ? TraceFormat.freshContextFlag : 0)
-        header.append(contentsOf: [0, 0, 0])
+        // The block header goes straight into the staging buffer (no array a
+        // chunk: the writer allocates nothing in its steady state).
+        let headerStart = headers.count
+        headers.appendLittleEndian(TraceFormat.chunkBlock)
+        headers.appendLittleEndian(UInt32(end - start))
+        headers.appendLittleEndian(thread.index)
+        headers.appendLittleEndian(thread.nextSequence)
+        headers.appendLittleEndian(count)
+        headers.append(freshContext ? TraceFormat.freshContextFlag : 0)
+        headers.append(0)
+        headers.append(0)
+        headers.append(0)
         let payload = UnsafeRawBufferPointer(start: segment.base + start, count: end - start)
         var crc = CRC32()
-        header.withUnsafeBytes { crc.update($0) }
+        headers.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0[headerStart...])) }
         crc.update(payload)
-        header.appendLittleEndian(crc.value)
-        pieces.append(Piece(headerStart: headers.count, segment: segment, start: start, end: end))
-        headers.append(contentsOf: header)
-        stagedBytes += header.count + end - start
+        headers.appendLittleEndian(crc.value)
+        pieces.append(Piece(headerStart: headerStart, segment: segment, start: start, end: end))
+        stagedBytes += TraceFormat.blockHeaderLength + end - start
         segment.shippedOffset = end
         segment.shippedEvents = events
         thread.nextSequence &+= 1
@@ -201,7 +205,7 @@ final class TraceWriter: @unchecked Sendable {
         }
         guard writeError == 0, !pieces.isEmpty else { return writeError == 0 }
         return headers.withUnsafeMutableBytes { headerBytes -> Bool in
-            var vectors: [iovec] = []
+            vectors.removeAll(keepingCapacity: true)
             vectors.reserveCapacity(pieces.count * 2)
             for (index, piece) in pieces.enumerated() {
                 let headerEnd: Int
