@@ -2,8 +2,11 @@
 // layers of computeds each reading a few nodes of the layer below, and autoruns
 // on top. Deterministic for a given --seed.
 //
-//   stress [--computations N] [--writes N] [--seed S] [--trace PATH] [--loop] [--hold]
+//   stress [--computations N] [--writes N] [--seed S] [--shape layers|chain] [--trace PATH] [--loop] [--hold]
 //
+// --shape chain builds the graph that is hardest to lay out: one source and a
+// chain of computeds, each reading the previous one and the source (an edge
+// from the source across every rank), read by one autorun.
 // --loop keeps writing forever (for crash tests; prints "recording" once started);
 // --hold prints the counts after the writes, then sleeps without stopping the recorder.
 // Prints one JSON line with the reruns per computation and the writes it counted itself.
@@ -43,6 +46,7 @@ var computations = 1000
 var writeCount = 10_000
 var seed: UInt64 = 1
 var tracePath: String?
+var chain = false
 var loop = false
 var hold = false
 var arguments = CommandLine.arguments.dropFirst()
@@ -51,13 +55,19 @@ while let argument = arguments.popFirst() {
     case "--computations": computations = max(2, number(argument, arguments.popFirst()))
     case "--writes": writeCount = number(argument, arguments.popFirst())
     case "--seed": seed = UInt64(number(argument, arguments.popFirst()))
+    case "--shape":
+        switch arguments.popFirst() {
+        case "layers": chain = false
+        case "chain": chain = true
+        default: fail("--shape needs layers or chain")
+        }
     case "--trace":
         guard let path = arguments.popFirst(), !path.isEmpty else { fail("--trace needs a path") }
         tracePath = path
     case "--loop": loop = true
     case "--hold": hold = true
     case "-h", "--help":
-        print("usage: stress [--computations N] [--writes N] [--seed S] [--trace PATH] [--loop] [--hold]")
+        print("usage: stress [--computations N] [--writes N] [--seed S] [--shape layers|chain] [--trace PATH] [--loop] [--hold]")
         exit(0)
     default: fail("unknown argument '\(argument)'")
     }
@@ -82,9 +92,15 @@ final class StressGraph {
     var computeds: [Computed<Int>] = []
     var effects: [Computation] = []
 
-    /// Builds `computations` nodes: sources, then computed layers of width √n, then autoruns.
-    init(computations: Int, seed: UInt64, reactor: Reactor) {
+    /// Builds `computations` nodes: sources, then computed layers of width √n, then autoruns;
+    /// or, as a `chain`, one source, computeds each reading the previous one and the source, and one autorun.
+    init(computations: Int, seed: UInt64, chain: Bool = false, reactor: Reactor) {
         random = SplitMix64(state: seed)
+        if chain {
+            sources = [Source()]
+            buildChain(computations: computations, reactor: reactor)
+            return
+        }
         let effectCount = max(1, computations / 4)
         let computedCount = computations - effectCount
         let width = max(2, Int(Double(computations).squareRoot()))
@@ -125,6 +141,31 @@ final class StressGraph {
         }
     }
 
+    private func buildChain(computations: Int, reactor: Reactor) {
+        let source = sources[0]
+        var previous: Computed<Int>?
+        for index in 0..<(computations - 1) {
+            let slot = names.count
+            names.append("c\(index)")
+            runs.append(0)
+            let before = previous
+            let computed = reactor.computed("c\(index)") { [unowned self] () -> Int in
+                runs[slot] &+= 1
+                return (before?.value ?? 0) &+ source.value
+            }
+            computeds.append(computed)
+            previous = computed
+        }
+        let last = previous!
+        names.append("effect0")
+        runs.append(0)
+        let slot = names.count - 1
+        effects.append(reactor.autorun("effect0") { [unowned self] _ in
+            runs[slot] &+= 1
+            sink &+= last.value
+        })
+    }
+
     /// Writes a new value to one source, outside any batch (so it flushes).
     func write() {
         let source = sources[random.below(sources.count)]
@@ -147,7 +188,7 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-let graph = StressGraph(computations: computations, seed: seed, reactor: Reactor.shared)
+let graph = StressGraph(computations: computations, seed: seed, chain: chain, reactor: Reactor.shared)
 if loop {
     say("recording")
     while true { graph.write() }

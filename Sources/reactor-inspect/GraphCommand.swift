@@ -13,8 +13,10 @@ struct GraphCommand: ParsableCommand {
             Autoruns are boxes, computeds hexagons, properties and dependencies ellipses;
             stores are clusters holding their state. Fill colour is heat (reruns or time),
             edge labels count invalidations, dashed edges show nesting; hover a node for
-            its statistics. Large graphs show the 150 hottest computations and their
-            neighbours unless asked otherwise, and say what they left out.
+            its statistics. Large or dense graphs show the hottest computations and
+            their neighbours (at most 150, fewer when dense) unless asked otherwise;
+            a dense selection is drawn without edge labels or, beyond that, laid out
+            force-directed. Both say on stderr what they left out or simplified.
 
             Examples:
               reactor-inspect graph out/todos.trace                 # writes out/todos.svg
@@ -95,7 +97,7 @@ struct GraphCommand: ParsableCommand {
             let graph = rendered.graph
             Terminal.print("wrote \(destination) (\(graph.nodes.count) nodes, \(graph.edges.count) edges)\n")
         }
-        if let note = rendered.graph.omissionNote {
+        if let note = rendered.graph.notice {
             Terminal.standardError.write("reactor-inspect: note: \(note)\n")
         }
         try loaded.finish()

@@ -25,18 +25,22 @@ public struct DOTWriter: Sendable {
         var caption = title.isEmpty ? "" : title + "\\n"
         caption += graph.at.map { "graph at \(DurationText.formatTime($0))" } ?? "all-time graph"
         if let note = graph.omissionNote { caption += "\\n" + Self.escape(note) }
+        if let note = graph.layout.note { caption += "\\n" + Self.escape(note) }
         out += "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=11, nodesep=0.3, ranksep=0.7, newrank=true, "
+        out += layoutAttributes()
         out += "labelloc=t, labeljust=l, label=\"\(Self.escape(caption, keepNewlines: true))\", tooltip=\"Reactor dependency graph\"];\n"
         out += "  node [fontname=\"Helvetica\", fontsize=10, style=filled, penwidth=1, color=\"#555555\"];\n"
         out += "  edge [fontname=\"Helvetica\", fontsize=9, color=\"#666666\", fontcolor=\"#333333\", arrowsize=0.7];\n"
+        // The fast layout places nodes itself; Graphviz's nop engine cannot draw clusters around them.
+        let placement = graph.layout.quality == .fast ? placement() : nil
         var byStore: [String: [DependencyGraph.Node]] = [:]
         var storeOrder: [String] = []
-        for node in graph.nodes {
-            if let store = node.store {
+        for (index, node) in graph.nodes.enumerated() {
+            if placement == nil, let store = node.store {
                 if byStore[store] == nil { storeOrder.append(store) }
                 byStore[store, default: []].append(node)
             } else {
-                out += "  " + statement(for: node, warm: warm, cool: cool) + "\n"
+                out += "  " + statement(for: node, warm: warm, cool: cool, at: placement?.positions[index]) + "\n"
             }
         }
         for (position, store) in storeOrder.enumerated() {
@@ -53,12 +57,32 @@ public struct DOTWriter: Sendable {
         }
         var legendKey = "legend"
         while names[legendKey] != nil { legendKey += "'" }
-        out += legend(warm: warm, key: legendKey)
+        // Left of the first rank, at the top.
+        out += legend(warm: warm, key: legendKey, at: placement.map { $0.topLeft + SIMD2<Double>(-120, 0) })
         out += "}\n"
         return out
     }
 
-    private func statement(for node: DependencyGraph.Node, warm: HeatScale, cool: HeatScale) -> String {
+    /// Bounds on dot's optimisation passes, or straight edges for the fast layout (see ``GraphLayout``).
+    private func layoutAttributes() -> String {
+        let layout = graph.layout
+        var attributes = ""
+        if let limit = layout.placementLimit { attributes += "nslimit=\(limit), " }
+        if let limit = layout.crossingLimit { attributes += "mclimit=\(limit), " }
+        if layout.quality == .fast { attributes += "splines=false, " }
+        return attributes
+    }
+
+    /// Positions for the fast layout, from each node's label width.
+    private func placement() -> LayeredPlacement {
+        let widths = graph.nodes.map { node in
+            LayeredPlacement.width(of: label(for: node, inCluster: false), hexagon: node.kind == .computed)
+        }
+        return LayeredPlacement(estimate: graph.layout.estimate, widths: widths)
+    }
+
+    private func statement(for node: DependencyGraph.Node, warm: HeatScale, cool: HeatScale,
+                           at position: SIMD2<Double>? = nil) -> String {
         let scale = node.isComputation ? warm : cool
         let level = scale.level(of: node.heat)
         var attributes: [String] = []
@@ -69,14 +93,16 @@ public struct DOTWriter: Sendable {
         }
         attributes.append("fillcolor=\"\(scale.colors[level])\"")
         if scale.isDark(level) { attributes.append("fontcolor=\"white\"") }
-        attributes.append("label=\"\(Self.escape(label(for: node), keepNewlines: true))\"")
+        attributes.append("label=\"\(Self.escape(label(for: node, inCluster: position == nil), keepNewlines: true))\"")
+        if let position { attributes.append("pos=\"\(Self.point(position))\"") }
         attributes.append("tooltip=\"\(Self.escape(tooltip(for: node), keepNewlines: true))\"")
         return Self.identifier(node.key) + " [" + attributes.joined(separator: ", ") + "];"
     }
 
-    private func label(for node: DependencyGraph.Node) -> String {
+    private func label(for node: DependencyGraph.Node, inCluster: Bool) -> String {
         var name = node.name
-        if let store = node.store, name.hasPrefix(store + ".") { name = String(name.dropFirst(store.count + 1)) }
+        // In its store's cluster, a property goes by its short name.
+        if inCluster, let store = node.store, name.hasPrefix(store + ".") { name = String(name.dropFirst(store.count + 1)) }
         if node.ids.count > 1 { name += " ×\(node.ids.count)" }
         if node.isComputation {
             let metric = graph.heat == .time ? DurationText.format(node.runs.totalNanoseconds)
@@ -118,7 +144,8 @@ public struct DOTWriter: Sendable {
         }
         var attributes: [String] = []
         if edge.invalidations > 0 {
-            attributes.append("label=\"×\(edge.invalidations)\"")
+            // Dense graphs go without labels: dot gives each its own rank, doubling the layout work.
+            if graph.layout.edgeLabels { attributes.append("label=\"×\(edge.invalidations)\"") }
             attributes.append("penwidth=\(min(4, 1 + Double(edge.invalidations).squareRoot() / 4))")
         } else {
             attributes.append("color=\"#aaaaaa\"")
@@ -127,7 +154,7 @@ public struct DOTWriter: Sendable {
         return attributes.joined(separator: ", ")
     }
 
-    private func legend(warm: HeatScale, key: String) -> String {
+    private func legend(warm: HeatScale, key: String, at position: SIMD2<Double>?) -> String {
         let metric = graph.heat == .time ? "total run time" : "reruns"
         var cells = ""
         for level in stride(from: 0, to: warm.colors.count, by: 2) {
@@ -137,15 +164,29 @@ public struct DOTWriter: Sendable {
             cells += "<TD BGCOLOR=\"\(warm.colors[level])\" BORDER=\"1\"><FONT POINT-SIZE=\"9\"\(font)>\(Self.html(text))</FONT></TD>"
         }
         let small = "<FONT POINT-SIZE=\"9\">"
-        var out = "  \(Self.identifier(key)) [shape=plaintext, style=\"\", tooltip=\"legend: fill colour is \(metric) on a log scale "
-        out += "(dependencies in blue by changes); edge labels count invalidations; dashed edges join nested computations\", "
+        var out = "  \(Self.identifier(key)) [shape=plaintext, style=\"\", "
+        if let position { out += "pos=\"\(Self.point(position))\", " }
+        out += "tooltip=\"legend: fill colour is \(metric) on a log scale "
+        out += "(dependencies in blue by changes); edge \(graph.layout.edgeLabels ? "labels" : "tooltips") count invalidations; "
+        out += "dashed edges join nested computations\", "
         out += "label=<<TABLE BORDER=\"1\" COLOR=\"#bbbbbb\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"
         out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)<B>legend</B>  fill: \(Self.html(metric))</FONT></TD></TR>"
         out += "<TR>\(cells)</TR>"
         out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)box: autorun · hexagon: computed · ellipse: property</FONT></TD></TR>"
-        out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)×n: invalidations · dashed: nesting</FONT></TD></TR>"
+        let edges = graph.layout.edgeLabels ? "×n: invalidations" : "hover an edge: invalidations"
+        out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)\(edges) · dashed: nesting</FONT></TD></TR>"
         out += "</TABLE>>];\n"
         return out
+    }
+
+    /// A position as Graphviz's `pos` ("x,y" in points), to a tenth of a point.
+    static func point(_ position: SIMD2<Double>) -> String {
+        func text(_ value: Double) -> String {
+            let tenths = Int((value * 10).rounded())
+            let sign = tenths < 0 ? "-" : ""
+            return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
+        }
+        return text(position.x) + "," + text(position.y)
     }
 
     /// A node's name as a quoted DOT identifier.

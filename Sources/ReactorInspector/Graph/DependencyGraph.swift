@@ -56,6 +56,16 @@ public struct DependencyGraph: Sendable {
     public let totalNodes: Int
     /// Why nodes were left out and how to see them, or nil if none were.
     public let omissionNote: String?
+    /// How Graphviz will lay it out: in full, simplified or force-directed,
+    /// chosen from the estimated work so that rendering stays within seconds.
+    public let layout: GraphLayout
+
+    /// Everything the user should be told about what the drawing leaves out
+    /// or simplifies, and how to see more, as one line; nil if nothing.
+    public var notice: String? {
+        let parts = [omissionNote, layout.note].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
 
     /// Selects the graph to draw from `model`.
     public init(model: TraceModel, options: GraphOptions = GraphOptions()) throws(GraphError) {
@@ -68,6 +78,7 @@ public struct DependencyGraph: Sendable {
         }
         var full = Self.fullGraph(model: model, heat: options.heat, snapshot: snapshot)
         totalNodes = full.nodes.count
+        let budget = options.layoutBudget
         let chosen: Set<Int>
         var note: String?
         switch options.selection {
@@ -75,15 +86,21 @@ public struct DependencyGraph: Sendable {
             chosen = Set(full.nodes.indices)
         case .automatic:
             let computations = full.nodes.indices.filter { full.nodes[$0].isComputation }
-            // Few computations can still read thousands of dependencies: bound both.
+            // Few computations can still read thousands of dependencies: bound both,
+            // and the layout work too (a few dense nodes can cost dot more than many sparse ones).
+            let everything = Set(full.nodes.indices)
             if computations.count <= options.automaticLimit
-                && full.nodes.count <= options.automaticLimit + options.neighbourLimit {
-                chosen = Set(full.nodes.indices)
+                && full.nodes.count <= options.automaticLimit + options.neighbourLimit
+                && Self.estimate(everything, in: full).cost(edgeLabels: true) <= budget.fullQuality {
+                chosen = everything
             } else {
-                chosen = Self.hottest(options.automaticLimit, in: full, neighbourLimit: options.neighbourLimit)
-                let shown = min(options.automaticLimit, computations.count)
-                note = shown == computations.count ? "every computation and its busiest neighbours"
-                    : "the \(shown) hottest computations and their neighbours"
+                let (count, selection) = Self.largestFitting(min(options.automaticLimit, computations.count), in: full,
+                                                             neighbourLimit: options.neighbourLimit, budget: budget)
+                chosen = selection
+                let dense = count < min(options.automaticLimit, computations.count)
+                    ? " (more would take long to lay out)" : ""
+                note = count == computations.count ? "every computation and its busiest neighbours"
+                    : "the \(count) hottest computations and their neighbours\(dense)"
             }
         case let .top(count):
             chosen = Self.hottest(max(0, count), in: full, neighbourLimit: options.neighbourLimit)
@@ -101,6 +118,7 @@ public struct DependencyGraph: Sendable {
         } else {
             omissionNote = nil
         }
+        layout = GraphLayout(estimate: Self.estimate(chosen, in: full), budget: budget)
         let kept = full.nodes.indices.filter { chosen.contains($0) }
         let keys = Set(kept.map { full.nodes[$0].key })
         nodes = kept.map { full.nodes[$0] }
@@ -132,6 +150,8 @@ extension DependencyGraph {
         var edges: [Edge]
         /// Neighbour node positions with the edge weight, both directions.
         var adjacency: [[(node: Int, weight: Int)]]
+        /// Each edge as node positions, in the direction drawn.
+        var pairs: [(from: Int, to: Int)]
     }
 
     static func drawable(_ kind: TraceNodeKind) -> Bool {
@@ -209,14 +229,56 @@ extension DependencyGraph {
             add(parent, child, nesting: true, invalidations: node.invalidations.byParent, depends: 0)
         }
         var adjacency = [[(node: Int, weight: Int)]](repeating: [], count: nodes.count)
+        var pairs: [(from: Int, to: Int)] = []
+        pairs.reserveCapacity(edges.count)
         let index = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1.key, $0) })
         for edge in edges {
             let from = index[edge.from]!, to = index[edge.to]!
             let weight = edge.invalidations + edge.depends
             adjacency[from].append((to, weight))
             adjacency[to].append((from, weight))
+            pairs.append((from, to))
         }
-        return Full(nodes: nodes, edges: edges, adjacency: adjacency)
+        return Full(nodes: nodes, edges: edges, adjacency: adjacency, pairs: pairs)
+    }
+
+    /// The layout estimate of the nodes `chosen` and the edges between them.
+    static func estimate(_ chosen: Set<Int>, in full: Full) -> LayoutEstimate {
+        var compact = [Int](repeating: -1, count: full.nodes.count)
+        var count = 0
+        for node in full.nodes.indices where chosen.contains(node) {
+            compact[node] = count
+            count += 1
+        }
+        let pairs = full.pairs.compactMap { pair -> (from: Int, to: Int)? in
+            let from = compact[pair.from], to = compact[pair.to]
+            return from >= 0 && to >= 0 ? (from, to) : nil
+        }
+        return LayoutEstimate(nodeCount: count, edges: pairs)
+    }
+
+    /// The hottest `limit` computations and their neighbours, or as many as
+    /// fit the full-quality budget (binary search: the cost grows with the count).
+    private static func largestFitting(_ limit: Int, in full: Full, neighbourLimit: Int,
+                                       budget: GraphLayoutBudget) -> (count: Int, chosen: Set<Int>) {
+        func fits(_ selection: Set<Int>) -> Bool {
+            estimate(selection, in: full).cost(edgeLabels: true) <= budget.fullQuality
+        }
+        let widest = hottest(limit, in: full, neighbourLimit: neighbourLimit)
+        guard limit > 1, !fits(widest) else { return (limit, widest) }
+        var best = (count: 1, chosen: hottest(1, in: full, neighbourLimit: neighbourLimit))
+        var low = 2, high = limit - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            let selection = hottest(middle, in: full, neighbourLimit: neighbourLimit)
+            if fits(selection) {
+                best = (middle, selection)
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return best
     }
 
     private static func hottest(_ count: Int, in full: Full, neighbourLimit: Int) -> Set<Int> {

@@ -8,6 +8,8 @@ public enum GraphError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidDOT
     /// Graphviz's layout failed.
     case layoutFailed
+    /// The installed Graphviz has no plugin for this layout engine.
+    case layoutEngineUnavailable(String)
     /// Graphviz's renderer failed.
     case renderFailed(format: String)
 
@@ -23,6 +25,11 @@ public enum GraphError: Error, Equatable, Sendable, CustomStringConvertible {
             return "Graphviz rejected the generated graph"
         case .layoutFailed:
             return "Graphviz could not lay out the graph"
+        case let .layoutEngineUnavailable(engine):
+            let hint = engine == "nop"
+                ? " (it draws graphs too large for dot: install Graphviz's neato_layout plugin, or draw less with --top N or --focus NAME)"
+                : ""
+            return "Graphviz has no '\(engine)' layout engine\(hint)"
         case let .renderFailed(format):
             return "Graphviz could not render the graph as \(format)"
         }
