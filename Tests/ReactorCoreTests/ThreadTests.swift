@@ -233,4 +233,39 @@ private final class Shared<Value>: @unchecked Sendable {
         #expect(slot.count == Self.threads * 1_000)
         #expect(!slot.$count.projectedDependency.hasDependents)
     }
+
+    @Test func computedChainsBuiltReadAndDroppedOnManyThreads() {
+        // Shared sources, per-thread chains of computeds read by an autorun:
+        // links are reused across reruns, and chains dropped inside a batch
+        // are kept until the batch ends.
+        let reactor = Reactor()
+        let sources = (0..<4).map { _ in Slot() }
+        let reruns = Atomic<Int>(0)
+        onThreads(Self.threads) { index in
+            for round in 0..<200 {
+                let source = sources[(index + round) % sources.count]
+                var chain = [reactor.computed { source.count + 1 }]
+                for _ in 0..<5 {
+                    let previous = chain[chain.count - 1]
+                    chain.append(reactor.computed { previous.value + 1 })
+                }
+                let last = chain[chain.count - 1]
+                let effect = reactor.autorun { _ in
+                    precondition(last.value >= 6)
+                    reruns.add(1, ordering: .relaxed)
+                }
+                for _ in 0..<5 { reactor.batch { source.count += 1 } }
+                reactor.batch {
+                    effect.stop()
+                    chain = []
+                }
+                _ = chain
+            }
+        }
+        #expect(sources.reduce(0) { $0 + $1.count } == Self.threads * 200 * 5)
+        #expect(reruns.load(ordering: .relaxed) >= Self.threads * 200)
+        for source in sources {
+            #expect(!source.$count.projectedDependency.hasDependents)
+        }
+    }
 }

@@ -9,13 +9,54 @@ public final class Computation: @unchecked Sendable {
 
     /// The process-unique id under which this computation appears in traces.
     public let id: UInt64
+
+    // The fields a node update touches come first, in two cache lines.
+
+    /// The process-wide graph, held here so that hot paths reach it without
+    /// the lazy global's `swift_once` (a strong `let` is read with no retain).
+    @usableFromInline let graph: Graph
+    /// Bumped when a run begins and when the computation is invalidated: the
+    /// links stamped with the current value are the live edges.
+    @usableFromInline @exclusivity(unchecked) var epoch = 0
+    /// During a run, the first link of the last run not read again yet: the
+    /// links before it were read in this run, those from it on may go. Nil
+    /// outside a run (new links go at the tail).
+    @usableFromInline @exclusivity(unchecked) var cursor: LinkPointer?
+    // The dependencies read during the current or last run, in reading order.
+    @usableFromInline @exclusivity(unchecked) var dependenciesHead: LinkPointer?
+    /// Bumped each time the dependency list is recycled, so that a walk over
+    /// it that runs user code can tell its cursor went stale.
+    @exclusivity(unchecked) var linkGeneration = 0
+    /// The dependency through which readers of a computed depend on it.
+    @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
+    /// While deriving or checking: the computed below it on the `derivingTop`
+    /// chain (stale otherwise; only read for computeds on the chain).
+    @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
+    @exclusivity(unchecked) var onInvalidateCallbacks: [(Computation) -> Void] = []
+    @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
+    @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
+    /// The computation of a `Computed` (it derives a value on demand) rather than an autorun.
+    @usableFromInline let isDerived: Bool
+    @usableFromInline @exclusivity(unchecked) var derivedState = DerivedState.dirty
+    @usableFromInline @exclusivity(unchecked) var isDeriving = false
+    /// Refreshing its computed sources to learn whether it must recompute.
+    @usableFromInline @exclusivity(unchecked) var isChecking = false
+    @usableFromInline @exclusivity(unchecked) var firstRun = true
+    @usableFromInline @exclusivity(unchecked) var invalidated = false
+    @usableFromInline @exclusivity(unchecked) var stopped = false
+    /// An autorun one of whose computed inputs may have changed: the flush
+    /// refreshes those computeds and reruns it only if one of them did.
+    @exclusivity(unchecked) var checkPending = false
+    /// In the reactor's pending queue.
+    @exclusivity(unchecked) var queued = false
+    @exclusivity(unchecked) var recomputing = false
+    /// What a computed recomputes; owned by the `Computed`, nil once that is gone.
+    @usableFromInline @exclusivity(unchecked) var derived: Unmanaged<DerivedValue>?
+
     /// The name given to `autorun`, or the derived `file:line` name.
     public let name: String?
     /// The runtime that reruns this computation.
     public let reactor: Reactor
-    /// The process-wide graph, held here so that hot paths reach it without
-    /// the lazy global's `swift_once` (a strong `let` is read with no retain).
-    @usableFromInline let graph: Graph
 
     /// True during the first run, false afterwards.
     public var isFirstRun: Bool { graph.lock.withLock { firstRun } }
@@ -25,55 +66,14 @@ public final class Computation: @unchecked Sendable {
     /// True once stopped: it will never rerun.
     public var isStopped: Bool { graph.lock.withLock { stopped } }
 
-    @usableFromInline @exclusivity(unchecked) var firstRun = true
-    @usableFromInline @exclusivity(unchecked) var invalidated = false
-    @usableFromInline @exclusivity(unchecked) var stopped = false
-    @exclusivity(unchecked) var recomputing = false
-    /// In the reactor's pending queue.
-    @exclusivity(unchecked) var queued = false
-    /// An autorun one of whose computed inputs may have changed: the flush
-    /// refreshes those computeds and reruns it only if one of them did.
-    @exclusivity(unchecked) var checkPending = false
     @exclusivity(unchecked) var runsInFlush = 0
     @exclusivity(unchecked) var flushEpoch = 0
-
     let parentID: UInt64
     @exclusivity(unchecked) var body: ((Computation) throws -> Void)?
     let onError: ((any Error) -> Void)?
-    @exclusivity(unchecked) var onInvalidateCallbacks: [(Computation) -> Void] = []
     @exclusivity(unchecked) var onStopCallbacks: [(Computation) -> Void] = []
-
-    // The dependencies read during the current or last run, in reading order.
-    @usableFromInline @exclusivity(unchecked) var dependenciesHead: LinkPointer?
-    @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
-    @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
-    /// Bumped when a run begins and when the computation is invalidated: the
-    /// links stamped with the current value are the live edges.
-    @usableFromInline @exclusivity(unchecked) var epoch = 0
-    /// During a run, the first link of the last run not read again yet: the
-    /// links before it were read in this run, those from it on may go. Nil
-    /// outside a run (new links go at the tail).
-    @usableFromInline @exclusivity(unchecked) var cursor: LinkPointer?
-    /// Bumped each time the dependency list is recycled, so that a walk over
-    /// it that runs user code can tell its cursor went stale.
-    @exclusivity(unchecked) var linkGeneration = 0
     /// Unlinked links kept for the next run.
     @exclusivity(unchecked) var freeLinks: LinkPointer?
-
-    // Computed values: a computation whose body derives a value on demand.
-    /// The computation of a `Computed` (it derives a value on demand) rather than an autorun.
-    @usableFromInline let isDerived: Bool
-    /// What it recomputes; owned by the `Computed`, nil once that is gone.
-    @usableFromInline @exclusivity(unchecked) var derived: Unmanaged<DerivedValue>?
-    @usableFromInline @exclusivity(unchecked) var derivedState = DerivedState.dirty
-    @usableFromInline @exclusivity(unchecked) var isDeriving = false
-    /// Refreshing its computed sources to learn whether it must recompute.
-    @usableFromInline @exclusivity(unchecked) var isChecking = false
-    /// While deriving or checking: the computed below it on the `derivingTop`
-    /// chain (stale otherwise; only read for computeds on the chain).
-    @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
-    /// The dependency through which readers of a computed depend on it.
-    @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
 
     @usableFromInline
     enum DerivedState { case clean, check, dirty }

@@ -12,13 +12,14 @@ public final class Dependency: @unchecked Sendable {
 
     /// The process-wide graph (see `Computation.graph`).
     @usableFromInline let graph: Graph = ReactorCore.graph
-    @usableFromInline @exclusivity(unchecked) var storedName: String?
+    // What a write or a read touches first, in the first cache line.
     @usableFromInline @exclusivity(unchecked) var subscribersHead: LinkPointer?
-    @usableFromInline @exclusivity(unchecked) var subscribersTail: LinkPointer?
-    @usableFromInline @exclusivity(unchecked) var subscriberCount = 0
     /// The computed value whose output this dependency is, if any: reading it
     /// may first need that computed to refresh.
     @usableFromInline @exclusivity(unchecked) var derivedOwner: Unmanaged<Computation>?
+    @usableFromInline @exclusivity(unchecked) var subscribersTail: LinkPointer?
+    @usableFromInline @exclusivity(unchecked) var subscriberCount = 0
+    @usableFromInline @exclusivity(unchecked) var storedName: String?
 
     /// Creates a dependency; `name` is how traces and graphs show it.
     public init(_ name: String? = nil) {
