@@ -52,18 +52,15 @@ struct ReplayCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         var formatter = ReplayFormatter(filter: replayFilter, style: output.style)
-        var buffer = ""
-        buffer.reserveCapacity(1 << 16)
+        // Lines are built as bytes and written in blocks: no String per line.
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 17)
         let report = try trace.forEachEvent(output: output) { event in
-            guard let line = formatter.line(for: event) else { return }
-            buffer += line
-            buffer += "\n"
-            if buffer.utf8.count >= 1 << 16 {
-                Terminal.print(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+            guard formatter.write(event, to: &buffer), buffer.count >= 1 << 16 else { return }
+            Terminal.write(buffer)
+            buffer.removeAll(keepingCapacity: true)
         }
-        Terminal.print(buffer)
+        Terminal.write(buffer)
         try report.finish()
     }
 }

@@ -52,4 +52,23 @@ enum Terminal {
     static func print(_ text: String) {
         Swift.print(text, terminator: "")
     }
+
+    /// Writes UTF-8 `bytes` to standard output, after whatever ``print(_:)`` buffered.
+    static func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        fflush(nil)   // keep the order with print's buffered output
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                #if canImport(Glibc)
+                let written = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                let written = Darwin.write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { return }   // a closed pipe: nothing more to do
+                offset += written
+            }
+        }
+    }
 }

@@ -4,41 +4,102 @@ import ReactorTrace
 /// Turns the event stream into text lines, one an event, as it streams: it
 /// learns names from creation and naming events, indents by nesting and shows
 /// the duration of each run and action at its end. Memory grows with nodes only.
+///
+/// Lines are built as UTF-8 bytes (``write(_:to:)``), with each node's name
+/// and label prepared once when it is created or named: `replay` prints tens
+/// of millions of lines, and building a `String` per line cost about 1.3 µs.
 public struct ReplayFormatter {
     /// Which events to print.
     public let filter: ReplayFilter
     /// Colours or plain.
     public let style: TextStyle
 
-    private var names: [UInt64: (kind: TraceNodeKind, name: String)] = [:]
-    private var stacks: [UInt32: [(node: UInt64, begin: UInt64, isAction: Bool, label: String)]] = [:]
+    /// What a line shows of a node, prepared when it is created or named:
+    /// ranges of ``arena``, so that copying it retains nothing.
+    private struct NodeText {
+        var kind: TraceNodeKind?
+        /// The name, `kind#id` if it has none yet, `#id` if never created.
+        var name: Range<Int>
+        /// `kind ` + bold name (or the bold name alone for an unknown kind).
+        var labeled: Range<Int>
+        /// The name contains one of the filter's names (case-insensitive).
+        var matches: Bool
+    }
+
+    /// An open run or action on one thread.
+    private struct Frame {
+        var node: UInt64
+        var begin: UInt64
+        var isAction: Bool
+        /// `Store.action` for actions.
+        var label: [UInt8]
+    }
+
+    private var index = NodeIndex()
+    private var nodes: [NodeText] = []
+    private var stacks: [[Frame]] = []
     private let loweredNames: [String]
+    /// The line being built, reused (its storage is shared by copies of the formatter).
+    private let text = ByteText()
+    /// Node names and labels, and each kind's column (coloured and padded), end to end.
+    private let arena = ByteText(capacity: 4_096)
+    /// Each kind's column in ``arena``, by raw value.
+    private let kindColumns: [Range<Int>]
 
     /// Creates a formatter.
     public init(filter: ReplayFilter = ReplayFilter(), style: TextStyle = .plain) {
         self.filter = filter
         self.style = style
         loweredNames = filter.names.map { $0.lowercased() }
+        text.colors = style.colors
+        var columns = [Range<Int>](repeating: 0..<0, count: 256)
+        for kind in TraceEventKind.allCases {
+            let padded = kind.name + String(repeating: " ", count: max(0, 12 - kind.name.count))
+            let column = Self.color(of: kind).map { style.colors ? "\u{1B}[\($0)m\(padded)\u{1B}[0m" : padded } ?? padded
+            columns[Int(kind.rawValue)] = Self.store(column, in: arena)
+        }
+        kindColumns = columns
     }
 
     /// The line for `event`, or nil when the filter drops it. Call it for
     /// every event in order, even those after the window, so names stay known.
     public mutating func line(for event: TraceEvent) -> String? {
+        guard build(event) else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: text.bytes.dropLast()), as: UTF8.self)
+    }
+
+    /// Appends the line for `event` and a newline to `output`; returns false
+    /// (appending nothing) when the filter drops it. As ``line(for:)``, call
+    /// it for every event in order.
+    public mutating func write(_ event: TraceEvent, to output: inout [UInt8]) -> Bool {
+        guard build(event) else { return false }
+        output.append(contentsOf: text.bytes)
+        return true
+    }
+
+    /// Calls `body` with the UTF-8 of the line for `event` and its newline, or
+    /// returns false without calling it when the filter drops the event. The
+    /// cheapest form: the bytes are only valid inside `body`.
+    public mutating func withLine(for event: TraceEvent, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard build(event) else { return false }
+        body(text.bytes)
+        return true
+    }
+
+    /// Builds the line for `event` in `text`; false when the filter drops it.
+    private mutating func build(_ event: TraceEvent) -> Bool {
         learn(event)
-        let nesting = self.nesting(of: event)
-        defer { applyNesting(nesting, event: event) }
+        let thread = Int(event.thread)
+        if thread >= stacks.count { stacks.append(contentsOf: repeatElement([], count: thread - stacks.count + 1)) }
+        let kind = event.record.kind
         // Filter before formatting: most events of a large trace are dropped.
-        if let from = filter.from, event.timestamp < from { return nil }
-        if let to = filter.to, event.timestamp > to { return nil }
-        if let kinds = filter.kinds, !kinds.contains(event.record.kind) { return nil }
-        if !loweredNames.isEmpty && !matchesName(event) { return nil }
-        let depth = stacks[event.thread]?.count ?? 0
-        let text = describe(event)
-        let indentLevel = event.record.kind == .rerunEnded || event.record.kind == .actionEnded ? max(0, depth - 1) : depth
-        let time = DurationText.formatTime(event.timestamp).leftPadded(to: 12)
-        let kind = event.record.kind.name.padded(to: 12)
-        return style.dim(time) + "  " + style.dim("t\(event.thread)") + "  " + colored(kind, event.record.kind) + "  "
-            + String(repeating: "  ", count: min(indentLevel, 20)) + text
+        let kept = isKept(event, kind: kind, thread: thread)
+        if kept {
+            text.clear()
+            format(event, kind: kind, thread: thread, to: text)
+        }
+        applyNesting(event, thread: thread)
+        return kept
     }
 
     /// Returns `true` when the event is past the window's end, so the caller may stop reading.
@@ -47,147 +108,251 @@ public struct ReplayFormatter {
         return event.timestamp > to
     }
 
+    // MARK: - Names
+
     private mutating func learn(_ event: TraceEvent) {
         switch event.record {
         case let .nodeCreated(id, kind, name, _):
-            names[id] = (kind, name)
+            setName(id, kind: kind, name: name)
         case let .nodeNamed(id, name, _):
-            names[id] = (names[id]?.kind ?? .reactiveValue, name)
+            let known = index.find(id).flatMap { nodes[Int($0)].kind }
+            setName(id, kind: known ?? .reactiveValue, name: name)
         default:
             break
         }
     }
 
-    private func displayName(_ id: UInt64) -> String {
-        guard let known = names[id] else { return "#\(id)" }
-        return known.name.isEmpty ? "\(known.kind.label)#\(id)" : known.name
+    private mutating func setName(_ id: UInt64, kind: TraceNodeKind, name: String) {
+        let display = name.isEmpty ? "\(kind.label)#\(id)" : name
+        let text = NodeText(kind: kind, name: Self.store(display, in: arena),
+                            labeled: Self.store(kind.label + " " + style.bold(display), in: arena), matches: matches(display))
+        if let slot = index.find(id) {
+            nodes[Int(slot)] = text
+        } else {
+            index.insert(id, at: Int32(nodes.count))
+            nodes.append(text)
+        }
     }
 
-    private func labeled(_ id: UInt64) -> String {
-        let kind = names[id]?.kind
-        let name = style.bold(displayName(id))
-        return kind.map { "\($0.label) \(name)" } ?? name
+    /// The slot of node `id`, adding `#id` the first time an event names a node never created.
+    @inline(__always)
+    private mutating func slot(_ id: UInt64) -> Int {
+        if let slot = index.find(id) { return Int(slot) }
+        let display = "#\(id)"
+        index.insert(id, at: Int32(nodes.count))
+        nodes.append(NodeText(kind: nil, name: Self.store(display, in: arena),
+                              labeled: Self.store(style.bold(display), in: arena), matches: matches(display)))
+        return nodes.count - 1
     }
 
-    private enum Nesting {
-        case none
-        case push(node: UInt64, isAction: Bool, label: String)
-        case pop(node: UInt64, isAction: Bool)
+    /// Appends `text` to `arena`, returning where it is. (Renaming a node
+    /// adds its new text; names change once or twice a node, so this grows
+    /// with nodes, not events.)
+    private static func store(_ text: String, in arena: ByteText) -> Range<Int> {
+        let start = arena.count
+        arena.append(text)
+        return start..<arena.count
+    }
+
+    // Mutating, and looking the node up themselves: a non-mutating call whose
+    // argument mutates (slot(_:) may add a node) would copy the whole formatter.
+    private mutating func appendName(of id: UInt64, to out: ByteText) {
+        let node = slot(id)
+        out.append(nodes[node].name, of: arena)
+    }
+
+    private mutating func appendLabeled(of id: UInt64, to out: ByteText) {
+        let node = slot(id)
+        out.append(nodes[node].labeled, of: arena)
+    }
+
+    /// A node's name as text (for matching action labels).
+    private func nameText(_ slot: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: arena.base + nodes[slot].name.lowerBound, count: nodes[slot].name.count),
+               as: UTF8.self)
+    }
+
+    private func matches(_ name: String) -> Bool {
+        guard !loweredNames.isEmpty else { return false }
+        let lowered = name.lowercased()
+        return loweredNames.contains { lowered.contains($0) }
+    }
+
+    // MARK: - Filtering
+
+    private mutating func isKept(_ event: TraceEvent, kind: TraceEventKind, thread: Int) -> Bool {
+        if let from = filter.from, event.timestamp < from { return false }
+        if let to = filter.to, event.timestamp > to { return false }
+        if let kinds = filter.kinds, !kinds.contains(kind) { return false }
+        if !loweredNames.isEmpty && !matchesName(event, thread: thread) { return false }
+        return true
     }
 
     /// True if a node the event involves, or the action it begins or ends, has a matching name.
-    private func matchesName(_ event: TraceEvent) -> Bool {
-        var names = involved(in: event.record).filter { $0 != 0 }.map(displayName)
+    private mutating func matchesName(_ event: TraceEvent, thread: Int) -> Bool {
+        func node(_ id: UInt64) -> Bool { id != 0 && nodes[slot(id)].matches }
         switch event.record {
+        case let .nodeCreated(id, _, _, parent): return node(id) || node(parent)
+        case let .nodeNamed(id, _, owner): return node(id) || node(owner)
+        case let .nodeStopped(id): return node(id)
+        case let .depend(computation, dependency): return node(computation) || node(dependency)
+        case let .changed(dependency): return node(dependency)
+        case let .invalidated(computation, _, source): return node(computation) || node(source)
+        case let .rerunBegan(computation, _), let .rerunEnded(computation): return node(computation)
         case let .actionBegan(store, name, _):
-            names.append("\(displayName(store)).\(name)")
+            let owner = slot(store)
+            return node(store) || matches(nameText(owner) + "." + name)
         case let .actionEnded(store):
-            if let label = stacks[event.thread]?.last(where: { $0.isAction && $0.node == store })?.label {
-                names.append(label)
+            if node(store) { return true }
+            guard let frame = stacks[thread].last(where: { $0.isAction && $0.node == store }) else { return false }
+            return matches(String(decoding: frame.label, as: UTF8.self))
+        case .flushBegan, .flushEnded: return false
+        case let .issue(_, id, _): return node(id)
+        }
+    }
+
+    // MARK: - Formatting
+
+    private mutating func format(_ event: TraceEvent, kind: TraceEventKind, thread: Int, to out: ByteText) {
+        let depth = stacks[thread].count
+        let indent = kind == .rerunEnded || kind == .actionEnded ? max(0, depth - 1) : depth
+        // time, right-aligned in 12 columns
+        out.open("2")
+        out.appendSpaces(12 - DurationText.timeWidth(event.timestamp))
+        DurationText.appendTime(event.timestamp, to: out)
+        out.close()
+        out.appendSpaces(2)
+        out.open("2")
+        out.append(0x74)   // "t"
+        out.appendDecimal(UInt64(event.thread))
+        out.close()
+        out.appendSpaces(2)
+        out.append(kindColumns[Int(kind.rawValue)], of: arena)
+        out.appendSpaces(2 + 2 * min(indent, 20))
+        describe(event, thread: thread, to: out)
+        out.append(0x0A)
+    }
+
+    private mutating func describe(_ event: TraceEvent, thread: Int, to out: ByteText) {
+        switch event.record {
+        case let .nodeCreated(id, _, _, parent):
+            appendLabeled(of: id, to: out)
+            if parent != 0 { dim(" in ", parent, out) }
+        case let .nodeNamed(id, name, owner):
+            out.append(0x23)   // "#"
+            out.appendDecimal(id)
+            out.append(" is ")
+            Self.bold(name, out)
+            if owner != 0 { dim(" of ", owner, out) }
+        case let .nodeStopped(id):
+            appendLabeled(of: id, to: out)
+        case let .depend(computation, dependency):
+            appendLabeled(of: computation, to: out)
+            dim(" reads ", nil, out)
+            appendLabeled(of: dependency, to: out)
+        case let .changed(dependency):
+            appendLabeled(of: dependency, to: out)
+        case let .invalidated(computation, cause, source):
+            appendLabeled(of: computation, to: out)
+            out.append(0x20)
+            switch cause {
+            case .dependency: dim("by ", source, out)
+            case .parent: dim("with its parent ", source, out)
+            case .explicit: dim("explicitly", nil, out)
+            case .stop: dim("by stop()", nil, out)
             }
+        case let .rerunBegan(computation, firstRun):
+            appendLabeled(of: computation, to: out)
+            if firstRun { dim(" (first run)", nil, out) }
+        case let .rerunEnded(computation):
+            appendLabeled(of: computation, to: out)
+            if let frame = stacks[thread].last(where: { $0.node == computation && !$0.isAction }) {
+                out.append(0x20)
+                out.open("2")
+                DurationText.appendFormat(event.timestamp &- frame.begin, to: out)
+                out.close()
+            }
+        case let .actionBegan(store, name, arguments):
+            out.open("36")
+            appendName(of: store, to: out)
+            out.append(0x2E)   // "."
+            out.append(name)
+            out.close()
+            if !arguments.isEmpty {
+                out.append(0x20)
+                out.append(arguments)
+            }
+        case let .actionEnded(store):
+            let frame = stacks[thread].last { $0.isAction && $0.node == store }
+            out.open("36")
+            if let frame { out.append(frame.label) } else { appendName(of: store, to: out) }
+            out.close()
+            if let frame {
+                out.append(0x20)
+                out.open("2")
+                DurationText.appendFormat(event.timestamp &- frame.begin, to: out)
+                out.close()
+            }
+        case .flushBegan, .flushEnded:
+            break
+        case let .issue(kind, _, message):
+            out.open("33")
+            out.append(kind.label)
+            out.close()
+            out.append(": ")
+            out.append(message)
+        }
+    }
+
+    private mutating func applyNesting(_ event: TraceEvent, thread: Int) {
+        switch event.record {
+        case let .rerunBegan(computation, _):
+            stacks[thread].append(Frame(node: computation, begin: event.timestamp, isAction: false, label: []))
+        case let .actionBegan(store, name, _):
+            let owner = slot(store)
+            let label = Array((nameText(owner) + "." + name).utf8)
+            stacks[thread].append(Frame(node: store, begin: event.timestamp, isAction: true, label: label))
+        case let .rerunEnded(node):
+            pop(node, isAction: false, thread: thread)
+        case let .actionEnded(store):
+            pop(store, isAction: true, thread: thread)
         default:
             break
         }
-        return names.contains { name in
-            let lowered = name.lowercased()
-            return loweredNames.contains { lowered.contains($0) }
+    }
+
+    private mutating func pop(_ node: UInt64, isAction: Bool, thread: Int) {
+        // Almost always the innermost frame.
+        if let last = stacks[thread].last, last.node == node, last.isAction == isAction {
+            stacks[thread].removeLast()
+        } else if let index = stacks[thread].lastIndex(where: { $0.node == node && $0.isAction == isAction }) {
+            stacks[thread].removeSubrange(index...)
         }
     }
 
-    private func involved(in record: TraceRecord) -> [UInt64] {
-        switch record {
-        case let .nodeCreated(id, _, _, parent): [id, parent]
-        case let .nodeNamed(id, _, owner): [id, owner]
-        case let .nodeStopped(id): [id]
-        case let .depend(computation, dependency): [computation, dependency]
-        case let .changed(dependency): [dependency]
-        case let .invalidated(computation, _, source): [computation, source]
-        case let .rerunBegan(computation, _), let .rerunEnded(computation): [computation]
-        case let .actionBegan(store, _, _), let .actionEnded(store): [store]
-        case .flushBegan, .flushEnded: []
-        case let .issue(_, node, _): [node]
-        }
-    }
+    // MARK: - Style
 
-    private func nesting(of event: TraceEvent) -> Nesting {
-        switch event.record {
-        case let .rerunBegan(computation, _): .push(node: computation, isAction: false, label: "")
-        case let .rerunEnded(computation): .pop(node: computation, isAction: false)
-        case let .actionBegan(store, name, _): .push(node: store, isAction: true, label: "\(displayName(store)).\(name)")
-        case let .actionEnded(store): .pop(node: store, isAction: true)
-        default: .none
-        }
-    }
-
-    private func describe(_ event: TraceEvent) -> String {
-        switch event.record {
-        case let .nodeCreated(id, _, _, parent):
-            let suffix = parent != 0 ? style.dim(" in \(displayName(parent))") : ""
-            return labeled(id) + suffix
-        case let .nodeNamed(id, name, owner):
-            let suffix = owner != 0 ? style.dim(" of \(displayName(owner))") : ""
-            return "#\(id) is \(style.bold(name))" + suffix
-        case let .nodeStopped(id):
-            return labeled(id)
-        case let .depend(computation, dependency):
-            return labeled(computation) + style.dim(" reads ") + labeled(dependency)
-        case let .changed(dependency):
-            return labeled(dependency)
-        case let .invalidated(computation, cause, source):
-            let reason: String
-            switch cause {
-            case .dependency: reason = "by \(displayName(source))"
-            case .parent: reason = "with its parent \(displayName(source))"
-            case .explicit: reason = "explicitly"
-            case .stop: reason = "by stop()"
-            }
-            return labeled(computation) + " " + style.dim(reason)
-        case let .rerunBegan(computation, firstRun):
-            return labeled(computation) + (firstRun ? style.dim(" (first run)") : "")
-        case let .rerunEnded(computation):
-            let duration = beginTime(of: computation, isAction: false, thread: event.thread)
-                .map { " " + style.dim(DurationText.format(event.timestamp &- $0)) } ?? ""
-            return labeled(computation) + duration
-        case let .actionBegan(store, name, arguments):
-            let label = "\(displayName(store)).\(name)"
-            return style.cyan(label) + (arguments.isEmpty ? "" : " " + arguments)
-        case let .actionEnded(store):
-            let frame = stacks[event.thread]?.last { $0.isAction && $0.node == store }
-            let label = frame?.label ?? displayName(store)
-            let duration = frame.map { " " + style.dim(DurationText.format(event.timestamp &- $0.begin)) } ?? ""
-            return style.cyan(label) + duration
-        case .flushBegan, .flushEnded:
-            return ""
-        case let .issue(kind, _, message):
-            return style.yellow(kind.label) + ": " + message
-        }
-    }
-
-    private func beginTime(of node: UInt64, isAction: Bool, thread: UInt32) -> UInt64? {
-        stacks[thread]?.last { $0.node == node && $0.isAction == isAction }?.begin
-    }
-
-    private mutating func applyNesting(_ nesting: Nesting, event: TraceEvent) {
-        switch nesting {
-        case .none:
-            break
-        case let .push(node, isAction, label):
-            stacks[event.thread, default: []].append((node, event.timestamp, isAction, label))
-        case let .pop(node, isAction):
-            if let index = stacks[event.thread]?.lastIndex(where: { $0.node == node && $0.isAction == isAction }) {
-                stacks[event.thread]!.removeSubrange(index...)
-            }
-        }
-    }
-
-    private func colored(_ text: String, _ kind: TraceEventKind) -> String {
+    private static func color(of kind: TraceEventKind) -> String? {
         switch kind {
-        case .rerunBegan, .rerunEnded: style.green(text)
-        case .changed: style.yellow(text)
-        case .invalidated: style.red(text)
-        case .actionBegan, .actionEnded: style.cyan(text)
-        case .issue: style.yellow(text)
-        default: text
+        case .rerunBegan, .rerunEnded: "32"
+        case .changed, .issue: "33"
+        case .invalidated: "31"
+        case .actionBegan, .actionEnded: "36"
+        default: nil
         }
+    }
+
+    /// `text` then the name of node `id`, dimmed together.
+    private mutating func dim(_ text: StaticString, _ id: UInt64?, _ out: ByteText) {
+        out.open("2")
+        out.append(text)
+        if let id { appendName(of: id, to: out) }
+        out.close()
+    }
+
+    private static func bold(_ text: String, _ out: ByteText) {
+        out.open("1")
+        out.append(text)
+        out.close()
     }
 }

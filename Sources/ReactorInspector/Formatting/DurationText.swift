@@ -3,22 +3,55 @@
 public enum DurationText {
     /// `nanoseconds` with a unit chosen to keep three significant digits.
     public static func format(_ nanoseconds: UInt64) -> String {
+        let text = ByteText(capacity: 16)
+        appendFormat(nanoseconds, to: text)
+        return text.string
+    }
+
+    /// ``format(_:)`` appended to a byte buffer (`replay`'s hot path).
+    static func appendFormat(_ nanoseconds: UInt64, to bytes: ByteText) {
         let value = Double(nanoseconds)
         switch nanoseconds {
-        case ..<1_000: return "\(nanoseconds) ns"
-        case ..<1_000_000: return fixed(value / 1_000) + " µs"
-        case ..<1_000_000_000: return fixed(value / 1_000_000) + " ms"
-        default: return fixed(value / 1_000_000_000) + " s"
+        case ..<1_000:
+            bytes.appendDecimal(nanoseconds)
+            bytes.append(" ns")
+        case ..<1_000_000:
+            appendFixed(value / 1_000, to: bytes)
+            bytes.append(" µs")
+        case ..<1_000_000_000:
+            appendFixed(value / 1_000_000, to: bytes)
+            bytes.append(" ms")
+        default:
+            appendFixed(value / 1_000_000_000, to: bytes)
+            bytes.append(" s")
         }
     }
 
     /// A trace time in milliseconds with microsecond precision (`12.345 ms`),
     /// the form `replay` prints and `--from`/`--to`/`--at` accept.
     public static func formatTime(_ nanoseconds: UInt64) -> String {
+        let text = ByteText(capacity: 16)
+        appendTime(nanoseconds, to: text)
+        return text.string
+    }
+
+    /// ``formatTime(_:)`` appended to a byte buffer.
+    static func appendTime(_ nanoseconds: UInt64, to bytes: ByteText) {
         let micros = nanoseconds / 1_000
-        let whole = micros / 1_000
-        let fraction = micros % 1_000
-        return "\(whole).\(pad(fraction, 3)) ms"
+        bytes.appendDecimal(micros / 1_000)
+        bytes.append(0x2E)   // "."
+        bytes.appendThreeDigits(micros % 1_000)
+        bytes.append(" ms")
+    }
+
+    /// Characters ``formatTime(_:)`` writes for `nanoseconds` (all ASCII), for padding.
+    static func timeWidth(_ nanoseconds: UInt64) -> Int {
+        var whole = nanoseconds / 1_000_000, digits = 1
+        while whole >= 10 {
+            whole /= 10
+            digits += 1
+        }
+        return digits + 7   // ".123 ms"
     }
 
     /// Parses `1.5ms`, `250us`/`250µs`, `42ns`, `2s` or a plain number of
@@ -39,21 +72,21 @@ public enum DurationText {
         return UInt64(nanoseconds.rounded())
     }
 
-    private static func fixed(_ value: Double) -> String {
-        // Three significant digits without Foundation's formatters.
+    /// Three significant digits without Foundation's formatters.
+    private static func appendFixed(_ value: Double, to bytes: ByteText) {
         let decimals = value < 10 ? 2 : value < 100 ? 1 : 0
         var scaled = value
         for _ in 0..<decimals { scaled *= 10 }
         let rounded = UInt64(scaled.rounded())
-        if decimals == 0 { return "\(rounded)" }
+        if decimals == 0 {
+            bytes.appendDecimal(rounded)
+            return
+        }
         var divisor: UInt64 = 1
         for _ in 0..<decimals { divisor *= 10 }
-        return "\(rounded / divisor).\(pad(rounded % divisor, decimals))"
-    }
-
-    private static func pad(_ value: UInt64, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        bytes.appendDecimal(rounded / divisor)
+        bytes.append(0x2E)   // "."
+        bytes.appendDecimal(rounded % divisor, width: decimals)
     }
 }
 

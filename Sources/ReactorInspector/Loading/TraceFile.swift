@@ -17,18 +17,16 @@ public enum TraceFile {
                                     progress: ((Int) -> Void)? = nil,
                                     _ body: (TraceEvent) -> Void) throws(TraceFileError) -> TraceReadReport {
         let interval = max(1, progressEvery)
-        let reader: TraceReader
-        do {
-            reader = try TraceReader(path: path)
-        } catch {
-            throw TraceFileError(path: path, reason: error)
-        }
-        var count = 0
+        let reader = try open(path)
+        var count = 0, nextProgress = progress == nil ? Int.max : interval
         // Lenient mode: damage ends the stream and is reported in `truncation`.
         while let event = try? reader.next() {
             body(event)
             count += 1
-            if let progress, count % interval == 0 { progress(count) }
+            if count == nextProgress {
+                progress?(count)
+                nextProgress += interval
+            }
         }
         return TraceReadReport(path: path, events: count, truncation: reader.truncation)
     }
@@ -37,7 +35,26 @@ public enum TraceFile {
     public static func model(path: String, options: TraceModelOptions = TraceModelOptions(),
                              progress: ((Int) -> Void)? = nil) throws(TraceFileError) -> (TraceModel, TraceReadReport) {
         let builder = TraceModelBuilder(options: options)
-        let report = try forEachEvent(path: path, progress: progress) { builder.consume($0) }
+        let reader = try open(path)
+        // The loop of forEachEvent with the builder called directly: no closure call per event.
+        var count = 0, nextProgress = progress == nil ? Int.max : progressInterval
+        while let event = try? reader.next() {
+            builder.consume(event)
+            count += 1
+            if count == nextProgress {
+                progress?(count)
+                nextProgress += progressInterval
+            }
+        }
+        let report = TraceReadReport(path: path, events: count, truncation: reader.truncation)
         return (builder.finish(), report)
+    }
+
+    private static func open(_ path: String) throws(TraceFileError) -> TraceReader {
+        do {
+            return try TraceReader(path: path)
+        } catch {
+            throw TraceFileError(path: path, reason: error)
+        }
     }
 }

@@ -21,11 +21,13 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var nodes: [TraceNode] = []
     @exclusivity(unchecked) private var states: [NodeState] = []
     @exclusivity(unchecked) private var edges: [TraceEdge] = []
-    @exclusivity(unchecked) private var edgeHeld: [Bool] = []
+    /// Per edge, whether its computation holds it now: see ``EdgeHold``.
+    @exclusivity(unchecked) private var edgeHolds: [EdgeHold] = []
     @exclusivity(unchecked) private var threads: [ThreadState] = []
     @exclusivity(unchecked) private var actions: [ActionStats] = []
     @exclusivity(unchecked) private var actionPositions: [ActionKey: Int32] = [:]
-    @exclusivity(unchecked) private var eventCounts = [Int](repeating: 0, count: 16)
+    /// Events by kind code: a fixed block, no array bookkeeping on every event.
+    private let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: 16)
     @exclusivity(unchecked) private var eventCount = 0
     @exclusivity(unchecked) private var firstTimestamp: UInt64?
     @exclusivity(unchecked) private var lastTimestamp: UInt64 = 0
@@ -33,6 +35,8 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var issueCounts = [Int](repeating: 0, count: 16)
     @exclusivity(unchecked) private var issues: [TraceIssueRecord] = []
     @exclusivity(unchecked) private var snapshot: TraceSnapshot?
+    /// `options.snapshotAt` until the snapshot is taken, then never: one comparison per event.
+    @exclusivity(unchecked) private var snapshotDue = UInt64.max
     private let explains: Bool
     @exclusivity(unchecked) private var collectors: [WhyCollector] = []
     private var collectorByName: [String: Int32] = [:]
@@ -41,32 +45,61 @@ public final class TraceModelBuilder {
     public init(options: TraceModelOptions = TraceModelOptions()) {
         self.options = options
         explains = !options.explaining.isEmpty
+        eventCounts.initialize(repeating: 0, count: 16)
+        snapshotDue = options.snapshotAt ?? .max
         for target in options.explaining.sorted() {
             collectorByName[target] = Int32(collectors.count)
             collectors.append(WhyCollector(target: target))
         }
     }
 
+    deinit {
+        eventCounts.deallocate()
+    }
+
     /// How many events were consumed so far.
     public var consumedEvents: Int { eventCount }
 
     /// Consumes the next event of the trace.
-    public func consume(_ event: TraceEvent) {
+    public func consume(_ event: consuming TraceEvent) {
         let time = event.timestamp
-        if firstTimestamp == nil { firstTimestamp = time }
+        if eventCount == 0 { firstTimestamp = time }
         if time > lastTimestamp { lastTimestamp = time }
-        if let at = options.snapshotAt, snapshot == nil, time > at { takeSnapshot(at: at) }
+        if time > snapshotDue { takeSnapshot(at: snapshotDue) }
         eventCount += 1
-        let record = event.record
-        eventCounts[Int(record.kind.rawValue)] += 1
         let thread = Int(event.thread)
         if thread >= threads.count {
             threads.append(contentsOf: repeatElement(ThreadState(), count: thread - threads.count + 1))
         }
-        switch record {
+        // Counted per case with a constant code, and the record switched on in
+        // place: the common events carry no strings, so nothing is retained.
+        switch event.record {
+        case let .depend(computation, dependency):
+            eventCounts[Int(TraceEventKind.depend.rawValue)] += 1
+            depend(computation, on: dependency, at: time)
+        case let .invalidated(computation, cause, source):
+            eventCounts[Int(TraceEventKind.invalidated.rawValue)] += 1
+            invalidated(computation, cause: cause, source: source, thread: thread, at: time)
+        case let .rerunBegan(computation, firstRun):
+            eventCounts[Int(TraceEventKind.rerunBegan.rawValue)] += 1
+            runBegan(computation, firstRun: firstRun, thread: thread, at: time)
+        case let .rerunEnded(computation):
+            eventCounts[Int(TraceEventKind.rerunEnded.rawValue)] += 1
+            runEnded(computation, thread: thread, at: time)
+        case let .changed(dependency):
+            eventCounts[Int(TraceEventKind.changed.rawValue)] += 1
+            changed(dependency, thread: thread)
+        case .flushBegan:
+            eventCounts[Int(TraceEventKind.flushBegan.rawValue)] += 1
+            threads[thread].flushBegins.append(time)
+        case .flushEnded:
+            eventCounts[Int(TraceEventKind.flushEnded.rawValue)] += 1
+            if let begin = threads[thread].flushBegins.popLast() { flushes.record(time &- begin) }
         case let .nodeCreated(id, kind, name, parent):
+            eventCounts[Int(TraceEventKind.nodeCreated.rawValue)] += 1
             created(id, kind: kind, name: name, parent: parent, at: time)
         case let .nodeNamed(id, name, owner):
+            eventCounts[Int(TraceEventKind.nodeNamed.rawValue)] += 1
             let node = position(of: id, inferring: .reactiveValue)
             nodes[Int(node)].givenName = name
             if owner != 0 {
@@ -75,28 +108,18 @@ public final class TraceModelBuilder {
             }
             matchTarget(node)
         case let .nodeStopped(id):
+            eventCounts[Int(TraceEventKind.nodeStopped.rawValue)] += 1
             let node = position(of: id, inferring: .dependency)
             nodes[Int(node)].stoppedAt = time
             dropEdges(of: node)
-        case let .depend(computation, dependency):
-            depend(computation, on: dependency, at: time)
-        case let .changed(dependency):
-            changed(dependency, thread: thread)
-        case let .invalidated(computation, cause, source):
-            invalidated(computation, cause: cause, source: source, thread: thread, at: time)
-        case let .rerunBegan(computation, firstRun):
-            runBegan(computation, firstRun: firstRun, thread: thread, at: time)
-        case let .rerunEnded(computation):
-            runEnded(computation, thread: thread, at: time)
         case let .actionBegan(store, name, arguments):
+            eventCounts[Int(TraceEventKind.actionBegan.rawValue)] += 1
             actionBegan(store, name: name, arguments: arguments, thread: thread, at: time)
         case let .actionEnded(store):
+            eventCounts[Int(TraceEventKind.actionEnded.rawValue)] += 1
             actionEnded(store, thread: thread, at: time)
-        case .flushBegan:
-            threads[thread].flushBegins.append(time)
-        case .flushEnded:
-            if let begin = threads[thread].flushBegins.popLast() { flushes.record(time &- begin) }
         case let .issue(kind, node, message):
+            eventCounts[Int(TraceEventKind.issue.rawValue)] += 1
             issueCounts[Int(kind.rawValue)] += 1
             if node != 0 { _ = position(of: node, inferring: .computation) }
             if issues.count < options.issueLimit {
@@ -109,7 +132,7 @@ public final class TraceModelBuilder {
     public func finish() -> TraceModel {
         if let at = options.snapshotAt, snapshot == nil { takeSnapshot(at: at) }
         var finalEdges = Set<TraceEdgeKey>()
-        for (position, held) in edgeHeld.enumerated() where held { finalEdges.insert(edges[position].key) }
+        for position in edges.indices where isHeld(position) { finalEdges.insert(edges[position].key) }
         for position in actions.indices {
             let storeNode = index.find(actions[position].store).map { nodes[Int($0)] }
             if let storeNode { actions[position].storeName = storeNode.name }
@@ -138,8 +161,9 @@ public final class TraceModelBuilder {
 extension TraceModelBuilder {
     /// What the builder tracks per node beyond the public record.
     struct NodeState {
-        /// Edges held now (positions in `edges`).
-        var held: [Int32] = []
+        /// The generation of the edges held now: an edge is held while its
+        /// ``EdgeHold/generation`` equals it, so dropping them all is one increment.
+        var generation: UInt64 = 1
         /// Every edge this computation ever had: dependency position -> edge position.
         var edgeSlots: [EdgeSlot] = []
         var edgeLookup: [Int32: Int32]?
@@ -153,6 +177,13 @@ extension TraceModelBuilder {
         var runCause: CauseLink?
         /// The explanation collecting this node's runs, or -1.
         var collector: Int32 = -1
+    }
+
+    /// An edge's computation and the generation of that computation's edges
+    /// in which the edge was last read (0: never).
+    struct EdgeHold {
+        var computation: Int32
+        var generation: UInt64
     }
 
     struct EdgeSlot {
@@ -197,6 +228,19 @@ extension TraceModelBuilder {
         return position
     }
 
+    /// The root action of the innermost open run or action on `thread`, or -1
+    /// (read in place: copying the frame would retain its cause).
+    @inline(__always)
+    private func enclosingRoot(_ thread: Int) -> Int32 {
+        let count = threads[thread].frames.count
+        return count > 0 ? threads[thread].frames[count - 1].root : -1
+    }
+
+    /// The cause of the innermost open run or action on `thread` (only read while explaining).
+    private func enclosingCause(_ thread: Int) -> CauseLink? {
+        threads[thread].frames.last?.cause
+    }
+
     private func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64, at time: UInt64) {
         let node = position(of: id, inferring: kind)
         nodes[Int(node)].kind = kind
@@ -236,7 +280,7 @@ extension TraceModelBuilder {
         let edge = Int32(edges.count)
         edges.append(TraceEdge(computation: nodes[Int(computation)].id, dependency: nodes[Int(dependency)].id,
                                firstSeen: time, lastSeen: time))
-        edgeHeld.append(false)
+        edgeHolds.append(EdgeHold(computation: computation, generation: 0))
         states[Int(computation)].edgeSlots.append(EdgeSlot(dependency: dependency, edge: edge))
         if states[Int(computation)].edgeLookup != nil {
             states[Int(computation)].edgeLookup![dependency] = edge
@@ -254,17 +298,19 @@ extension TraceModelBuilder {
         let edge = edge(from: computation, to: dependency, at: time)
         edges[Int(edge)].depends += 1
         edges[Int(edge)].lastSeen = time
-        if !edgeHeld[Int(edge)] {
-            edgeHeld[Int(edge)] = true
-            states[Int(computation)].held.append(edge)
-        }
+        edgeHolds[Int(edge)].generation = states[Int(computation)].generation
     }
 
     /// Tracker: an invalidated (or stopped) computation drops all its edges.
+    @inline(__always)
     private func dropEdges(of node: Int32) {
-        guard !states[Int(node)].held.isEmpty else { return }
-        for edge in states[Int(node)].held { edgeHeld[Int(edge)] = false }
-        states[Int(node)].held.removeAll(keepingCapacity: true)
+        states[Int(node)].generation &+= 1
+    }
+
+    /// True if the edge at `position` is held by its computation now.
+    private func isHeld(_ position: Int) -> Bool {
+        let hold = edgeHolds[position]
+        return hold.generation == states[Int(hold.computation)].generation
     }
 
     private func changed(_ dependencyID: UInt64, thread: Int) {
@@ -278,10 +324,10 @@ extension TraceModelBuilder {
                                                                      after: states[Int(dependency)].runCause)
             }
         } else {
-            let frame = threads[thread].frames.last
-            states[Int(dependency)].changeRoot = frame?.root ?? -1
+            states[Int(dependency)].changeRoot = enclosingRoot(thread)
             if explains {
-                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency), after: frame?.cause)
+                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency),
+                                                                     after: enclosingCause(thread))
             }
         }
     }
@@ -291,6 +337,7 @@ extension TraceModelBuilder {
         let computation = position(of: computationID, inferring: .computation)
         nodes[Int(computation)].invalidations.count(cause)
         dropEdges(of: computation)
+        // Causes are links (retained) and only kept while explaining.
         var previous: CauseLink?
         switch cause {
         case .dependency:
@@ -299,15 +346,14 @@ extension TraceModelBuilder {
             edges[Int(edge)].invalidations += 1
             edges[Int(edge)].lastSeen = time
             states[Int(computation)].pendingRoot = states[Int(dependency)].changeRoot
-            previous = states[Int(dependency)].changeCause
+            if explains { previous = states[Int(dependency)].changeCause }
         case .parent:
             let parent = position(of: source, inferring: .computation)
             states[Int(computation)].pendingRoot = states[Int(parent)].pendingRoot
-            previous = states[Int(parent)].pendingCause
+            if explains { previous = states[Int(parent)].pendingCause }
         case .explicit, .stop:
-            let frame = threads[thread].frames.last
-            states[Int(computation)].pendingRoot = frame?.root ?? -1
-            previous = frame?.cause
+            states[Int(computation)].pendingRoot = enclosingRoot(thread)
+            if explains { previous = enclosingCause(thread) }
         }
         guard explains else { return }
         let link = CauseLink.make(.invalidated(node: computation, cause: cause), after: previous)
@@ -324,13 +370,12 @@ extension TraceModelBuilder {
         nodes[Int(computation)].runs.runs += 1
         if firstRun { nodes[Int(computation)].runs.firstRuns += 1 }
         dropEdges(of: computation)
-        let enclosing = threads[thread].frames.last
-        let root = firstRun ? (enclosing?.root ?? -1) : states[Int(computation)].pendingRoot
+        let root = firstRun ? enclosingRoot(thread) : states[Int(computation)].pendingRoot
         var cause: CauseLink?
         if explains {
             let previous: CauseLink?
             if firstRun {
-                previous = enclosing?.cause
+                previous = enclosingCause(thread)
             } else {
                 previous = states[Int(computation)].pendingCause ?? CauseLink.make(.unknown, after: nil)
             }
@@ -353,19 +398,25 @@ extension TraceModelBuilder {
     }
 
     private func runEnded(_ computationID: UInt64, thread: Int, at time: UInt64) {
-        guard let computation = index.find(computationID),
-              let depth = threads[thread].frames.lastIndex(where: { !$0.isAction && $0.node == computation })
-        else { return }
-        let frame = threads[thread].frames[depth]
-        threads[thread].frames.removeSubrange(depth...)
+        guard let computation = index.find(computationID) else { return }
+        // Almost always the innermost frame: popped without a search.
+        let count = threads[thread].frames.count
+        let frame: Frame
+        if count > 0, !threads[thread].frames[count - 1].isAction, threads[thread].frames[count - 1].node == computation {
+            frame = threads[thread].frames.removeLast()
+        } else {
+            guard let depth = threads[thread].frames.lastIndex(where: { !$0.isAction && $0.node == computation })
+            else { return }
+            frame = threads[thread].frames[depth]
+            threads[thread].frames.removeSubrange(depth...)
+        }
         let duration = time &- frame.begin
         let exclusive = duration >= frame.nestedNanoseconds ? duration - frame.nestedNanoseconds : 0
         nodes[Int(computation)].runs.totalNanoseconds &+= duration
         nodes[Int(computation)].runs.selfNanoseconds &+= exclusive
         nodes[Int(computation)].runs.durations.record(duration)
-        if let last = threads[thread].frames.indices.last {
-            threads[thread].frames[last].nestedNanoseconds &+= duration
-        }
+        let remaining = threads[thread].frames.count
+        if remaining > 0 { threads[thread].frames[remaining - 1].nestedNanoseconds &+= duration }
         states[Int(computation)].runRoot = frame.root
         if explains { states[Int(computation)].runCause = frame.cause }
     }
@@ -404,8 +455,9 @@ extension TraceModelBuilder {
         var live = Set<UInt64>()
         for node in nodes where node.isAlive(at: timestamp) { live.insert(node.id) }
         var held = Set<TraceEdgeKey>()
-        for (position, isHeld) in edgeHeld.enumerated() where isHeld { held.insert(edges[position].key) }
+        for position in edges.indices where isHeld(position) { held.insert(edges[position].key) }
         snapshot = TraceSnapshot(timestamp: timestamp, liveNodes: live, edges: held)
+        snapshotDue = .max
     }
 }
 
