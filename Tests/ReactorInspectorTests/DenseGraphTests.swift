@@ -135,6 +135,9 @@ extension EventScript {
         let ys = placement.positions.map(\.y)
         #expect(Set(ys.map { Int($0) }).count > 20)
         #expect(placement.topLeft.y >= ys.max()!)
+        // Past the lane limit the edges crossing a rank still get room: no two chain nodes level.
+        let roomOnly = LayeredPlacement(estimate: estimate, widths: Array(repeating: 60, count: 31), laneLimit: 0)
+        #expect(Set(roomOnly.positions.dropFirst().map { Int($0.y) }).count == 30)
     }
 
     @Test func storesAreClustersOnlyWhenDotDrawsThem() throws {

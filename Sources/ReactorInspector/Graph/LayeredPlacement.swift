@@ -22,15 +22,16 @@ struct LayeredPlacement {
     static let laneHeight = 10.0
     /// Horizontal gap between ranks (dot's `ranksep` of 0.7 inch).
     static let rankGap = 50.0
-    /// Beyond this many virtual nodes long edges get no lanes (memory and time stay bounded).
+    /// Beyond this many virtual nodes long edges get no lane nodes, only room
+    /// (memory and time stay bounded: a lane node costs an adjacency list).
     static let laneLimit = 400_000
 
     /// Places the nodes of `estimate`; `widths` are the nodes' estimated widths in points.
-    init(estimate: LayoutEstimate, widths: [Double], sweeps: Int = 4) {
+    init(estimate: LayoutEstimate, widths: [Double], sweeps: Int = 4, laneLimit: Int = Self.laneLimit) {
         let real = estimate.rank.count
         var rank = estimate.rank
         var successors = estimate.forward
-        let lanes = estimate.virtualNodes <= Self.laneLimit
+        let lanes = estimate.virtualNodes <= laneLimit
         if lanes {
             // Split each long edge into a chain through one virtual node per rank crossed.
             for node in 0..<real {
@@ -83,14 +84,28 @@ struct LayeredPlacement {
                 settle(layers[index])
             }
         }
+        // Without lane nodes, still leave room for the edges crossing each rank
+        // (counted with a difference array), so that a long edge does not run
+        // along a row of nodes: the rank's nodes go below their lanes.
+        var crossing = [Int](repeating: 0, count: estimate.ranks + 1)
+        if !lanes {
+            for node in 0..<real {
+                for target in estimate.forward[node] where rank[target] - rank[node] > 1 {
+                    crossing[rank[node] + 1] += 1
+                    crossing[rank[target]] -= 1
+                }
+            }
+            for index in crossing.indices.dropFirst() { crossing[index] += crossing[index - 1] }
+        }
         var positions = [SIMD2<Double>](repeating: .zero, count: real)
         var left = 0.0
         var top = 0.0
-        for layer in layers {
+        for (index, layer) in layers.enumerated() {
             let width = layer.lazy.filter { $0 < real }.map { widths[$0] }.max() ?? 0
-            let height = layer.reduce(0.0) { $0 + ($1 < real ? Self.rowHeight : Self.laneHeight) }
+            let lanesHeight = Double(crossing[index]) * Self.laneHeight
+            let height = layer.reduce(lanesHeight) { $0 + ($1 < real ? Self.rowHeight : Self.laneHeight) }
             // Top to bottom in rank order; lanes take thin slices.
-            var y = height / 2
+            var y = height / 2 - lanesHeight
             for node in layer {
                 let room = node < real ? Self.rowHeight : Self.laneHeight
                 if node < real { positions[node] = SIMD2(left + width / 2, y - room / 2) }
