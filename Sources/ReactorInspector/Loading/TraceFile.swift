@@ -36,13 +36,11 @@ public enum TraceFile {
                              progress: ((Int) -> Void)? = nil) throws(TraceFileError) -> (TraceModel, TraceReadReport) {
         let builder = TraceModelBuilder(options: options)
         let reader = try open(path)
-        // The loop of forEachEvent with the builder called directly: no closure call per event.
+        // Whole chunks of plain events, read in place: no event is built or copied.
         var count = 0, nextProgress = progress == nil ? Int.max : progressInterval
-        while let event = try? reader.next() {
-            builder.consume(event)
-            count += 1
-            if count == nextProgress {
-                progress?(count)
+        while (try? reader.nextBatch({ batch in builder.consume(batch); count += batch.count })) == true {
+            while count >= nextProgress {
+                progress?(nextProgress)
                 nextProgress += progressInterval
             }
         }

@@ -100,18 +100,10 @@ public final class TraceModelBuilder {
             created(id, kind: kind, name: name, parent: parent, at: time)
         case let .nodeNamed(id, name, owner):
             eventCounts[Int(TraceEventKind.nodeNamed.rawValue)] += 1
-            let node = position(of: id, inferring: .reactiveValue)
-            nodes[Int(node)].givenName = name
-            if owner != 0 {
-                _ = position(of: owner, inferring: .store)
-                nodes[Int(node)].owner = owner
-            }
-            matchTarget(node)
+            named(id, name: name, owner: owner)
         case let .nodeStopped(id):
             eventCounts[Int(TraceEventKind.nodeStopped.rawValue)] += 1
-            let node = position(of: id, inferring: .dependency)
-            nodes[Int(node)].stoppedAt = time
-            dropEdges(of: node)
+            stopped(id, at: time)
         case let .actionBegan(store, name, arguments):
             eventCounts[Int(TraceEventKind.actionBegan.rawValue)] += 1
             actionBegan(store, name: name, arguments: arguments, thread: thread, at: time)
@@ -120,10 +112,68 @@ public final class TraceModelBuilder {
             actionEnded(store, thread: thread, at: time)
         case let .issue(kind, node, message):
             eventCounts[Int(TraceEventKind.issue.rawValue)] += 1
-            issueCounts[Int(kind.rawValue)] += 1
-            if node != 0 { _ = position(of: node, inferring: .computation) }
-            if issues.count < options.issueLimit {
-                issues.append(TraceIssueRecord(timestamp: time, kind: kind, node: node, message: message))
+            issue(kind, node: node, message: message, at: time)
+        }
+    }
+
+    /// Consumes a batch of events as ``TraceReader/nextBatch(_:)`` lends it:
+    /// the same as consuming each of its events in order, without building
+    /// a ``TraceEvent`` (and its strings) for each.
+    public func consume(_ batch: borrowing TraceEventBatch) {
+        let events = batch.events
+        guard !events.isEmpty else { return }
+        let thread = Int(batch.thread)
+        if thread >= threads.count {
+            threads.append(contentsOf: repeatElement(ThreadState(), count: thread - threads.count + 1))
+        }
+        for position in events.indices {
+            let time = events[position].timestamp
+            if eventCount == 0 { firstTimestamp = time }
+            if time > lastTimestamp { lastTimestamp = time }
+            if time > snapshotDue { takeSnapshot(at: snapshotDue) }
+            eventCount += 1
+            // Plain data: switching on the record copies bytes, nothing is retained.
+            switch events[position].record {
+            case let .depend(computation, dependency):
+                eventCounts[Int(TraceEventKind.depend.rawValue)] += 1
+                depend(computation, on: dependency, at: time)
+            case let .invalidated(computation, cause, source):
+                eventCounts[Int(TraceEventKind.invalidated.rawValue)] += 1
+                invalidated(computation, cause: cause, source: source, thread: thread, at: time)
+            case let .rerunBegan(computation, firstRun):
+                eventCounts[Int(TraceEventKind.rerunBegan.rawValue)] += 1
+                runBegan(computation, firstRun: firstRun, thread: thread, at: time)
+            case let .rerunEnded(computation):
+                eventCounts[Int(TraceEventKind.rerunEnded.rawValue)] += 1
+                runEnded(computation, thread: thread, at: time)
+            case let .changed(dependency):
+                eventCounts[Int(TraceEventKind.changed.rawValue)] += 1
+                changed(dependency, thread: thread)
+            case .flushBegan:
+                eventCounts[Int(TraceEventKind.flushBegan.rawValue)] += 1
+                threads[thread].flushBegins.append(time)
+            case .flushEnded:
+                eventCounts[Int(TraceEventKind.flushEnded.rawValue)] += 1
+                if let begin = threads[thread].flushBegins.popLast() { flushes.record(time &- begin) }
+            case let .nodeCreated(id, kind, name, parent):
+                eventCounts[Int(TraceEventKind.nodeCreated.rawValue)] += 1
+                created(id, kind: kind, name: batch.string(name), parent: parent, at: time)
+            case let .nodeNamed(id, name, owner):
+                eventCounts[Int(TraceEventKind.nodeNamed.rawValue)] += 1
+                named(id, name: batch.string(name), owner: owner)
+            case let .nodeStopped(id):
+                eventCounts[Int(TraceEventKind.nodeStopped.rawValue)] += 1
+                stopped(id, at: time)
+            case let .actionBegan(store, name, arguments):
+                eventCounts[Int(TraceEventKind.actionBegan.rawValue)] += 1
+                actionBegan(store, name: batch.string(name), arguments: batch.string(arguments), thread: thread,
+                            at: time)
+            case let .actionEnded(store):
+                eventCounts[Int(TraceEventKind.actionEnded.rawValue)] += 1
+                actionEnded(store, thread: thread, at: time)
+            case let .issue(kind, node, message):
+                eventCounts[Int(TraceEventKind.issue.rawValue)] += 1
+                issue(kind, node: node, message: batch.string(message), at: time)
             }
         }
     }
@@ -253,6 +303,30 @@ extension TraceModelBuilder {
             nodes[Int(parentNode)].children.append(id)
         }
         matchTarget(node)
+    }
+
+    private func named(_ id: UInt64, name: String, owner: UInt64) {
+        let node = position(of: id, inferring: .reactiveValue)
+        nodes[Int(node)].givenName = name
+        if owner != 0 {
+            _ = position(of: owner, inferring: .store)
+            nodes[Int(node)].owner = owner
+        }
+        matchTarget(node)
+    }
+
+    private func stopped(_ id: UInt64, at time: UInt64) {
+        let node = position(of: id, inferring: .dependency)
+        nodes[Int(node)].stoppedAt = time
+        dropEdges(of: node)
+    }
+
+    private func issue(_ kind: TraceIssueKind, node: UInt64, message: String, at time: UInt64) {
+        issueCounts[Int(kind.rawValue)] += 1
+        if node != 0 { _ = position(of: node, inferring: .computation) }
+        if issues.count < options.issueLimit {
+            issues.append(TraceIssueRecord(timestamp: time, kind: kind, node: node, message: message))
+        }
     }
 
     private func matchTarget(_ node: Int32) {

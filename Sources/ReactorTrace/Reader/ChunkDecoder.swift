@@ -11,40 +11,26 @@ struct ChunkDecoder {
         var dependency: UInt64 = 0
         var node: UInt64 = 0
         var strings: [String] = []
-        /// False while validating: strings are counted, not built.
-        var materialize = true
 
         init(nextSequence: UInt32) { self.nextSequence = nextSequence }
     }
 
-    /// Checks that `payload` holds exactly `count` well-formed events for
-    /// `context`, without building them; returns how many events of unknown
-    /// kinds it holds, or nil if it is malformed.
-    func validate(_ payload: [UInt8], count: Int, context: Context) -> Int? {
-        var probe = context
-        probe.materialize = false
-        var nothing: [TraceEvent] = []
-        var index = 0
-        guard let skipped = decode(payload, from: &index, count: count, thread: 0, context: &probe, into: &nothing),
-              index == payload.count else { return nil }
-        return skipped
+    /// What one pass over a chunk came to.
+    struct Decoded {
+        /// Events written to the output buffer.
+        var stored: Int
+        /// Events of unknown kinds or values, skipped.
+        var skipped: Int
     }
 
-    /// Decodes `count` events of `payload` from byte `index` on, appending the
-    /// known ones to `events` and moving `index` past them; returns how many
-    /// events of unknown kinds were skipped, or nil if malformed.
-    func decode(_ payload: [UInt8], from index: inout Int, count: Int, thread: UInt32, context: inout Context,
-                into events: inout [TraceEvent]) -> Int? {
-        payload.withUnsafeBufferPointer { buffer in
-            var reader = UnsafeByteReader(buffer)
-            guard reader.skip(index) else { return nil }
-            defer { index = reader.readerIndex }
-            return decode(&reader, count: count, thread: thread, context: &context, into: &events)
-        }
-    }
-
-    private func decode(_ reader: inout UnsafeByteReader, count: Int, thread: UInt32, context: inout Context,
-                        into events: inout [TraceEvent]) -> Int? {
+    /// Decodes the `count` events of `payload` in one pass, writing the known
+    /// ones to `events` (room for `capacity`); nil if the payload is malformed:
+    /// short, with bytes left over, or holding more events than `capacity`.
+    /// On nil, `context` and `events` hold partial results to be dropped.
+    func decode(_ payload: UnsafeBufferPointer<UInt8>, count: Int, thread: UInt32, context: inout Context,
+                into events: UnsafeMutablePointer<PlainTraceEvent>, capacity: Int) -> Decoded? {
+        var reader = UnsafeByteReader(payload)
+        var output = Output(events: events, capacity: capacity, thread: thread)
         var skipped = 0
         for _ in 0..<count {
             guard let tag = reader.readByte() else { return nil }
@@ -55,18 +41,36 @@ struct ChunkDecoder {
                 continue
             }
             guard let kind = TraceEventKind(rawValue: tag) else { return nil }
-            switch decodeRecord(kind, &reader, &context, thread, &events) {
+            switch decodeRecord(kind, &reader, &context, &output) {
             case .decoded: break
             case .unknownValue: skipped += 1
             case .malformed: return nil
             }
         }
-        return skipped
+        guard reader.readableBytes == 0 else { return nil }
+        return Decoded(stored: output.stored, skipped: skipped)
+    }
+
+    /// Where decoded events go: a bounded buffer, filled from the start.
+    private struct Output {
+        let events: UnsafeMutablePointer<PlainTraceEvent>
+        let capacity: Int
+        let thread: UInt32
+        var stored = 0
+
+        /// Stores an event; false if the buffer is full (the chunk claims more than it can hold).
+        @inline(__always)
+        mutating func emit(_ record: PlainTraceRecord, at time: UInt64) -> Bool {
+            guard stored < capacity else { return false }
+            (events + stored).initialize(to: PlainTraceEvent(timestamp: time, thread: thread, record: record))
+            stored &+= 1
+            return true
+        }
     }
 
     /// What decoding one event came to.
     private enum Outcome {
-        /// Appended to the events (or, while validating, well formed).
+        /// Stored in the output.
         case decoded
         /// Well formed, but naming an enum value this version does not know
         /// (a node kind, cause or issue kind): skipped.
@@ -74,15 +78,14 @@ struct ChunkDecoder {
         case malformed
     }
 
-    /// Decodes one event of `kind` and appends it straight to `events` (no
+    /// Decodes one event of `kind` and stores it straight into `output` (no
     /// intermediate copies of the record).
     @inline(__always)
     private func decodeRecord(_ kind: TraceEventKind, _ reader: inout UnsafeByteReader, _ context: inout Context,
-                              _ thread: UInt32, _ events: inout [TraceEvent]) -> Outcome {
+                              _ output: inout Output) -> Outcome {
         @inline(__always)
-        func emit(_ record: TraceRecord, _ context: Context, _ events: inout [TraceEvent]) -> Outcome {
-            if context.materialize { events.append(TraceEvent(timestamp: context.time, thread: thread, record: record)) }
-            return .decoded
+        func emit(_ record: PlainTraceRecord, _ context: Context, _ output: inout Output) -> Outcome {
+            output.emit(record, at: context.time) ? .decoded : .malformed
         }
         switch kind {
         case .nodeCreated:
@@ -92,58 +95,58 @@ struct ChunkDecoder {
                   let parent = readOptionalID(&reader, &context.node),
                   readTime(&reader, &context) else { return .malformed }
             guard let nodeKind = TraceNodeKind(rawValue: rawKind) else { return .unknownValue }
-            return emit(.nodeCreated(id: id, kind: nodeKind, name: name, parent: parent), context, &events)
+            return emit(.nodeCreated(id: id, kind: nodeKind, name: name, parent: parent), context, &output)
         case .nodeNamed:
             guard let id = readID(&reader, &context.node),
                   let name = readString(&reader, &context),
                   let owner = readOptionalID(&reader, &context.node) else { return .malformed }
-            return emit(.nodeNamed(id: id, name: name, owner: owner), context, &events)
+            return emit(.nodeNamed(id: id, name: name, owner: owner), context, &output)
         case .nodeStopped:
             guard let id = readID(&reader, &context.node), readTime(&reader, &context) else { return .malformed }
-            return emit(.nodeStopped(id: id), context, &events)
+            return emit(.nodeStopped(id: id), context, &output)
         case .depend:
             guard let computation = readID(&reader, &context.computation),
                   let dependency = readID(&reader, &context.dependency) else { return .malformed }
-            return emit(.depend(computation: computation, dependency: dependency), context, &events)
+            return emit(.depend(computation: computation, dependency: dependency), context, &output)
         case .changed:
             guard let dependency = readID(&reader, &context.dependency) else { return .malformed }
-            return emit(.changed(dependency: dependency), context, &events)
+            return emit(.changed(dependency: dependency), context, &output)
         case .invalidated:
             guard let computation = readID(&reader, &context.computation),
                   let packed = reader.readVarint() else { return .malformed }
             let source = Self.optionalID(packed &>> 3, &context.dependency)
             guard let cause = InvalidationCause(rawValue: UInt8(packed & 0x7)) else { return .unknownValue }
-            return emit(.invalidated(computation: computation, cause: cause, source: source), context, &events)
+            return emit(.invalidated(computation: computation, cause: cause, source: source), context, &output)
         case .rerunBegan:
             guard let packed = reader.readVarint(), readTime(&reader, &context) else { return .malformed }
             let computation = Varint.undoZigzagDelta(packed &>> 1, from: context.computation)
             context.computation = computation
-            return emit(.rerunBegan(computation: computation, firstRun: packed & 1 == 1), context, &events)
+            return emit(.rerunBegan(computation: computation, firstRun: packed & 1 == 1), context, &output)
         case .rerunEnded:
             guard let computation = readID(&reader, &context.computation), readTime(&reader, &context) else { return .malformed }
-            return emit(.rerunEnded(computation: computation), context, &events)
+            return emit(.rerunEnded(computation: computation), context, &output)
         case .actionBegan:
             guard let store = readID(&reader, &context.node),
                   let name = readString(&reader, &context),
                   let arguments = readString(&reader, &context),
                   readTime(&reader, &context) else { return .malformed }
-            return emit(.actionBegan(store: store, name: name, arguments: arguments), context, &events)
+            return emit(.actionBegan(store: store, name: name, arguments: arguments), context, &output)
         case .actionEnded:
             guard let store = readID(&reader, &context.node), readTime(&reader, &context) else { return .malformed }
-            return emit(.actionEnded(store: store), context, &events)
+            return emit(.actionEnded(store: store), context, &output)
         case .flushBegan:
             guard readTime(&reader, &context) else { return .malformed }
-            return emit(.flushBegan, context, &events)
+            return emit(.flushBegan, context, &output)
         case .flushEnded:
             guard readTime(&reader, &context) else { return .malformed }
-            return emit(.flushEnded, context, &events)
+            return emit(.flushEnded, context, &output)
         case .issue:
             guard let rawKind = reader.readByte(),
                   let node = readOptionalID(&reader, &context.node),
                   let message = readString(&reader, &context),
                   readTime(&reader, &context) else { return .malformed }
             guard let issueKind = TraceIssueKind(rawValue: rawKind) else { return .unknownValue }
-            return emit(.issue(kind: issueKind, node: node, message: message), context, &events)
+            return emit(.issue(kind: issueKind, node: node, message: message), context, &output)
         }
     }
 
@@ -171,16 +174,18 @@ struct ChunkDecoder {
         return true
     }
 
-    private func readString(_ reader: inout UnsafeByteReader, _ context: inout Context) -> String? {
+    /// A string field: a reference to the table, or (0) a new string, added to it.
+    private func readString(_ reader: inout UnsafeByteReader, _ context: inout Context) -> TraceStringID? {
         guard let reference = reader.readVarint() else { return nil }
         if reference == 0 {
-            guard let length = reader.readVarint(), length <= UInt64(reader.readableBytes),
-                  let string = context.materialize ? reader.readString(Int(length)) : (reader.skip(Int(length)) ? "" : nil)
+            guard context.strings.count < Int(UInt32.max),
+                  let length = reader.readVarint(), length <= UInt64(reader.readableBytes),
+                  let string = reader.readString(Int(length))
             else { return nil }
             context.strings.append(string)
-            return string
+            return TraceStringID(index: UInt32(context.strings.count - 1))
         }
         guard reference <= UInt64(context.strings.count) else { return nil }
-        return context.strings[Int(reference - 1)]
+        return TraceStringID(index: UInt32(reference - 1))
     }
 }

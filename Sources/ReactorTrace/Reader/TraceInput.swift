@@ -59,9 +59,18 @@ final class TraceInput: @unchecked Sendable {
 
     /// Up to `count` bytes from the current offset: fewer only at the end of the input.
     func read(_ count: Int) throws(TraceDecodingError) -> [UInt8] {
+        try withBytes(count) { Array($0) }
+    }
+
+    /// Calls `body` with up to `count` bytes from the current offset, in place in
+    /// the input buffer (fewer only at the end of the input), and moves past them.
+    /// The bytes are valid only inside `body`.
+    func withBytes<Result>(_ count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(TraceDecodingError)
+        -> Result {
         while buffer.count - bufferStart < count, !atEnd { try fill(count - (buffer.count - bufferStart)) }
         let available = min(count, buffer.count - bufferStart)
-        let result = Array(buffer[bufferStart..<bufferStart + available])
+        let start = bufferStart
+        let result = buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<start + available])) }
         bufferStart += available
         offset += available
         if bufferStart >= 1 << 20 || bufferStart == buffer.count {

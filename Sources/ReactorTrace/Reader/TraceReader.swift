@@ -39,25 +39,19 @@ public final class TraceReader: Sequence {
 
     private let mode: Mode
     private let input: TraceInput
-    private var decoder = ChunkDecoder()
+    private let decoder = ChunkDecoder()
     private var contexts: [UInt32: ChunkDecoder.Context] = [:]
-    // Touched once per event: no dynamic exclusivity checks (one reader, one thread).
-    @exclusivity(unchecked) private var pending: [TraceEvent] = []
+    // Touched once per event or batch: no dynamic exclusivity checks (one reader, one thread).
+    /// The decoded events of the current chunk: `pendingIndex..<pendingCount` not yet handed out.
+    @exclusivity(unchecked) private var events: UnsafeMutablePointer<PlainTraceEvent>
+    @exclusivity(unchecked) private var eventCapacity = 0
+    @exclusivity(unchecked) private var pendingCount = 0
     @exclusivity(unchecked) private var pendingIndex = 0
+    /// The current chunk's thread and its string table.
+    @exclusivity(unchecked) private var pendingThread: UInt32 = 0
+    @exclusivity(unchecked) private var pendingStrings: [String] = []
     @exclusivity(unchecked) private var storedEventsRead = 0
     @exclusivity(unchecked) private var finished = false
-    /// The chunk being decoded, validated whole beforehand.
-    @exclusivity(unchecked) private var chunk: Chunk?
-
-    private struct Chunk {
-        var offset: Int
-        var payload: [UInt8]
-        var thread: UInt32
-        var sequence: UInt32
-        var remaining: Int
-        var index: Int
-        var context: ChunkDecoder.Context
-    }
 
     /// Opens the trace at `path` and reads its header. Throws
     /// ``TraceDecodingError`` for a missing, empty, foreign or newer-major file.
@@ -78,48 +72,75 @@ public final class TraceReader: Sequence {
         let rest = try input.read(length - prefix.count)
         guard rest.count == length - prefix.count else { throw .truncated(offset: 0) }
         header = try TraceHeader.decode(prefix + rest)
+        events = UnsafeMutablePointer<PlainTraceEvent>.allocate(capacity: 0)
+    }
+
+    deinit {
+        events.deallocate()
     }
 
     /// The next event, or nil at the end of the readable trace.
     public func next() throws(TraceDecodingError) -> TraceEvent? {
-        while pendingIndex == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
-            do {
-                if chunk != nil {
-                    try decodeBatch()
-                } else {
-                    if finished { return nil }
-                    try readBlock()
-                }
-            } catch {
-                finished = true
-                chunk = nil
-                truncation = TraceTruncation(offset: error.offset ?? input.offset, reason: error)
-                if mode == .strict { throw error }
-                return nil
-            }
+        while pendingIndex == pendingCount {
+            guard try advance() else { return nil }
         }
         defer { pendingIndex += 1 }
         storedEventsRead += 1
-        return pending[pendingIndex]
+        return events[pendingIndex].resolved(in: pendingStrings)
     }
 
-    /// Decodes the next batch of the current chunk's events into `pending`.
-    private func decodeBatch() throws(TraceDecodingError) {
-        guard var current = chunk else { return }
-        let batch = Swift.min(current.remaining, 256)
-        guard decoder.decode(current.payload, from: &current.index, count: batch, thread: current.thread,
-                             context: &current.context, into: &pending) != nil
-        else { throw .corruptChunk(offset: current.offset) }   // cannot happen after validation
-        current.remaining -= batch
-        if current.remaining == 0 {
-            current.context.nextSequence = current.sequence &+ 1
-            contexts[current.thread] = current.context
-            chunk = nil
-        } else {
-            chunk = current
+    /// Lends the next batch of events to `body`: the rest of the current chunk
+    /// (all of it unless ``next()`` took some), decoded in one pass into the
+    /// reader's buffer and handed out in place. Returns false, without calling
+    /// `body`, at the end of the readable trace.
+    ///
+    /// The same events as ``next()``, with the same end: a damaged chunk yields
+    /// nothing, then reading stops and ``truncation`` says where and why (in
+    /// ``Mode/strict`` mode this throws instead). Batches are never empty.
+    ///
+    /// ```swift
+    /// while try reader.nextBatch({ batch in
+    ///     for event in batch.events { … batch.string(name) … }
+    /// }) {}
+    /// ```
+    @discardableResult
+    public func nextBatch(_ body: (borrowing TraceEventBatch) -> Void) throws(TraceDecodingError) -> Bool {
+        while pendingIndex == pendingCount {
+            guard try advance() else { return false }
         }
+        let batch = TraceEventBatch(
+            events: UnsafeBufferPointer(start: events + pendingIndex, count: pendingCount - pendingIndex),
+            strings: pendingStrings, thread: pendingThread)
+        storedEventsRead += batch.count
+        pendingIndex = pendingCount
+        body(batch)
+        return true
+    }
+
+    /// Lends every remaining batch to `body` in turn (see ``nextBatch(_:)``),
+    /// until the end of the readable trace.
+    public func forEachBatch(_ body: (borrowing TraceEventBatch) -> Void) throws(TraceDecodingError) {
+        while try nextBatch(body) {}
+    }
+
+    /// Decodes the next chunk into `events`; false at the end of the readable
+    /// trace (clean or not: damage is recorded in `truncation`, or thrown in strict mode).
+    private func advance() throws(TraceDecodingError) -> Bool {
+        pendingIndex = 0
+        pendingCount = 0
+        // Let go of the table first: decoding may add to it, which must not copy it.
+        pendingStrings = []
+        if finished { return false }
+        do {
+            try readBlock()
+        } catch {
+            finished = true
+            pendingCount = 0
+            truncation = TraceTruncation(offset: error.offset ?? input.offset, reason: error)
+            if mode == .strict { throw error }
+            return false
+        }
+        return !finished || pendingCount > 0
     }
 
     /// Reads every remaining event, returning how many there were (to get to
@@ -142,7 +163,8 @@ public final class TraceReader: Sequence {
         public mutating func next() -> TraceEvent? { try? reader.next() }
     }
 
-    /// Reads the next block into `pending`, or sets `finished` at the clean end of the file.
+    /// Reads the next block: a chunk's events go to `events`; sets `finished`
+    /// at the clean end of the file.
     private func readBlock() throws(TraceDecodingError) {
         let offset = input.offset
         let headerBytes = try input.read(TraceFormat.blockHeaderLength)
@@ -163,46 +185,69 @@ public final class TraceReader: Sequence {
               let storedChecksum = reader.readInteger(as: UInt32.self)
         else { throw .truncated(offset: offset) }
         guard length <= TraceFormat.maxPayloadLength else { throw .corruptChunk(offset: offset) }
-        let payload = try input.read(Int(length))
-        guard payload.count == Int(length) else { throw .truncated(offset: offset) }
-        var checksum = CRC32()
-        headerBytes.withUnsafeBytes { checksum.update(UnsafeRawBufferPointer(rebasing: $0[0..<24])) }
-        payload.withUnsafeBytes { checksum.update($0) }
-        guard checksum.value == storedChecksum else { throw .corruptChunk(offset: offset) }
-
-        switch type {
-        case TraceFormat.chunkBlock:
-            let fresh = flags & TraceFormat.freshContextFlag != 0
-            let context: ChunkDecoder.Context
-            if fresh {
-                guard sequence == contexts[thread].map({ $0.nextSequence }) ?? 0 else { throw .corruptChunk(offset: offset) }
-                context = ChunkDecoder.Context(nextSequence: sequence)
-            } else {
-                guard let existing = contexts[thread], existing.nextSequence == sequence else {
-                    throw .corruptChunk(offset: offset)
-                }
-                context = existing
+        // The payload is checked and decoded in place, in the input's buffer.
+        let failure: TraceDecodingError? = try input.withBytes(Int(length)) { payload in
+            guard payload.count == Int(length) else { return .truncated(offset: offset) }
+            var checksum = CRC32()
+            headerBytes.withUnsafeBytes { checksum.update(UnsafeRawBufferPointer(rebasing: $0[0..<24])) }
+            checksum.update(UnsafeRawBufferPointer(payload))
+            guard checksum.value == storedChecksum else { return .corruptChunk(offset: offset) }
+            switch type {
+            case TraceFormat.chunkBlock:
+                let fresh = flags & TraceFormat.freshContextFlag != 0
+                return decodeChunk(payload, offset: offset, thread: thread, sequence: sequence, count: Int(count),
+                                   fresh: fresh)
+            case TraceFormat.endBlock:
+                var reader = ByteReader(Array(payload))
+                guard let events = reader.readInteger(as: UInt64.self),
+                      let chunks = reader.readInteger(as: UInt64.self),
+                      let duration = reader.readInteger(as: UInt64.self),
+                      let threads = reader.readInteger(as: UInt32.self)
+                else { return .corruptChunk(offset: offset) }
+                end = TraceEnd(events: events, chunks: chunks, durationNanoseconds: duration, threads: threads)
+                return nil
+            default:
+                return nil  // a block type from a newer minor version: skipped by its length
             }
-            // Validate the whole chunk first, so that its events are yielded all or not at all;
-            // then decode them a batch at a time (the batch stays in cache; the chunk's events never all exist at once).
-            guard Int(count) <= payload.count,
-                  let skipped = decoder.validate(payload, count: Int(count), context: context)
-            else { throw .corruptChunk(offset: offset) }
-            chunk = Chunk(offset: offset, payload: payload, thread: thread, sequence: sequence,
-                          remaining: Int(count), index: 0, context: context)
-            skippedEvents += skipped
-            chunksRead += 1
-        case TraceFormat.endBlock:
-            var reader = ByteReader(payload)
-            guard let events = reader.readInteger(as: UInt64.self),
-                  let chunks = reader.readInteger(as: UInt64.self),
-                  let duration = reader.readInteger(as: UInt64.self),
-                  let threads = reader.readInteger(as: UInt32.self)
-            else { throw .corruptChunk(offset: offset) }
-            end = TraceEnd(events: events, chunks: chunks, durationNanoseconds: duration, threads: threads)
-        default:
-            break  // a block type from a newer minor version: skipped by its length
         }
+        if let failure { throw failure }
+    }
+
+    /// Decodes a chunk's events into `events` in one pass; all of them or, if
+    /// the chunk is malformed, none (the error to stop with is returned).
+    private func decodeChunk(_ payload: UnsafeBufferPointer<UInt8>, offset: Int, thread: UInt32, sequence: UInt32,
+                             count: Int, fresh: Bool) -> TraceDecodingError? {
+        // Taken out of the table while decoding, so that adding strings to it does not copy it.
+        let previous = contexts.removeValue(forKey: thread)
+        guard fresh ? sequence == (previous?.nextSequence ?? 0) : previous?.nextSequence == sequence else {
+            if let previous { contexts[thread] = previous }
+            return .corruptChunk(offset: offset)
+        }
+        var context = fresh ? ChunkDecoder.Context(nextSequence: sequence) : previous!
+        // Every stored event takes at least two bytes: a hostile count cannot
+        // make the buffer larger than the payload allows.
+        let capacity = Swift.min(count, payload.count / 2)
+        if capacity > eventCapacity {
+            events.deallocate()
+            eventCapacity = Swift.max(capacity, eventCapacity * 2)
+            events = .allocate(capacity: eventCapacity)
+        }
+        guard count <= payload.count,
+              let decoded = decoder.decode(payload, count: count, thread: thread, context: &context,
+                                           into: events, capacity: capacity)
+        else {
+            // Reading stops here: the context goes back only so that `threadCount` stays right.
+            if let previous { contexts[thread] = fresh ? previous : context }
+            return .corruptChunk(offset: offset)
+        }
+        context.nextSequence = sequence &+ 1
+        pendingStrings = context.strings
+        contexts[thread] = context
+        pendingThread = thread
+        pendingCount = decoded.stored
+        skippedEvents += decoded.skipped
+        chunksRead += 1
+        return nil
     }
 }
 
