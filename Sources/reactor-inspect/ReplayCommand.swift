@@ -55,10 +55,14 @@ struct ReplayCommand: ParsableCommand {
         // Lines are built as bytes and written in blocks: no String per line.
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 17)
-        let report = try trace.forEachEvent(output: output) { event in
-            guard formatter.write(event, to: &buffer), buffer.count >= 1 << 16 else { return }
-            Terminal.write(buffer)
-            buffer.removeAll(keepingCapacity: true)
+        // Plain events, a chunk at a time, read in place: no TraceEvent per line either.
+        let report = try trace.forEachBatch(output: output) { batch in
+            let strings = batch.strings
+            for event in batch.events {
+                guard formatter.write(event, strings: strings, to: &buffer), buffer.count >= 1 << 16 else { continue }
+                Terminal.write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
         }
         Terminal.write(buffer)
         try report.finish()

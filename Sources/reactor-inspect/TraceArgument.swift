@@ -32,6 +32,19 @@ struct TraceArgument: ParsableArguments {
     }
 }
 
+extension TraceArgument {
+    /// Lends the events to `body` a batch at a time, read in place.
+    func forEachBatch(output: OutputOptions, _ body: (borrowing TraceEventBatch) -> Void) throws -> TraceReadReport {
+        let progress = output.progress(for: path)
+        defer { progress?.finish() }
+        do {
+            return try TraceFile.forEachBatch(path: path, progress: progress?.update, body)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
 /// Something read from a trace, and how reading went.
 struct Loaded<Value> {
     let value: Value

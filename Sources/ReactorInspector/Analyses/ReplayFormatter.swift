@@ -45,6 +45,8 @@ public struct ReplayFormatter {
     private let arena = ByteText(capacity: 4_096)
     /// Each kind's column in ``arena``, by raw value.
     private let kindColumns: [Range<Int>]
+    /// The strings of the ``TraceEvent`` being formatted, as a table (reused).
+    private var scratchStrings: [String] = []
 
     /// Creates a formatter.
     public init(filter: ReplayFilter = ReplayFilter(), style: TextStyle = .plain) {
@@ -77,6 +79,16 @@ public struct ReplayFormatter {
         return true
     }
 
+    /// Appends the line for the plain `event` of a batch whose strings are
+    /// `strings` (``TraceEventBatch/strings``) and a newline to `output`;
+    /// returns false (appending nothing) when the filter drops it. The same
+    /// line as for the event's ``TraceEvent``, without building one.
+    public mutating func write(_ event: PlainTraceEvent, strings: [String], to output: inout [UInt8]) -> Bool {
+        guard build(event, strings) else { return false }
+        output.append(contentsOf: text.bytes)
+        return true
+    }
+
     /// Calls `body` with the UTF-8 of the line for `event` and its newline, or
     /// returns false without calling it when the filter drops the event. The
     /// cheapest form: the bytes are only valid inside `body`.
@@ -88,17 +100,45 @@ public struct ReplayFormatter {
 
     /// Builds the line for `event` in `text`; false when the filter drops it.
     private mutating func build(_ event: TraceEvent) -> Bool {
-        learn(event)
+        // One path for both forms: the event's strings go to a scratch table.
+        scratchStrings.removeAll(keepingCapacity: true)
+        func id(_ string: String) -> TraceStringID {
+            scratchStrings.append(string)
+            return TraceStringID(index: UInt32(scratchStrings.count - 1))
+        }
+        let record: PlainTraceRecord = switch event.record {
+        case let .nodeCreated(node, kind, name, parent): .nodeCreated(id: node, kind: kind, name: id(name), parent: parent)
+        case let .nodeNamed(node, name, owner): .nodeNamed(id: node, name: id(name), owner: owner)
+        case let .nodeStopped(node): .nodeStopped(id: node)
+        case let .depend(computation, dependency): .depend(computation: computation, dependency: dependency)
+        case let .changed(dependency): .changed(dependency: dependency)
+        case let .invalidated(computation, cause, source):
+            .invalidated(computation: computation, cause: cause, source: source)
+        case let .rerunBegan(computation, firstRun): .rerunBegan(computation: computation, firstRun: firstRun)
+        case let .rerunEnded(computation): .rerunEnded(computation: computation)
+        case let .actionBegan(store, name, arguments): .actionBegan(store: store, name: id(name), arguments: id(arguments))
+        case let .actionEnded(store): .actionEnded(store: store)
+        case .flushBegan: .flushBegan
+        case .flushEnded: .flushEnded
+        case let .issue(kind, node, message): .issue(kind: kind, node: node, message: id(message))
+        }
+        let strings = scratchStrings
+        return build(PlainTraceEvent(timestamp: event.timestamp, thread: event.thread, record: record), strings)
+    }
+
+    /// Builds the line for `event` in `text`; false when the filter drops it.
+    private mutating func build(_ event: PlainTraceEvent, _ strings: [String]) -> Bool {
+        learn(event, strings)
         let thread = Int(event.thread)
         if thread >= stacks.count { stacks.append(contentsOf: repeatElement([], count: thread - stacks.count + 1)) }
         let kind = event.record.kind
         // Filter before formatting: most events of a large trace are dropped.
-        let kept = isKept(event, kind: kind, thread: thread)
+        let kept = isKept(event, strings, kind: kind, thread: thread)
         if kept {
             text.clear()
-            format(event, kind: kind, thread: thread, to: text)
+            format(event, strings, kind: kind, thread: thread, to: text)
         }
-        applyNesting(event, thread: thread)
+        applyNesting(event, strings, thread: thread)
         return kept
     }
 
@@ -108,15 +148,21 @@ public struct ReplayFormatter {
         return event.timestamp > to
     }
 
+    /// Returns `true` when the plain event is past the window's end.
+    public func isPastWindow(_ event: PlainTraceEvent) -> Bool {
+        guard let to = filter.to else { return false }
+        return event.timestamp > to
+    }
+
     // MARK: - Names
 
-    private mutating func learn(_ event: TraceEvent) {
+    private mutating func learn(_ event: PlainTraceEvent, _ strings: [String]) {
         switch event.record {
         case let .nodeCreated(id, kind, name, _):
-            setName(id, kind: kind, name: name)
+            setName(id, kind: kind, name: strings[Int(name.index)])
         case let .nodeNamed(id, name, _):
             let known = index.find(id).flatMap { nodes[Int($0)].kind }
-            setName(id, kind: known ?? .reactiveValue, name: name)
+            setName(id, kind: known ?? .reactiveValue, name: strings[Int(name.index)])
         default:
             break
         }
@@ -180,16 +226,17 @@ public struct ReplayFormatter {
 
     // MARK: - Filtering
 
-    private mutating func isKept(_ event: TraceEvent, kind: TraceEventKind, thread: Int) -> Bool {
+    private mutating func isKept(_ event: PlainTraceEvent, _ strings: [String], kind: TraceEventKind,
+                                 thread: Int) -> Bool {
         if let from = filter.from, event.timestamp < from { return false }
         if let to = filter.to, event.timestamp > to { return false }
         if let kinds = filter.kinds, !kinds.contains(kind) { return false }
-        if !loweredNames.isEmpty && !matchesName(event, thread: thread) { return false }
+        if !loweredNames.isEmpty && !matchesName(event, strings, thread: thread) { return false }
         return true
     }
 
     /// True if a node the event involves, or the action it begins or ends, has a matching name.
-    private mutating func matchesName(_ event: TraceEvent, thread: Int) -> Bool {
+    private mutating func matchesName(_ event: PlainTraceEvent, _ strings: [String], thread: Int) -> Bool {
         func node(_ id: UInt64) -> Bool { id != 0 && nodes[slot(id)].matches }
         switch event.record {
         case let .nodeCreated(id, _, _, parent): return node(id) || node(parent)
@@ -201,7 +248,7 @@ public struct ReplayFormatter {
         case let .rerunBegan(computation, _), let .rerunEnded(computation): return node(computation)
         case let .actionBegan(store, name, _):
             let owner = slot(store)
-            return node(store) || matches(nameText(owner) + "." + name)
+            return node(store) || matches(nameText(owner) + "." + strings[Int(name.index)])
         case let .actionEnded(store):
             if node(store) { return true }
             guard let frame = stacks[thread].last(where: { $0.isAction && $0.node == store }) else { return false }
@@ -213,7 +260,8 @@ public struct ReplayFormatter {
 
     // MARK: - Formatting
 
-    private mutating func format(_ event: TraceEvent, kind: TraceEventKind, thread: Int, to out: ByteText) {
+    private mutating func format(_ event: PlainTraceEvent, _ strings: [String], kind: TraceEventKind, thread: Int,
+                                 to out: ByteText) {
         let depth = stacks[thread].count
         let indent = kind == .rerunEnded || kind == .actionEnded ? max(0, depth - 1) : depth
         // time, right-aligned in 12 columns
@@ -229,11 +277,11 @@ public struct ReplayFormatter {
         out.appendSpaces(2)
         out.append(kindColumns[Int(kind.rawValue)], of: arena)
         out.appendSpaces(2 + 2 * min(indent, 20))
-        describe(event, thread: thread, to: out)
+        describe(event, strings, thread: thread, to: out)
         out.append(0x0A)
     }
 
-    private mutating func describe(_ event: TraceEvent, thread: Int, to out: ByteText) {
+    private mutating func describe(_ event: PlainTraceEvent, _ strings: [String], thread: Int, to out: ByteText) {
         switch event.record {
         case let .nodeCreated(id, _, _, parent):
             appendLabeled(of: id, to: out)
@@ -242,7 +290,7 @@ public struct ReplayFormatter {
             out.append(0x23)   // "#"
             out.appendDecimal(id)
             out.append(" is ")
-            Self.bold(name, out)
+            Self.bold(strings[Int(name.index)], out)
             if owner != 0 { dim(" of ", owner, out) }
         case let .nodeStopped(id):
             appendLabeled(of: id, to: out)
@@ -276,8 +324,9 @@ public struct ReplayFormatter {
             out.open("36")
             appendName(of: store, to: out)
             out.append(0x2E)   // "."
-            out.append(name)
+            out.append(strings[Int(name.index)])
             out.close()
+            let arguments = strings[Int(arguments.index)]
             if !arguments.isEmpty {
                 out.append(0x20)
                 out.append(arguments)
@@ -300,17 +349,17 @@ public struct ReplayFormatter {
             out.append(kind.label)
             out.close()
             out.append(": ")
-            out.append(message)
+            out.append(strings[Int(message.index)])
         }
     }
 
-    private mutating func applyNesting(_ event: TraceEvent, thread: Int) {
+    private mutating func applyNesting(_ event: PlainTraceEvent, _ strings: [String], thread: Int) {
         switch event.record {
         case let .rerunBegan(computation, _):
             stacks[thread].append(Frame(node: computation, begin: event.timestamp, isAction: false, label: []))
         case let .actionBegan(store, name, _):
             let owner = slot(store)
-            let label = Array((nameText(owner) + "." + name).utf8)
+            let label = Array((nameText(owner) + "." + strings[Int(name.index)]).utf8)
             stacks[thread].append(Frame(node: store, begin: event.timestamp, isAction: true, label: label))
         case let .rerunEnded(node):
             pop(node, isAction: false, thread: thread)

@@ -126,12 +126,15 @@ public final class TraceModelBuilder {
         if thread >= threads.count {
             threads.append(contentsOf: repeatElement(ThreadState(), count: thread - threads.count + 1))
         }
+        // Per batch, not per event: nothing below reads the count or the latest time.
+        if eventCount == 0 { firstTimestamp = events[0].timestamp }
+        eventCount += events.count
+        var latest = lastTimestamp
+        defer { lastTimestamp = latest }
         for position in events.indices {
             let time = events[position].timestamp
-            if eventCount == 0 { firstTimestamp = time }
-            if time > lastTimestamp { lastTimestamp = time }
+            if time > latest { latest = time }
             if time > snapshotDue { takeSnapshot(at: snapshotDue) }
-            eventCount += 1
             // Plain data: switching on the record copies bytes, nothing is retained.
             switch events[position].record {
             case let .depend(computation, dependency):
