@@ -18,12 +18,13 @@ public final class TraceModelBuilder {
     // One builder, one thread: the stored state is touched several times per
     // event, so it opts out of dynamic exclusivity checks.
     @exclusivity(unchecked) private var index = NodeIndex()
-    @exclusivity(unchecked) private var nodes: [TraceNode] = []
-    @exclusivity(unchecked) private var states: [NodeState] = []
-    @exclusivity(unchecked) private var edges: [TraceEdge] = []
+    // Columns, not arrays: updated in place without uniqueness checks (freed in deinit).
+    @exclusivity(unchecked) private var nodes = BuilderColumn<TraceNode>()
+    @exclusivity(unchecked) private var states = BuilderColumn<NodeState>()
+    @exclusivity(unchecked) private var edges = BuilderColumn<TraceEdge>()
     /// Per edge, whether its computation holds it now: see ``EdgeHold``.
-    @exclusivity(unchecked) private var edgeHolds: [EdgeHold] = []
-    @exclusivity(unchecked) private var threads: [ThreadState] = []
+    @exclusivity(unchecked) private var edgeHolds = BuilderColumn<EdgeHold>()
+    @exclusivity(unchecked) private var threads = BuilderColumn<ThreadState>()
     @exclusivity(unchecked) private var actions: [ActionStats] = []
     @exclusivity(unchecked) private var actionPositions: [ActionKey: Int32] = [:]
     /// Events by kind code: a fixed block, no array bookkeeping on every event.
@@ -55,6 +56,11 @@ public final class TraceModelBuilder {
 
     deinit {
         eventCounts.deallocate()
+        nodes.deallocate()
+        states.deallocate()
+        edges.deallocate()
+        edgeHolds.deallocate()
+        threads.deallocate()
     }
 
     /// How many events were consumed so far.
@@ -68,9 +74,7 @@ public final class TraceModelBuilder {
         if time > snapshotDue { takeSnapshot(at: snapshotDue) }
         eventCount += 1
         let thread = Int(event.thread)
-        if thread >= threads.count {
-            threads.append(contentsOf: repeatElement(ThreadState(), count: thread - threads.count + 1))
-        }
+        if thread >= threads.count { threads.extend(to: thread + 1, with: ThreadState()) }
         // Counted per case with a constant code, and the record switched on in
         // place: the common events carry no strings, so nothing is retained.
         switch event.record {
@@ -123,9 +127,7 @@ public final class TraceModelBuilder {
         let events = batch.events
         guard !events.isEmpty else { return }
         let thread = Int(batch.thread)
-        if thread >= threads.count {
-            threads.append(contentsOf: repeatElement(ThreadState(), count: thread - threads.count + 1))
-        }
+        if thread >= threads.count { threads.extend(to: thread + 1, with: ThreadState()) }
         // Per batch, not per event: nothing below reads the count or the latest time.
         if eventCount == 0 { firstTimestamp = events[0].timestamp }
         eventCount += events.count
@@ -201,7 +203,7 @@ public final class TraceModelBuilder {
         var explanations: [String: WhyReport] = [:]
         for collector in collectors { explanations[collector.target] = report(for: collector) }
         let unfinished = threads.reduce(0) { $0 + $1.frames.filter { !$0.isAction }.count }
-        return TraceModel(nodes: nodes, edges: edges, finalEdges: finalEdges, snapshot: snapshot, actions: actions,
+        return TraceModel(nodes: nodes.array, edges: edges.array, finalEdges: finalEdges, snapshot: snapshot, actions: actions,
                           eventCount: eventCount, eventsByKind: byKind, firstTimestamp: firstTimestamp ?? 0,
                           lastTimestamp: lastTimestamp, threadCount: threads.count, flushes: flushes,
                           issueCounts: issuesByKind, issues: issues, explanations: explanations,
