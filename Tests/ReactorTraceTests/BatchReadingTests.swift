@@ -192,6 +192,33 @@ import Testing
         #expect(throws: TraceDecodingError.corruptChunk(offset: second)) { try strict.forEachBatch { _ in } }
     }
 
+    @Test func readmeExampleCountsWhatNextCounts() throws {
+        let bytes = DamagedTraceTests.smallTrace.bytes
+        let reader = try TraceReader(bytes: bytes)
+        var reruns = 0
+        var names: [String] = []
+        try reader.forEachBatch { batch in
+            for event in batch.events {
+                switch event.record {
+                case .rerunBegan(_, firstRun: false): reruns += 1
+                case let .nodeCreated(_, _, name, _): names.append(batch.string(name))
+                default: break
+                }
+            }
+        }
+        var expectedReruns = 0
+        var expectedNames: [String] = []
+        for event in DamagedTraceTests.smallTrace.events {
+            switch event.record {
+            case .rerunBegan(_, firstRun: false): expectedReruns += 1
+            case let .nodeCreated(_, _, name, _): expectedNames.append(name)
+            default: break
+            }
+        }
+        #expect(reruns == expectedReruns && reruns > 0)
+        #expect(names == expectedNames && !names.isEmpty)
+    }
+
     @Test func nextAndNextBatchShareOneStream() throws {
         let bytes = DamagedTraceTests.smallTrace.bytes
         let expected = DamagedTraceTests.smallTrace.events

@@ -8,8 +8,14 @@ import ReactorCore
 /// if let truncation = reader.truncation { print("stopped at byte \(truncation.offset): \(truncation)") }
 /// ```
 ///
-/// Memory is bounded by one chunk plus the string tables of the live chunk
-/// contexts, whatever the number of events. A damaged or unfinished trace yields
+/// For speed, ``nextBatch(_:)`` and ``forEachBatch(_:)`` lend the events a
+/// chunk at a time, in place, as ``PlainTraceEvent``s (plain data; strings are
+/// ``TraceStringID``s into ``TraceEventBatch/strings``): the same events, the
+/// same end. `next()` reads from the same batches; the two can be mixed.
+///
+/// Memory is bounded by one chunk, its decoded events (at most one per two
+/// payload bytes) and the string tables of the live chunk contexts, whatever
+/// the number of events. A damaged or unfinished trace yields
 /// every complete, intact chunk and then stops, recording where and why in
 /// ``truncation`` (in ``Mode/strict`` mode `next()` throws instead). No byte
 /// sequence makes it trap or loop: every length is bounds-checked and capped.
