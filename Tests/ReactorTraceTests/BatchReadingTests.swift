@@ -127,6 +127,26 @@ import Testing
         }
     }
 
+    /// A trace of more than a megabyte: chunks straddle the input's 256 KB reads
+    /// and its buffer is compacted, while batches are decoded in place in it.
+    @Test func aLargeFileReadsInPlaceAsFromMemory() throws {
+        let path = TraceFixtures.temporaryPath("batch-large")
+        defer { unlink(path) }
+        let (_, status) = try SampleProcess.run("stress", ["--computations", "200", "--writes", "1000", "--trace", path])
+        #expect(status == 0)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count > 1 << 20)
+        let fromMemory = Self.readEvents(bytes)
+        let reader = try TraceReader(path: path)
+        var fromFile: [TraceEvent] = []
+        try reader.forEachBatch { batch in
+            for position in 0..<batch.count { fromFile.append(batch.event(at: position)) }
+        }
+        #expect(reader.truncation == nil)
+        #expect(reader.chunksRead == fromMemory.chunksRead)
+        #expect(fromFile == fromMemory.events)
+    }
+
     @Test func severalThreadsReadTheSameBothWays() throws {
         let bytes = try TraceFixtures.record(options: .init(segmentCapacity: 256)) { recorder in
             DispatchQueue.concurrentPerform(iterations: 3) { thread in
