@@ -239,6 +239,18 @@ import Testing
         #expect(names == expectedNames && !names.isEmpty)
     }
 
+    @Test func readingOnInsideABatchTraps() async {
+        // The batch lives in the reader's buffer: reading on from inside would overwrite it.
+        await #expect(processExitsWith: .failure) {
+            let reader = try TraceReader(bytes: DamagedTraceTests.smallTrace.bytes)
+            _ = try reader.nextBatch { _ in _ = try? reader.next() }
+        }
+        await #expect(processExitsWith: .failure) {
+            let reader = try TraceReader(bytes: DamagedTraceTests.smallTrace.bytes)
+            _ = try reader.nextBatch { _ in _ = try? reader.nextBatch { _ in } }
+        }
+    }
+
     @Test func nextAndNextBatchShareOneStream() throws {
         let bytes = DamagedTraceTests.smallTrace.bytes
         let expected = DamagedTraceTests.smallTrace.events

@@ -58,6 +58,8 @@ public final class TraceReader: Sequence {
     @exclusivity(unchecked) private var pendingStrings: [String] = []
     @exclusivity(unchecked) private var storedEventsRead = 0
     @exclusivity(unchecked) private var finished = false
+    /// True while `nextBatch` lends the buffer: reading on from inside would overwrite or free it.
+    @exclusivity(unchecked) private var lending = false
 
     /// Opens the trace at `path` and reads its header. Throws
     /// ``TraceDecodingError`` for a missing, empty, foreign or newer-major file.
@@ -87,6 +89,7 @@ public final class TraceReader: Sequence {
 
     /// The next event, or nil at the end of the readable trace.
     public func next() throws(TraceDecodingError) -> TraceEvent? {
+        precondition(!lending, "TraceReader.next() called inside nextBatch's closure")
         while pendingIndex == pendingCount {
             guard try advance() else { return nil }
         }
@@ -103,6 +106,8 @@ public final class TraceReader: Sequence {
     /// The same events as ``next()``, with the same end: a damaged chunk yields
     /// nothing, then reading stops and ``truncation`` says where and why (in
     /// ``Mode/strict`` mode this throws instead). Batches are never empty.
+    /// The batch lives in the reader's buffer, so `body` must not read on
+    /// (calling `next()` or `nextBatch` from inside it traps).
     ///
     /// ```swift
     /// while try reader.nextBatch({ batch in
@@ -111,6 +116,7 @@ public final class TraceReader: Sequence {
     /// ```
     @discardableResult
     public func nextBatch(_ body: (borrowing TraceEventBatch) -> Void) throws(TraceDecodingError) -> Bool {
+        precondition(!lending, "TraceReader.nextBatch called inside nextBatch's closure")
         while pendingIndex == pendingCount {
             guard try advance() else { return false }
         }
@@ -119,6 +125,8 @@ public final class TraceReader: Sequence {
             strings: pendingStrings, thread: pendingThread)
         storedEventsRead += batch.count
         pendingIndex = pendingCount
+        lending = true
+        defer { lending = false }
         body(batch)
         return true
     }
