@@ -17,14 +17,14 @@ import ReactorCore
 /// payload bytes) and the string tables of the live chunk contexts, whatever
 /// the number of events. A damaged or unfinished trace yields
 /// every complete, intact chunk and then stops, recording where and why in
-/// ``truncation`` (in ``Mode/strict`` mode `next()` throws instead). No byte
+/// ``truncation`` (in ``Mode/strict`` mode `next()` and `nextBatch` throw instead). No byte
 /// sequence makes it trap or loop: every length is bounds-checked and capped.
 public final class TraceReader: Sequence {
     /// What to do when the log turns out to be damaged after the header.
     public enum Mode: Sendable {
         /// Stop and report through ``truncation`` (the default: read what is readable).
         case lenient
-        /// Throw the ``TraceDecodingError`` from `next()`.
+        /// Throw the ``TraceDecodingError`` from `next()` or ``nextBatch(_:)``.
         case strict
     }
 
