@@ -35,10 +35,11 @@ let package = Package(
             name: "reactor-inspect",
             dependencies: ["ReactorInspector", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Counter"),
-        .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Stress"),
-        .executableTarget(name: "todos", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Todos"),
-        .executableTarget(name: "profile", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Profile"),
+        .target(name: "SampleSupport", dependencies: ["ReactorTrace"], path: "Samples/SampleSupport"),
+        .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Counter"),
+        .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Stress"),
+        .executableTarget(name: "todos", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Todos"),
+        .executableTarget(name: "profile", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Profile"),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
         .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore"]),
         // Checks of the HTML and Markdown reports, shared by the two suites that make them.
