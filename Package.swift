@@ -35,12 +35,15 @@ let package = Package(
             name: "reactor-inspect",
             dependencies: ["ReactorInspector", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Counter"),
-        .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Stress"),
-        .executableTarget(name: "todos", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Todos"),
-        .executableTarget(name: "profile", dependencies: ["ReactorCore", "ReactorTrace"], path: "Samples/Profile"),
+        .target(name: "SampleSupport", dependencies: ["ReactorTrace"], path: "Samples/SampleSupport"),
+        .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Counter"),
+        .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Stress"),
+        .executableTarget(name: "todos", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Todos"),
+        .executableTarget(name: "profile", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Profile"),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
-        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore"]),
+        // Runs the built executables, for the end-to-end tests of the two suites below.
+        .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
+        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore", "BuiltProducts"]),
         // Checks of the HTML and Markdown reports, shared by the two suites that make them.
         .target(name: "ReportAssertions", path: "Tests/ReportAssertions"),
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore", "ReportAssertions"]),
@@ -48,7 +51,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore",
-                           "ReportAssertions"]
+                           "ReportAssertions", "BuiltProducts"]
         ),
     ],
     swiftLanguageModes: [.v6]

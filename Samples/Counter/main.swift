@@ -7,6 +7,7 @@
 import Foundation
 import ReactorCore
 import ReactorTrace
+import SampleSupport
 
 /// A view model with a reactive counter and the label text it drives.
 final class CounterViewModel {
@@ -14,37 +15,15 @@ final class CounterViewModel {
     var counterLabel = ""
 }
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("counter: \(message)\n".utf8))
-    exit(2)
-}
-
-var tracePath: String?
+var commandLine = SampleCommandLine(program: "counter", usage: "[--trace PATH] [--increments N]")
 var increments = 100
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--trace":
-        guard let path = arguments.popFirst(), !path.isEmpty else { fail("--trace needs a path") }
-        tracePath = path
-    case "--increments":
-        guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else {
-            fail("--increments needs a non-negative number")
-        }
-        increments = value
-    case "-h", "--help":
-        print("usage: counter [--trace PATH] [--increments N]")
-        exit(0)
-    default:
-        fail("unknown argument '\(argument)' (usage: counter [--trace PATH] [--increments N])")
+while let option = commandLine.nextOption() {
+    switch option {
+    case "--increments": increments = commandLine.count(after: option)
+    default: commandLine.rejectUnknown(option)
     }
 }
-
-do {
-    if let tracePath { try TraceRecorder.start(path: tracePath) } else { try TraceRecorder.startFromEnvironment() }
-} catch {
-    fail("\(error)")
-}
+commandLine.startTracing()
 
 let model = CounterViewModel()
 var labelReruns = 0

@@ -9,6 +9,7 @@
 import Foundation
 import ReactorCore
 import ReactorTrace
+import SampleSupport
 
 /// The model: a username other parts of the app observe.
 final class Profile {
@@ -20,31 +21,9 @@ final class Label {
     var text = ""
 }
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("profile: \(message)\n".utf8))
-    exit(2)
-}
-
-var tracePath: String?
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--trace":
-        guard let path = arguments.popFirst(), !path.isEmpty else { fail("--trace needs a path") }
-        tracePath = path
-    case "-h", "--help":
-        print("usage: profile [--trace PATH]")
-        exit(0)
-    default:
-        fail("unknown argument '\(argument)' (usage: profile [--trace PATH])")
-    }
-}
-
-do {
-    if let tracePath { try TraceRecorder.start(path: tracePath) } else { try TraceRecorder.startFromEnvironment() }
-} catch {
-    fail("\(error)")
-}
+var commandLine = SampleCommandLine(program: "profile", usage: "[--trace PATH]")
+while let option = commandLine.nextOption() { commandLine.rejectUnknown(option) }
+commandLine.startTracing()
 
 /// What the sample counts of its own work.
 final class Tally {

@@ -13,6 +13,7 @@
 import Foundation
 import ReactorCore
 import ReactorTrace
+import SampleSupport
 
 /// One reactive input of the graph.
 final class Source {
@@ -32,52 +33,31 @@ struct SplitMix64 {
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
 }
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("stress: \(message)\n".utf8))
-    exit(2)
-}
-
-func number(_ argument: String, _ value: String?) -> Int {
-    guard let value, let number = Int(value), number >= 0 else { fail("\(argument) needs a non-negative number") }
-    return number
-}
-
 var computations = 1000
 var writeCount = 10_000
 var seed: UInt64 = 1
-var tracePath: String?
 var chain = false
 var loop = false
 var hold = false
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--computations": computations = max(2, number(argument, arguments.popFirst()))
-    case "--writes": writeCount = number(argument, arguments.popFirst())
-    case "--seed": seed = UInt64(number(argument, arguments.popFirst()))
+var commandLine = SampleCommandLine(
+    program: "stress", usage: "[--computations N] [--writes N] [--seed S] [--shape layers|chain] [--trace PATH] [--loop] [--hold]")
+while let option = commandLine.nextOption() {
+    switch option {
+    case "--computations": computations = max(2, commandLine.count(after: option))
+    case "--writes": writeCount = commandLine.count(after: option)
+    case "--seed": seed = UInt64(commandLine.count(after: option))
     case "--shape":
-        switch arguments.popFirst() {
+        switch commandLine.value(after: option) {
         case "layers": chain = false
         case "chain": chain = true
-        default: fail("--shape needs layers or chain")
+        default: commandLine.fail("--shape needs layers or chain")
         }
-    case "--trace":
-        guard let path = arguments.popFirst(), !path.isEmpty else { fail("--trace needs a path") }
-        tracePath = path
     case "--loop": loop = true
     case "--hold": hold = true
-    case "-h", "--help":
-        print("usage: stress [--computations N] [--writes N] [--seed S] [--shape layers|chain] [--trace PATH] [--loop] [--hold]")
-        exit(0)
-    default: fail("unknown argument '\(argument)'")
+    default: commandLine.rejectUnknown(option)
     }
 }
-
-do {
-    if let tracePath { try TraceRecorder.start(path: tracePath) } else { try TraceRecorder.startFromEnvironment() }
-} catch {
-    fail("\(error)")
-}
+commandLine.startTracing()
 
 /// The generated graph and the counts the sample keeps of its own work.
 final class StressGraph {

@@ -8,6 +8,7 @@
 import Foundation
 import ReactorCore
 import ReactorTrace
+import SampleSupport
 
 /// Which todos the list shows.
 enum VisibilityFilter: String, Equatable {
@@ -73,31 +74,9 @@ final class TodoStore: Store {
     }
 }
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("todos: \(message)\n".utf8))
-    exit(2)
-}
-
-var tracePath: String?
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--trace":
-        guard let path = arguments.popFirst(), !path.isEmpty else { fail("--trace needs a path") }
-        tracePath = path
-    case "-h", "--help":
-        print("usage: todos [--trace PATH]")
-        exit(0)
-    default:
-        fail("unknown argument '\(argument)' (usage: todos [--trace PATH])")
-    }
-}
-
-do {
-    if let tracePath { try TraceRecorder.start(path: tracePath) } else { try TraceRecorder.startFromEnvironment() }
-} catch {
-    fail("\(error)")
-}
+var commandLine = SampleCommandLine(program: "todos", usage: "[--trace PATH]")
+while let option = commandLine.nextOption() { commandLine.rejectUnknown(option) }
+commandLine.startTracing()
 
 /// What the screen shows, and how often each part was redrawn.
 final class TodoScreen {

@@ -12,18 +12,7 @@ enum Terminal {
     struct ErrorStream {
         func write(_ text: String) {
             var text = text
-            text.withUTF8 { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    #if canImport(Glibc)
-                    let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                    #else
-                    let written = Darwin.write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                    #endif
-                    if written <= 0 { return }
-                    offset += written
-                }
-            }
+            text.withUTF8 { Terminal.writeAll(2, UnsafeRawBufferPointer($0)) }
         }
     }
 
@@ -57,18 +46,23 @@ enum Terminal {
     static func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         fflush(nil)   // keep the order with print's buffered output
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                let written = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                let written = Darwin.write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return }   // a closed pipe: nothing more to do
-                offset += written
-            }
+        bytes.withUnsafeBytes { writeAll(1, $0) }
+    }
+
+    /// Writes all of `buffer` to `descriptor`, retrying after signals; stops
+    /// quietly when the other end is gone (a closed pipe: nothing more to do).
+    static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) {
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            #if canImport(Glibc)
+            let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+            #else
+            let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
+            #endif
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
         }
     }
 }

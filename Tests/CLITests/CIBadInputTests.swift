@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
             case "export": arguments = ["export", path, "-o", path + ".json"]
             default: arguments = ["report", path, "-o", path + ".html"]
             }
-            let result = try CICommand.run("reactor-inspect", arguments)
+            let result = try BuiltProducts.run("reactor-inspect", arguments)
             #expect(result.status == 2, "\(command) on \(kind)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(command) on \(kind): \(result.stderr)")
             #expect(result.stderr.contains(path), "\(command) on \(kind): \(result.stderr)")
@@ -36,7 +37,7 @@ import Testing
         let traces = try SampleTraces.load()
         for arguments in [["check", traces.counter], ["diff", traces.counter], ["export", traces.counter, "--format", "svg"],
                           ["diff", traces.counter, traces.counter, "--fail-on-regression", "lots"]] {
-            let result = try CICommand.run("reactor-inspect", arguments)
+            let result = try BuiltProducts.run("reactor-inspect", arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
         }
@@ -44,7 +45,7 @@ import Testing
 
     @Test func helpHasExamples() throws {
         for command in ["check", "diff", "export", "report"] {
-            let result = try CICommand.inspect(command, "--help")
+            let result = try BuiltProducts.inspect(command, "--help")
             #expect(result.status == 0)
             #expect(result.stdout.contains("Examples:"), "\(command)")
         }

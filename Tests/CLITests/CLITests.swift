@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 import ReactorTrace
 import Testing
@@ -6,7 +7,7 @@ import Testing
     @Test(arguments: ["counter", "todos", "profile", "stress"])
     func hotRerunsEqualTheSamplesOwnCounters(sample: String) throws {
         let trace = try SampleTrace.named(sample)
-        let result = try ProcessRunner.inspect("hot", trace.path, "--json", "--top", "100000")
+        let result = try BuiltProducts.inspect("hot", trace.path, "--json", "--top", "100000")
         #expect(result.status == 0, "\(result.stderr)")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         var reruns: [String: Int] = [:]
@@ -24,17 +25,17 @@ import Testing
     @Test func counterLabelRerunsExactlyOneHundredTimes() throws {
         let trace = try SampleTrace.counter.get()
         #expect(trace.reruns["label"] == 100)
-        let result = try ProcessRunner.inspect("hot", trace.path)
+        let result = try BuiltProducts.inspect("hot", trace.path)
         #expect(result.stdout.contains("label"))
         #expect(result.stdout.contains("  100  "))
-        let why = try ProcessRunner.inspect("why", trace.path, "label", "--limit", "2")
+        let why = try BuiltProducts.inspect("why", trace.path, "label", "--limit", "2")
         #expect(why.status == 0)
         #expect(why.stdout.contains("100×  CounterViewModel.counter changed → autorun label invalidated → autorun label reran"))
     }
 
     @Test func summaryJSONCountsEveryEventTheReaderSees() throws {
         let trace = try SampleTrace.stress.get()
-        let result = try ProcessRunner.inspect("summary", trace.path, "--json")
+        let result = try BuiltProducts.inspect("summary", trace.path, "--json")
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let reader = try TraceReader(path: trace.path)
@@ -48,12 +49,12 @@ import Testing
 
     @Test func replayPrintsOneLineAnEventAndFilters() throws {
         let trace = try SampleTrace.counter.get()
-        let all = try ProcessRunner.inspect("replay", trace.path)
+        let all = try BuiltProducts.inspect("replay", trace.path)
         let reader = try TraceReader(path: trace.path)
         #expect(all.stdout.split(separator: "\n").count == (try reader.skipToEnd()))
-        let begins = try ProcessRunner.inspect("replay", trace.path, "--filter", "rerun-begin", "--filter", "name:label")
+        let begins = try BuiltProducts.inspect("replay", trace.path, "--filter", "rerun-begin", "--filter", "name:label")
         #expect(begins.stdout.split(separator: "\n").count == 101)
-        let bad = try ProcessRunner.inspect("replay", trace.path, "--filter", "kind:nonsense")
+        let bad = try BuiltProducts.inspect("replay", trace.path, "--filter", "kind:nonsense")
         #expect(bad.status == 2)
         #expect(bad.stderrLines.count == 1)
     }
@@ -67,7 +68,7 @@ import Testing
         let copy = directory.appendingPathComponent("run.trace")
         try? FileManager.default.removeItem(at: copy)
         try FileManager.default.copyItem(atPath: source.path, toPath: copy.path)
-        let result = try ProcessRunner.inspect("graph", copy.path)
+        let result = try BuiltProducts.inspect("graph", copy.path)
         #expect(result.status == 0, "\(result.stderr)")
         let svgPath = directory.appendingPathComponent("run.svg").path
         #expect(result.stdout.contains("wrote \(svgPath)"))
@@ -79,11 +80,11 @@ import Testing
 
     @Test func dotToStdoutAndFocus() throws {
         let trace = try SampleTrace.stress.get()
-        let result = try ProcessRunner.inspect("graph", trace.path, "--format", "dot", "-o", "-", "--top", "3")
+        let result = try BuiltProducts.inspect("graph", trace.path, "--format", "dot", "-o", "-", "--top", "3")
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("digraph reactor"))
         #expect(result.stderr.contains("Showing"))
-        let unknown = try ProcessRunner.inspect("graph", trace.path, "--focus", "no-such-node")
+        let unknown = try BuiltProducts.inspect("graph", trace.path, "--focus", "no-such-node")
         #expect(unknown.status == 2)
         #expect(unknown.stderrLines == ["reactor-inspect: error: no node named 'no-such-node' in this trace"])
     }
@@ -96,7 +97,7 @@ import Testing
         return url.path
     }
 
-    private func expectOneLineFailure(_ result: ProcessRunner.Result, containing text: String) {
+    private func expectOneLineFailure(_ result: BuiltProducts.Run, containing text: String) {
         #expect(result.status == 2)
         #expect(result.stderrLines.count == 1, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("reactor-inspect: error:"))
@@ -105,35 +106,35 @@ import Testing
 
     @Test(arguments: ["summary", "hot", "replay", "graph"])
     func unreadableFilesFailWithOneLine(command: String) throws {
-        expectOneLineFailure(try ProcessRunner.inspect(command, "/no/such/trace"), containing: "/no/such/trace")
-        expectOneLineFailure(try ProcessRunner.inspect(command, try file("empty.trace", [])), containing: "empty")
+        expectOneLineFailure(try BuiltProducts.inspect(command, "/no/such/trace"), containing: "/no/such/trace")
+        expectOneLineFailure(try BuiltProducts.inspect(command, try file("empty.trace", [])), containing: "empty")
         var generator = SystemRandomNumberGenerator()
         let noise = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        expectOneLineFailure(try ProcessRunner.inspect(command, try file("noise.trace", noise)), containing: "not a Reactor trace")
+        expectOneLineFailure(try BuiltProducts.inspect(command, try file("noise.trace", noise)), containing: "not a Reactor trace")
         let header = try Array(Data(contentsOf: URL(fileURLWithPath: try SampleTrace.counter.get().path)).prefix(12))
-        expectOneLineFailure(try ProcessRunner.inspect(command, try file("cut-header.trace", header)), containing: "truncated")
+        expectOneLineFailure(try BuiltProducts.inspect(command, try file("cut-header.trace", header)), containing: "truncated")
     }
 
     @Test func whyFailsOnUnknownTraceOrName() throws {
-        expectOneLineFailure(try ProcessRunner.inspect("why", "/no/such/trace", "x"), containing: "/no/such/trace")
+        expectOneLineFailure(try BuiltProducts.inspect("why", "/no/such/trace", "x"), containing: "/no/such/trace")
         let trace = try SampleTrace.counter.get()
-        expectOneLineFailure(try ProcessRunner.inspect("why", trace.path, "lable"), containing: "did you mean 'label'")
+        expectOneLineFailure(try BuiltProducts.inspect("why", trace.path, "lable"), containing: "did you mean 'label'")
     }
 
     @Test func badFlagsFailWithOneLine() throws {
         let trace = try SampleTrace.counter.get()
-        expectOneLineFailure(try ProcessRunner.inspect("hot", trace.path, "--bogus"), containing: "--bogus")
-        expectOneLineFailure(try ProcessRunner.inspect("hot", trace.path, "--top", "0"), containing: "--top")
-        expectOneLineFailure(try ProcessRunner.inspect("hot", trace.path, "--by", "speed"), containing: "speed")
-        expectOneLineFailure(try ProcessRunner.inspect("graph", trace.path, "--at", "soon"), containing: "--at")
-        expectOneLineFailure(try ProcessRunner.inspect("nonsense"), containing: "nonsense")
+        expectOneLineFailure(try BuiltProducts.inspect("hot", trace.path, "--bogus"), containing: "--bogus")
+        expectOneLineFailure(try BuiltProducts.inspect("hot", trace.path, "--top", "0"), containing: "--top")
+        expectOneLineFailure(try BuiltProducts.inspect("hot", trace.path, "--by", "speed"), containing: "speed")
+        expectOneLineFailure(try BuiltProducts.inspect("graph", trace.path, "--at", "soon"), containing: "--at")
+        expectOneLineFailure(try BuiltProducts.inspect("nonsense"), containing: "nonsense")
     }
 
     @Test func truncatedTraceReportsWhatItHoldsWithAWarning() throws {
         let trace = try SampleTrace.stress.get()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: trace.path))
         let cut = try file("cut.trace", Array(bytes.prefix(bytes.count / 2)))
-        let result = try ProcessRunner.inspect("summary", cut, "--json")
+        let result = try BuiltProducts.inspect("summary", cut, "--json")
         #expect(result.status == 2)
         #expect(result.stderrLines.count == 1)
         #expect(result.stderr.hasPrefix("reactor-inspect: warning: \(cut):"))
@@ -147,18 +148,18 @@ import Testing
 @Suite struct TerminalOutputTests {
     @Test func plainWhenPipedColouredOnRequest() throws {
         let trace = try SampleTrace.counter.get()
-        let piped = try ProcessRunner.inspect("hot", trace.path)
+        let piped = try BuiltProducts.inspect("hot", trace.path)
         #expect(!piped.stdout.contains("\u{1B}["))
-        let forced = try ProcessRunner.inspect("hot", trace.path, "--color", "always")
+        let forced = try BuiltProducts.inspect("hot", trace.path, "--color", "always")
         #expect(forced.stdout.contains("\u{1B}[1m"))
-        let noColor = try ProcessRunner.inspect("hot", trace.path, environment: ["NO_COLOR": "1"])
+        let noColor = try BuiltProducts.inspect("hot", trace.path, environment: ["NO_COLOR": "1"])
         #expect(!noColor.stdout.contains("\u{1B}["))
         #expect(piped.stderr.isEmpty)  // no progress line when stderr is not a terminal
     }
 
     @Test func helpHasExamples() throws {
         for command in ["summary", "hot", "why", "replay", "graph"] {
-            let help = try ProcessRunner.inspect(command, "--help")
+            let help = try BuiltProducts.inspect(command, "--help")
             #expect(help.status == 0)
             #expect(help.stdout.contains("Examples:"), "\(command)")
         }
@@ -168,7 +169,7 @@ import Testing
 @Suite struct TodosSampleTests {
     @Test func whyListStartsAtTheStoreActions() throws {
         let trace = try SampleTrace.todos.get()
-        let result = try ProcessRunner.inspect("why", trace.path, "list")
+        let result = try BuiltProducts.inspect("why", trace.path, "list")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("action TodoStore.addTodo(_:) → TodoStore.todos changed → autorun list invalidated → autorun list reran"))
         #expect(result.stdout.contains("action TodoStore.setVisibilityFilter(_:)"))
@@ -178,7 +179,7 @@ import Testing
 
     @Test func graphShowsTheStoreClusterAndComputed() throws {
         let trace = try SampleTrace.todos.get()
-        let result = try ProcessRunner.inspect("graph", trace.path, "--format", "svg", "-o", "-")
+        let result = try BuiltProducts.inspect("graph", trace.path, "--format", "svg", "-o", "-")
         #expect(result.status == 0)
         #expect(result.stdout.contains("store TodoStore"))
         #expect(result.stdout.contains(">remainingCount</text>"))
@@ -188,20 +189,20 @@ import Testing
     @Test func graphAtAMomentDrawsTheEdgesHeldThen() throws {
         let trace = try SampleTrace.todos.get()
         // Before anything ran: no edges yet. At the end: every edge.
-        let early = try ProcessRunner.inspect("graph", trace.path, "--at", "0", "--format", "dot", "-o", "-")
+        let early = try BuiltProducts.inspect("graph", trace.path, "--at", "0", "--format", "dot", "-o", "-")
         #expect(early.status == 0, "\(early.stderr)")
         #expect(early.stdout.contains("graph at 0.000 ms"))
         #expect(!early.stdout.contains("reads"))
-        let late = try ProcessRunner.inspect("graph", trace.path, "--at", "1h", "--format", "dot", "-o", "-")
+        let late = try BuiltProducts.inspect("graph", trace.path, "--at", "1h", "--format", "dot", "-o", "-")
         #expect(late.status == 2)  // 1h is not a time this parser knows: one line, status 2
-        let end = try ProcessRunner.inspect("graph", trace.path, "--at", "100000s", "--format", "dot", "-o", "-")
+        let end = try BuiltProducts.inspect("graph", trace.path, "--at", "100000s", "--format", "dot", "-o", "-")
         #expect(end.status == 0)
         #expect(end.stdout.contains("countLabel reads remainingCount"))
     }
 
     @Test func whyJSONHasChains() throws {
         let trace = try SampleTrace.todos.get()
-        let result = try ProcessRunner.inspect("why", trace.path, "countLabel", "--json")
+        let result = try BuiltProducts.inspect("why", trace.path, "countLabel", "--json")
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["reruns"] as? Int == trace.reruns["countLabel"])
@@ -213,7 +214,7 @@ import Testing
 
     @Test func summaryListsTheActions() throws {
         let trace = try SampleTrace.todos.get()
-        let result = try ProcessRunner.inspect("summary", trace.path)
+        let result = try BuiltProducts.inspect("summary", trace.path)
         #expect(result.stdout.contains("TodoStore.addTodo(_:)"))
         #expect(result.stdout.contains("×5"))
     }

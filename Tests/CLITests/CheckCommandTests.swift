@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 import ReportAssertions
 import Testing
@@ -14,7 +15,7 @@ import FoundationXML
 
     @Test func withinBudgetExitsZero() throws {
         let traces = try SampleTraces.load()
-        let result = try CICommand.inspect("check", traces.counter, "--budget",
+        let result = try BuiltProducts.inspect("check", traces.counter, "--budget",
                                            try budget(#"{ "computations": [ { "match": "label", "maxReruns": 100 } ], "forbid": ["runaway"] }"#))
         #expect(result.status == 0)
         #expect(result.stdout.contains("counter.trace is within budget budget.json: 2 rules passed"))
@@ -23,7 +24,7 @@ import FoundationXML
 
     @Test func exceededBudgetExitsOneWithTheCause() throws {
         let traces = try SampleTraces.load()
-        let result = try CICommand.inspect("check", traces.counter, "--budget",
+        let result = try BuiltProducts.inspect("check", traces.counter, "--budget",
                                            try budget(#"{ "computations": [ { "match": "lab*", "maxReruns": 50 } ] }"#))
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -36,7 +37,7 @@ import FoundationXML
     @Test func junitReportParsesWithOneCasePerRule() throws {
         let traces = try SampleTraces.load()
         let out = try CICommand.temporaryDirectory().appendingPathComponent("budget.xml")
-        let result = try CICommand.inspect(
+        let result = try BuiltProducts.inspect(
             "check", traces.stressBase, "--junit", out.path, "--budget",
             try budget(#"{ "computations": [ { "match": "effect*", "maxReruns": 1, "maxTotalMilliseconds": 100000 } ], "maxFlushMilliseconds": 100000, "forbid": ["cycle", "runaway"] }"#))
         #expect(result.status == 1)
@@ -53,7 +54,7 @@ import FoundationXML
         let traces = try SampleTraces.load()
         let summary = try CICommand.temporaryDirectory().appendingPathComponent("summary.md")
         try "# Earlier step\n".write(to: summary, atomically: true, encoding: .utf8)
-        let result = try CICommand.inspect("check", traces.counter, "--budget",
+        let result = try BuiltProducts.inspect("check", traces.counter, "--budget",
                                            try budget(#"{ "computations": [ { "match": "*", "maxReruns": 10 } ] }"#),
                                            environment: ["GITHUB_STEP_SUMMARY": summary.path])
         #expect(result.status == 1)
@@ -75,14 +76,14 @@ import FoundationXML
         ]
         for (json, expected) in cases {
             let path = try budget(json)
-            let result = try CICommand.inspect("check", traces.counter, "--budget", path)
+            let result = try BuiltProducts.inspect("check", traces.counter, "--budget", path)
             #expect(result.status == 2, "\(json)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
             #expect(result.stderr.hasPrefix("reactor-inspect: error: \(path): "))
             #expect(result.stderr.contains(expected), "\(result.stderr)")
         }
-        let missing = try CICommand.inspect("check", traces.counter, "--budget", "/nonexistent/budget.json")
+        let missing = try BuiltProducts.inspect("check", traces.counter, "--budget", "/nonexistent/budget.json")
         #expect(missing.status == 2)
         #expect(missing.stderr == "reactor-inspect: error: /nonexistent/budget.json: no such budget file\n")
     }
@@ -103,7 +104,7 @@ final class CaseCollector: NSObject, XMLParserDelegate {
     /// Records the todos sample (store actions, a computed, two autoruns) once.
     static let recorded: Swift.Result<(path: String, reruns: [String: Int], actions: Int), any Error> = Swift.Result {
         let path = try CICommand.temporaryDirectory().appendingPathComponent("todos.trace").path
-        let result = try CICommand.run("todos", ["--trace", path])
+        let result = try BuiltProducts.run("todos", ["--trace", path])
         let line = try #require(result.stdout.split(separator: "\n").last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         return (path, object["reruns"] as? [String: Int] ?? [:], object["actions"] as? Int ?? -1)
@@ -111,7 +112,7 @@ final class CaseCollector: NSObject, XMLParserDelegate {
 
     @Test func everyRerunIsChargedToTheActionThatCausedIt() throws {
         let todos = try Self.recorded.get()
-        let result = try CICommand.inspect("diff", todos.path, todos.path, "--json")
+        let result = try BuiltProducts.inspect("diff", todos.path, todos.path, "--json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let actions = try #require((object["diff"] as? [String: Any])?["actions"] as? [[String: Any]])
         let heads = actions.compactMap { $0["head"] as? [String: Any] }
@@ -125,7 +126,7 @@ final class CaseCollector: NSObject, XMLParserDelegate {
         let budget = try CICommand.temporaryDirectory().appendingPathComponent("budget.json")
         try #"{ "actions": [ { "match": "TodoStore.add*", "maxRerunsPerAction": 2 } ], "computations": [ { "match": "list", "maxReruns": 14 } ] }"#
             .write(to: budget, atomically: true, encoding: .utf8)
-        let result = try CICommand.inspect("check", todos.path, "--budget", budget.path)
+        let result = try BuiltProducts.inspect("check", todos.path, "--budget", budget.path)
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines[0].hasPrefix(#"✗ actions[0].maxRerunsPerAction: reruns caused by one invocation of actions matching "TodoStore.add*": "TodoStore.addTodo(_:)" measured 3, limit 2"#))

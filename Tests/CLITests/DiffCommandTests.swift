@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 import ReportAssertions
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @Suite struct DiffCommandTests {
     @Test func jsonDiffMatchesTheSamplesOwnCounts() throws {
         let traces = try SampleTraces.load()
-        let result = try CICommand.inspect("diff", traces.stressBase, traces.stressHead, "--json")
+        let result = try BuiltProducts.inspect("diff", traces.stressBase, traces.stressHead, "--json")
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let entries = try #require((object["diff"] as? [String: Any])?["computations"] as? [[String: Any]])
@@ -24,17 +25,17 @@ import Testing
 
     @Test func failOnRegression() throws {
         let traces = try SampleTraces.load()
-        let regressed = try CICommand.inspect("diff", traces.stressBase, traces.stressHead, "--fail-on-regression", "20")
+        let regressed = try BuiltProducts.inspect("diff", traces.stressBase, traces.stressHead, "--fail-on-regression", "20")
         #expect(regressed.status == 1)
         #expect(regressed.stdout.contains("regressed over 20%"))
-        let reverse = try CICommand.inspect("diff", traces.stressBase, traces.stressBase, "--fail-on-regression", "0")
+        let reverse = try BuiltProducts.inspect("diff", traces.stressBase, traces.stressBase, "--fail-on-regression", "0")
         #expect(reverse.status == 0)
         #expect(reverse.stdout.contains("computations: 0 changed, 0 new, 0 gone"))
     }
 
     @Test func newAndGoneAcrossSamples() throws {
         let traces = try SampleTraces.load()
-        let result = try CICommand.inspect("diff", traces.counter, traces.stressBase, "--markdown", "--top", "100")
+        let result = try BuiltProducts.inspect("diff", traces.counter, traces.stressBase, "--markdown", "--top", "100")
         #expect(result.status == 0)
         #expect(result.stdout.contains("| ➖ | `label` | autorun | 100 → – |"))
         try MarkdownAssertions.expectWellFormedTables(result.stdout)

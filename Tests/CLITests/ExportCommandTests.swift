@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 import Testing
 import ReactorInspector
@@ -6,7 +7,7 @@ import ReactorInspector
     @Test func chromeExportIsValidWithAFlowPerRerun() throws {
         let traces = try SampleTraces.load()
         let out = try CICommand.temporaryDirectory().appendingPathComponent("stress.json")
-        let result = try CICommand.inspect("export", traces.stressHead, "--format", "chrome", "-o", out.path)
+        let result = try BuiltProducts.inspect("export", traces.stressHead, "--format", "chrome", "-o", out.path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("wrote \(out.path)"))
         let summary = try ChromeTraceValidator.validate(try Data(contentsOf: out))
@@ -19,7 +20,7 @@ import ReactorInspector
     @Test func counterExportHasTheLabelSlices() throws {
         let traces = try SampleTraces.load()
         let out = try CICommand.temporaryDirectory().appendingPathComponent("counter.json")
-        #expect(try CICommand.inspect("export", traces.counter, "-o", out.path).status == 0)
+        #expect(try BuiltProducts.inspect("export", traces.counter, "-o", out.path).status == 0)
         let summary = try ChromeTraceValidator.validate(try Data(contentsOf: out))
         #expect(summary.slicesByName["label"] == 101)
         #expect(summary.completeFlows == 100)
@@ -34,7 +35,7 @@ import ReactorInspector
         let cut = directory.appendingPathComponent("cut.trace")
         try bytes.prefix(bytes.count * 2 / 3).write(to: cut)
         let out = directory.appendingPathComponent("cut.json")
-        let result = try CICommand.inspect("export", cut.path, "-o", out.path)
+        let result = try BuiltProducts.inspect("export", cut.path, "-o", out.path)
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("reactor-inspect: warning: \(cut.path): "))
         #expect(result.stderr.split(separator: "\n").count == 1)

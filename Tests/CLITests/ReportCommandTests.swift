@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 import ReportAssertions
 import Testing
@@ -6,7 +7,7 @@ import Testing
     @Test func htmlReportIsSelfContainedAndBalanced() throws {
         let traces = try SampleTraces.load()
         let out = try CICommand.temporaryDirectory().appendingPathComponent("stress.html")
-        let result = try CICommand.inspect("report", traces.stressBase, "-o", out.path)
+        let result = try BuiltProducts.inspect("report", traces.stressBase, "-o", out.path)
         #expect(result.status == 0, "\(result.stderr)")
         let html = try String(contentsOf: out, encoding: .utf8)
         HTMLAssertions.expectBalanced(html)
@@ -23,7 +24,7 @@ import Testing
 
     @Test func markdownReportIsWellFormed() throws {
         let traces = try SampleTraces.load()
-        let result = try CICommand.inspect("report", traces.counter, "--format", "md", "-o", "-")
+        let result = try BuiltProducts.inspect("report", traces.counter, "--format", "md", "-o", "-")
         #expect(result.status == 0)
         try MarkdownAssertions.expectWellFormedTables(result.stdout)
         #expect(result.stdout.contains("| `label` | autorun | 100 |"))
@@ -31,7 +32,7 @@ import Testing
 
     @Test func unknownExtensionIsBadInput() throws {
         let traces = try SampleTraces.load()
-        let result = try CICommand.inspect("report", traces.counter, "-o", "/tmp/report.txt")
+        let result = try BuiltProducts.inspect("report", traces.counter, "-o", "/tmp/report.txt")
         #expect(result.status == 2)
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(result.stderr.contains("use a .html or .md name"))

@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 
 /// Traces recorded once per test run from the real samples, with the counts
@@ -7,6 +8,8 @@ struct SampleTrace: Sendable {
     let path: String
     /// The sample's own `reruns` per computation name.
     let reruns: [String: Int]
+    /// The sample's own count of all reruns, for the samples that print one (`stress`).
+    let totalReruns: Int?
 
     /// A folder for this test process; folders left by finished runs are removed.
     static let directory: URL = {
@@ -23,14 +26,15 @@ struct SampleTrace: Sendable {
         return url
     }()
 
-    static func record(_ sample: String, _ arguments: [String] = []) throws -> SampleTrace {
-        let path = directory.appendingPathComponent("\(sample).trace").path
-        let result = try ProcessRunner.run(sample, ["--trace", path] + arguments)
+    /// Runs `sample` with `arguments`, recording into `file` (the sample's name by default).
+    static func record(_ sample: String, _ arguments: [String] = [], file: String? = nil) throws -> SampleTrace {
+        let path = directory.appendingPathComponent("\(file ?? sample).trace").path
+        let result = try BuiltProducts.run(sample, ["--trace", path] + arguments)
         guard result.status == 0 else { throw SampleError.failed(sample, result.stderr) }
         let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let reruns = object["reruns"] as? [String: Int] else { throw SampleError.noCounts(sample, line) }
-        return SampleTrace(name: sample, path: path, reruns: reruns)
+        return SampleTrace(name: sample, path: path, reruns: reruns, totalReruns: object["totalReruns"] as? Int)
     }
 
     enum SampleError: Error {
@@ -42,6 +46,9 @@ struct SampleTrace: Sendable {
     static let todos = Result { try record("todos") }
     static let profile = Result { try record("profile") }
     static let stress = Result { try record("stress", ["--computations", "60", "--writes", "300"]) }
+    /// A stress graph for `diff`, and the same graph with more writes: every computation reruns at least as often.
+    static let stressBase = Result { try record("stress", ["--computations", "40", "--writes", "300", "--seed", "7"], file: "stress-base") }
+    static let stressHead = Result { try record("stress", ["--computations", "40", "--writes", "600", "--seed", "7"], file: "stress-head") }
 
     /// The recorded trace of `sample`.
     static func named(_ sample: String) throws -> SampleTrace {

@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 import ReactorTrace
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @Suite struct TraceSizeTests {
     @Test func stressTraceTakesAtMostFourBytesAnEvent() throws {
         let path = SampleTrace.directory.appendingPathComponent("stress-size.trace").path
-        let result = try ProcessRunner.run("stress", ["--computations", "300", "--writes", "1000", "--trace", path])
+        let result = try BuiltProducts.run("stress", ["--computations", "300", "--writes", "1000", "--trace", path])
         #expect(result.status == 0, "\(result.stderr)")
         let events = try TraceReader(path: path).skipToEnd()
         let bytes = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)

@@ -48,6 +48,26 @@ import ReactorTrace
         #expect(text.contains("- Footer.count (gone: had 4 reruns, 0.12 ms)"))
     }
 
+    @Test func aComputationThatNoLongerRunsIsChangedNotGone() throws {
+        // In head the footer is still created but never runs (nothing reads it).
+        let events = TraceScript.todos(count: 4, listNanoseconds: 1_000_000).filter { event in
+            switch event.record {
+            case .rerunBegan(TraceScript.footer, _), .rerunEnded(TraceScript.footer),
+                 .depend(TraceScript.footer, _), .invalidated(TraceScript.footer, _, _): false
+            default: true
+            }
+        }
+        let diff = TraceDiff(base: base, head: TraceProfile.build(from: events))
+        let footer = try #require(diff.computations.first { $0.name == "Footer.count" })
+        #expect(footer.status == .changed)
+        #expect(footer.head?.reruns == 0)
+        #expect(footer.rerunsDelta == -4)
+        #expect(footer.rerunsPercent == -100)
+        let text = diff.text(basePath: "base.bin", headPath: "head.bin")
+        #expect(text.contains("computations: 1 changed, 0 new, 0 gone"))
+        #expect(text.contains("4 → 0"))
+    }
+
     @Test func regressionThreshold() {
         let slower = head(count: 4, listNanoseconds: 1_300_000)
         #expect(TraceDiff(base: base, head: slower, regressionThresholdPercent: 25).regressions.map(\.name)

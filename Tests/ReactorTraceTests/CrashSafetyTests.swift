@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 import ReactorCore
 import Testing
@@ -13,9 +14,9 @@ import ReactorTrace
     @Test func killedMidRecordingLosesAtMostTheChunkInFlight() throws {
         let path = TraceFixtures.temporaryPath("killed")
         defer { unlink(path) }
-        let (process, output) = try SampleProcess.launch("stress", ["--computations", "200", "--loop", "--trace", path])
+        let (process, output) = try BuiltProducts.launch("stress", ["--computations", "200", "--loop", "--trace", path])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        #expect(SampleProcess.readLine(output) == "recording")
+        #expect(BuiltProducts.readLine(output) == "recording")
         // Let it write a few hundred KiB, then kill it without warning.
         var polls = 0
         while Self.fileSize(path) < 400 << 10, polls < 30_000, process.isRunning {
@@ -62,9 +63,9 @@ import ReactorTrace
         let path = TraceFixtures.temporaryPath("held")
         defer { unlink(path) }
         // --hold: the sample prints its counts, then sleeps without stopping the recorder.
-        let (process, output) = try SampleProcess.launch("stress", ["--computations", "60", "--writes", "200", "--hold", "--trace", path])
+        let (process, output) = try BuiltProducts.launch("stress", ["--computations", "60", "--writes", "200", "--hold", "--trace", path])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let line = try #require(SampleProcess.readLine(output))
+        let line = try #require(BuiltProducts.readLine(output))
         let json = try SampleProcess.json(line)
         let reruns = try #require(json["reruns"] as? [String: Int])
         // No stop(), no more events: the writer's timer alone must ship the partly

@@ -1,10 +1,16 @@
 import ReactorCore
 
 extension TraceProfile {
-    /// Every computation name that ran, with its counts and times, sorted by name.
+    /// Every computation name in the trace, with its counts and times, sorted by name.
+    /// A computation that was created but never ran (a computed nobody read) is
+    /// listed with zero runs, so that `diff` tells "no longer runs" from "gone".
     public var computations: [ComputationProfile] {
         var byName: [String: (profile: ComputationProfile, slowest: CauseStep?, latest: CauseStep?, latestRun: Int)] = [:]
-        for (id, counter) in counters {
+        var everyComputation = counters
+        for (id, node) in nodes where (node.kind == .computation || node.kind == .computed) && counters[id] == nil {
+            everyComputation[id] = ComputationCounters()
+        }
+        for (id, counter) in everyComputation {
             let node = nodes[id]
             let name = self.name(of: id)
             let kind = node?.kind == .computed ? "computed" : "autorun"
