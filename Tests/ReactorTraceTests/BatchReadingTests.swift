@@ -1,3 +1,4 @@
+import BuiltProducts
 import Foundation
 import ReactorCore
 import Testing
@@ -111,7 +112,7 @@ import Testing
         for (sample, arguments) in [("stress", ["--computations", "60", "--writes", "400"]), ("todos", []), ("counter", [])] {
             let path = TraceFixtures.temporaryPath("batch-\(sample)")
             defer { unlink(path) }
-            let (_, status) = try SampleProcess.run(sample, arguments + ["--trace", path])
+            let status = try BuiltProducts.run(sample, arguments + ["--trace", path]).status
             #expect(status == 0)
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             let outcome = Self.readBatches(bytes)
@@ -132,7 +133,7 @@ import Testing
     @Test func aLargeFileReadsInPlaceAsFromMemory() throws {
         let path = TraceFixtures.temporaryPath("batch-large")
         defer { unlink(path) }
-        let (_, status) = try SampleProcess.run("stress", ["--computations", "200", "--writes", "1000", "--trace", path])
+        let status = try BuiltProducts.run("stress", ["--computations", "200", "--writes", "1000", "--trace", path]).status
         #expect(status == 0)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(bytes.count > 1 << 20)
