@@ -103,15 +103,28 @@ extension Dependency {
     }
 
     /// `link(_:)` for a read that is not the next one of the last run's order,
-    /// or that is to be traced.
+    /// or that is in a traced run.
     @usableFromInline
     func linkOffCursor(_ computation: Computation) -> Bool {
-        if let next = computation.cursor, next.pointee.dependency.refers(to: self) {
-            next.pointee.epoch = computation.epoch
-            computation.cursor = next.pointee.nextDependency
-            withTracer { $0.depend(computation: computation.id, dependency: id) }
-            return true
+        // Dispatches before any frame is set up: a traced read in order does
+        // not pay for the large one of `linkOutOfOrder`.
+        if computation.runIsTraced, let next = computation.cursor, next.pointee.dependency.refers(to: self) {
+            return linkTracedInOrder(computation, next)
         }
+        return linkOutOfOrder(computation)
+    }
+
+    /// `link(_:)`'s keeping of the link at the cursor, in a traced run.
+    @inline(never)
+    func linkTracedInOrder(_ computation: Computation, _ next: LinkPointer) -> Bool {
+        next.pointee.epoch = computation.epoch
+        computation.cursor = next.pointee.nextDependency
+        withTracer { $0.depend(computation: computation.id, dependency: id) }
+        return true
+    }
+
+    @inline(never)
+    func linkOutOfOrder(_ computation: Computation) -> Bool {
         // Tracker adds then at once removes an invalidated computation (its
         // onInvalidate runs immediately), so it reports a new dependent that
         // is not kept.
