@@ -197,6 +197,12 @@ extension Dependency {
     @usableFromInline
     func publishChange() {
         if TraceEmit.isOn { return publishChangeTraced() }
+        // Out of line: a write nobody reads sets up no frame for the loop.
+        if subscribersHead != nil { notifySubscribersUntraced() }
+    }
+
+    @inline(never)
+    func notifySubscribersUntraced() {
         notifySubscribers(traced: false)
     }
 
