@@ -210,6 +210,11 @@ extension Dependency {
     @inline(never)
     func publishChangeTraced() {
         withTracer { $0.changed(dependency: id) }
+        if subscribersHead != nil { notifySubscribersTraced() }
+    }
+
+    @inline(never)
+    func notifySubscribersTraced() {
         notifySubscribers(traced: true)
     }
 
