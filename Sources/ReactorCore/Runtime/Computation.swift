@@ -22,10 +22,6 @@ public final class Computation: @unchecked Sendable {
     /// links before it were read in this run, those from it on may go. Nil
     /// outside a run (new links go at the tail).
     @usableFromInline @exclusivity(unchecked) var cursor: LinkPointer?
-    /// The current or last run was traced: reads in it are recorded. Set when
-    /// a run begins, so that a read (inlined into the caller's code) checks a
-    /// field of the computation it has at hand rather than the tracer slot.
-    @usableFromInline @exclusivity(unchecked) var runIsTraced = false
     // The dependencies read during the current or last run, in reading order.
     @usableFromInline @exclusivity(unchecked) var dependenciesHead: LinkPointer?
     /// Bumped each time the dependency list is recycled, so that a walk over
@@ -48,6 +44,11 @@ public final class Computation: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var firstRun = true
     @usableFromInline @exclusivity(unchecked) var invalidated = false
     @usableFromInline @exclusivity(unchecked) var stopped = false
+    /// The current or last run was traced: reads in it are recorded. Set when
+    /// a run begins, so that a read (inlined into the caller's code) checks a
+    /// field of the computation it has at hand rather than the tracer slot.
+    /// Among the flags, where it takes no room of its own.
+    @usableFromInline @exclusivity(unchecked) var runIsTraced = false
     /// An autorun one of whose computed inputs may have changed: the flush
     /// refreshes those computeds and reruns it only if one of them did.
     @exclusivity(unchecked) var checkPending = false
