@@ -8,10 +8,17 @@ extension Computation {
     /// Runs its `onInvalidate` callbacks, which stop the autoruns created
     /// while it computed, as for any computation.
     func markDirty(cause: InvalidationCause, source: UInt64) {
+        markDirty(cause: cause, source: source, traced: TraceEmit.isOn)
+    }
+
+    /// `markDirty(cause:source:)` within a node update that has read the
+    /// tracing flag already (see `refreshStaleDerived()`).
+    @inline(__always)
+    func markDirty(cause: InvalidationCause, source: UInt64, traced: Bool) {
         guard derivedState != .dirty, !stopped else { return }
         let wasClean = derivedState == .clean
         derivedState = .dirty
-        if TraceEmit.isOn { TraceEmit.invalidated(computation: id, cause: cause, source: source) }
+        if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
         if wasClean { derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() } }
         if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
@@ -46,8 +53,30 @@ extension Computation {
     }
 
     /// `refreshDerived()` for a computed that is not clean, or is running.
+    ///
+    /// Reads the tracing flag once for the whole refresh (the check walk below
+    /// this computed, the reruns, changes and their readers' invalidations) and
+    /// runs one of two copies of it: with no tracer installed, the same code as
+    /// with tracing compiled out, instead of a check at each emission site.
+    /// A tracer installed or removed meanwhile takes effect at the next refresh.
     @usableFromInline
     func refreshStaleDerived() {
+        if TraceEmit.isOn { return refreshStaleDerivedTraced() }
+        refreshStaleDerivedUntraced()
+    }
+
+    @inline(never)
+    func refreshStaleDerivedUntraced() {
+        refreshStaleDerived(traced: false)
+    }
+
+    @inline(never)
+    func refreshStaleDerivedTraced() {
+        refreshStaleDerived(traced: true)
+    }
+
+    @inline(__always)
+    func refreshStaleDerived(traced: Bool) {
         // Reached again while it computes, or while it checks its sources:
         // computeds that read each other.
         if isDeriving || isChecking {
@@ -65,7 +94,9 @@ extension Computation {
                 while let link = cursor {
                     if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
                         // No retain: a computed dropped during the operation keeps its parts until it ends.
-                        source._withUnsafeGuaranteedRef { $0.refreshStaleDerived() }
+                        source._withUnsafeGuaranteedRef { source in
+                            if traced { source.refreshStaleDerivedTraced() } else { source.refreshStaleDerivedUntraced() }
+                        }
                         // A change made it dirty: stop walking.
                         if derivedState == .dirty { break walk }
                         // A source went away under the walk: start it again.
@@ -84,25 +115,26 @@ extension Computation {
         derivingCaller = graph.derivingTop
         graph.derivingTop = self
         derivedState = .clean
-        if TraceEmit.isOn { TraceEmit.rerunBegan(computation: id, firstRun: firstRun) }
+        // The traced copy calls the tracer inline: it is the hot path there.
+        if traced { withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) } }
         let previous = graph.current
         let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
         graph.inCompute = true
-        beginTracking()
+        beginTracking(traced: traced)
         let changed = derived._withUnsafeGuaranteedRef { $0.recompute($0) }
         finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute
-        if TraceEmit.isOn { TraceEmit.rerunEnded(computation: id) }
+        if traced { withTracer { $0.rerunEnded(computation: id) } }
         graph.derivingTop = derivingCaller
         isDeriving = false
         let wasFirstRun = firstRun
         firstRun = false
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
-                if TraceEmit.isOn { TraceEmit.changed(dependency: output.id) }
-                output.notifySubscribers()
+                if traced { withTracer { $0.changed(dependency: output.id) } }
+                output.notifySubscribers(traced: traced)
             }
         }
     }

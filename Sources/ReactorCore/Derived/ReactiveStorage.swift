@@ -75,8 +75,7 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
             if let isEqual, isEqual(value, newValue) { return }
             value = newValue
             ReactiveWriteObserver.willChange(ownerID: ownerID, dependency: dependency)
-            if TraceEmit.isOn(in: dependency.graph) { TraceEmit.changed(dependency: dependency.id) }
-            dependency.notifySubscribers()
+            dependency.publishChange()
         } }
     }
 

@@ -44,6 +44,11 @@ public final class Computation: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var firstRun = true
     @usableFromInline @exclusivity(unchecked) var invalidated = false
     @usableFromInline @exclusivity(unchecked) var stopped = false
+    /// The current or last run was traced: reads in it are recorded. Set when
+    /// a run begins, so that a read (inlined into the caller's code) checks a
+    /// field of the computation it has at hand rather than the tracer slot.
+    /// Among the flags, where it takes no room of its own.
+    @usableFromInline @exclusivity(unchecked) var runIsTraced = false
     /// An autorun one of whose computed inputs may have changed: the flush
     /// refreshes those computeds and reruns it only if one of them did.
     @exclusivity(unchecked) var checkPending = false
@@ -167,14 +172,21 @@ public final class Computation: @unchecked Sendable {
 
 extension Computation {
     func invalidate(cause: InvalidationCause, source: UInt64) {
+        invalidate(cause: cause, source: source, traced: TraceEmit.isOn)
+    }
+
+    /// `invalidate(cause:source:)` within an update that has read the tracing
+    /// flag already (see `Dependency.publishChange()`).
+    @inline(__always)
+    func invalidate(cause: InvalidationCause, source: UInt64, traced: Bool) {
         if isDerived {
-            markDirty(cause: cause, source: source)
+            markDirty(cause: cause, source: source, traced: traced)
             return
         }
         if invalidated { return }
         if !recomputing && !stopped { reactor.enqueue(self) }
         invalidated = true
-        if TraceEmit.isOn { TraceEmit.invalidated(computation: id, cause: cause, source: source) }
+        if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
         if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
     }
@@ -218,12 +230,13 @@ extension Computation {
         if !isDerived { body = nil }  // release what the body captured
     }
 
-    /// A dependency this computation read has changed.
-    func dependencyChanged(_ dependency: Dependency) {
+    /// A dependency this computation read has changed; `traced`: record the invalidation.
+    @inline(__always)
+    func dependencyChanged(_ dependency: Dependency, traced: Bool) {
         if !isDerived {
-            invalidate(cause: .dependency, source: dependency.id)
+            invalidate(cause: .dependency, source: dependency.id, traced: traced)
         } else {
-            markDirty(cause: .dependency, source: dependency.id)
+            markDirty(cause: .dependency, source: dependency.id, traced: traced)
         }
     }
 
@@ -244,16 +257,29 @@ extension Computation {
     }
 
     /// Runs the body now, tracking what it reads. Errors go to the caller.
+    /// Reads the tracing flag once for the run (see `refreshStaleDerived()`).
     func compute() throws {
+        if TraceEmit.isOn { return try computeTraced() }
+        try compute(traced: false)
+    }
+
+    /// The traced copy of `compute()`, out of line.
+    @inline(never)
+    func computeTraced() throws {
+        try compute(traced: true)
+    }
+
+    @inline(__always)
+    func compute(traced: Bool) throws {
         invalidated = false
         checkPending = false
-        if TraceEmit.isOn { TraceEmit.rerunBegan(computation: id, firstRun: firstRun) }
-        defer { if TraceEmit.isOn { TraceEmit.rerunEnded(computation: id) } }
+        if traced { withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) } }
+        defer { if traced { withTracer { $0.rerunEnded(computation: id) } } }
         let previous = graph.current
         let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
         graph.inCompute = true
-        beginTracking()
+        beginTracking(traced: traced)
         defer {
             finishTracking()
             graph.current = previous
@@ -309,10 +335,11 @@ extension Computation {
 
     /// Starts a run: every link becomes stale, and the run keeps those it reads
     /// again as it goes (the cursor walks the list in the last run's order).
-    @usableFromInline
-    func beginTracking() {
+    @inline(__always)
+    func beginTracking(traced: Bool) {
         epoch &+= 1
         cursor = dependenciesHead
+        runIsTraced = traced
     }
 
     /// Ends a run: unlinks the links of the last run that this one did not read.

@@ -66,10 +66,7 @@ public final class Dependency: @unchecked Sendable {
 
     /// Invalidates every dependent computation and removes them as dependents.
     public func changed() {
-        graph.operation {
-            if TraceEmit.isOn { TraceEmit.changed(dependency: id) }
-            notifySubscribers()
-        }
+        graph.operation { publishChange() }
     }
 
     /// True if one or more computations depend on this dependency.
@@ -93,18 +90,41 @@ extension Dependency {
     @inlinable @inline(__always)
     func link(_ computation: Computation) -> Bool {
         // An invalidated computation has no cursor (`Computation.dropEdges()`).
-        if let next = computation.cursor, next.pointee.dependency.refers(to: self) {
+        // A traced run's reads go to `linkOffCursor`, which records them: the
+        // event's call and the check stay small in the code that inlines this
+        // (a read of a computed, in the user's closure), which then inlines
+        // as with tracing compiled out.
+        if let next = computation.cursor, next.pointee.dependency.refers(to: self), !computation.runIsTraced {
             next.pointee.epoch = computation.epoch
             computation.cursor = next.pointee.nextDependency
-            if TraceEmit.isOn(in: graph) { TraceEmit.depend(computation: computation.id, dependency: id) }
             return true
         }
         return linkOffCursor(computation)
     }
 
-    /// `link(_:)` for a read that is not the next one of the last run's order.
+    /// `link(_:)` for a read that is not the next one of the last run's order,
+    /// or that is in a traced run.
     @usableFromInline
     func linkOffCursor(_ computation: Computation) -> Bool {
+        // Dispatches before any frame is set up: a traced read in order does
+        // not pay for the large one of `linkOutOfOrder`.
+        if computation.runIsTraced, let next = computation.cursor, next.pointee.dependency.refers(to: self) {
+            return linkTracedInOrder(computation, next)
+        }
+        return linkOutOfOrder(computation)
+    }
+
+    /// `link(_:)`'s keeping of the link at the cursor, in a traced run.
+    @inline(never)
+    func linkTracedInOrder(_ computation: Computation, _ next: LinkPointer) -> Bool {
+        next.pointee.epoch = computation.epoch
+        computation.cursor = next.pointee.nextDependency
+        withTracer { $0.depend(computation: computation.id, dependency: id) }
+        return true
+    }
+
+    @inline(never)
+    func linkOutOfOrder(_ computation: Computation) -> Bool {
         // Tracker adds then at once removes an invalidated computation (its
         // onInvalidate runs immediately), so it reports a new dependent that
         // is not kept.
@@ -171,9 +191,43 @@ extension Dependency {
         subscriberCount -= 1
     }
 
+    /// Records the change (`changed`, if a tracer is installed) and tells the
+    /// subscribers. Lock held. One check of the tracing flag covers the event
+    /// and the invalidations it causes.
+    @usableFromInline
+    func publishChange() {
+        if TraceEmit.isOn { return publishChangeTraced() }
+        // Out of line: a write nobody reads sets up no frame for the loop.
+        if subscribersHead != nil { notifySubscribersUntraced() }
+    }
+
+    @inline(never)
+    func notifySubscribersUntraced() {
+        notifySubscribers(traced: false)
+    }
+
+    /// The traced copy of `publishChange()`, out of line (see `Computation.refreshStaleDerived()`).
+    @inline(never)
+    func publishChangeTraced() {
+        withTracer { $0.changed(dependency: id) }
+        if subscribersHead != nil { notifySubscribersTraced() }
+    }
+
+    @inline(never)
+    func notifySubscribersTraced() {
+        notifySubscribers(traced: true)
+    }
+
     /// Tells each live subscriber that this dependency changed.
     @usableFromInline
     func notifySubscribers() {
+        notifySubscribers(traced: TraceEmit.isOn)
+    }
+
+    /// `notifySubscribers()` within an update that has read the tracing flag:
+    /// `traced` says whether to record the invalidations.
+    @inline(__always)
+    func notifySubscribers(traced: Bool) {
         // In place while no user code runs: invalidating a subscriber without
         // callbacks changes no list. The first one with callbacks hands the
         // rest (the same as a copy taken at the start would hold) to the copy.
@@ -182,11 +236,11 @@ extension Dependency {
             let runsCallbacks = link.pointee.computation._withUnsafeGuaranteedRef { computation in
                 guard computation.epoch == link.pointee.epoch else { return false }
                 if !computation.onInvalidateCallbacks.isEmpty { return true }
-                computation.dependencyChanged(self)
+                computation.dependencyChanged(self, traced: traced)
                 return false
             }
             if runsCallbacks {
-                notifySubscribersCopying(from: link)
+                notifySubscribersCopying(from: link, traced: traced)
                 return
             }
             cursor = link.pointee.nextSubscriber
@@ -197,7 +251,7 @@ extension Dependency {
     /// (into a reused scratch stack, so a write allocates nothing): the
     /// callbacks that invalidation runs may add or remove subscribers.
     @inline(never)
-    private func notifySubscribersCopying(from first: LinkPointer) {
+    private func notifySubscribersCopying(from first: LinkPointer, traced: Bool) {
         let base = graph.scratch.count
         var cursor: LinkPointer? = first
         while let link = cursor {
@@ -206,7 +260,7 @@ extension Dependency {
         }
         var index = base
         while index < graph.scratch.count {
-            graph.scratch[index].dependencyChanged(self)
+            graph.scratch[index].dependencyChanged(self, traced: traced)
             index += 1
         }
         while graph.scratch.count > base { graph.scratch.removeLast() }

@@ -1,15 +1,9 @@
-import Synchronization
-
 /// The state shared by every runtime in the process: the lock and what it guards
 /// beyond single nodes. Internal storage: all fields are read and written with
 /// `lock` held (the computation running on the lock's holder is `current`).
 @usableFromInline
 final class Graph: @unchecked Sendable {
     @usableFromInline let lock = GraphLock()
-    /// A tracer is installed: `tracerSlot` is not nil. For inlinable code in
-    /// other modules, which reaches a global only through a call to its
-    /// addressor, but the graph through a `let` (see `TraceEmit.isOn(in:)`).
-    @usableFromInline let isTracing = Atomic<Bool>(false)
     /// The computation whose reads are being recorded (nil inside `nonreactive`).
     /// Unowned: whoever started the run keeps the computation alive until it ends.
     @usableFromInline @exclusivity(unchecked) var current: Unmanaged<Computation>?

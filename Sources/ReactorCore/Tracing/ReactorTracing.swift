@@ -8,13 +8,8 @@ public enum ReactorTracing {
     public static func install(_ tracer: (any ReactorTracer)?) {
         #if Tracing
         let box = tracer.map { Unmanaged.passRetained(TracerBox($0)) }
-        // Under the lock, so that concurrent installs leave the graph's flag
-        // agreeing with the slot.
-        retired.withLock { retired in
-            if let old = tracerSlot.exchange(box, ordering: .acquiringAndReleasing) {
-                retired.append(old.takeRetainedValue())
-            }
-            graph.isTracing.store(box != nil, ordering: .releasing)
+        if let old = tracerSlot.exchange(box, ordering: .acquiringAndReleasing) {
+            retired.withLock { $0.append(old.takeRetainedValue()) }
         }
         #endif
     }

@@ -45,12 +45,18 @@ final class ThreadRecorder: @unchecked Sendable {
     let exited = Atomic<Bool>(false)
     /// Writer thread only: the next chunk's sequence number.
     var nextSequence: UInt32 = 0
+    /// Writer thread only: the empty list swapped for `handoff.full` when the
+    /// writer takes the full segments, so that neither side allocates one.
+    var taken: [TraceSegment] = []
     /// Keeps another object's fields off the cache lines of the hot fields.
     private let padding = CacheLinePadding()
 
     struct Handoff {
         var full: [TraceSegment] = []
         var current: TraceSegment
+        /// Segments the writer has shipped and written, reset, for `rotate`
+        /// to reuse instead of allocating (at most `TraceWriter.maxSpareSegments`).
+        var spare: [TraceSegment] = []
     }
 
     init(generation: UInt64, index: UInt32, time: TraceTimeSource, writer: TraceWriter) {
@@ -146,7 +152,10 @@ final class ThreadRecorder: @unchecked Sendable {
     /// when the writer is `maxQueuedSegments` behind (the disk is slower than the events).
     @inline(never)
     func rotate(minimum: Int) {
-        let fresh = TraceSegment(capacity: max(writer.segmentCapacity, minimum))
+        // A segment already in the file is reused: its bytes are no longer
+        // needed, whatever happens to the process from here on.
+        let recycled = minimum <= writer.segmentCapacity ? handoff.withLock { $0.spare.popLast() } : nil
+        let fresh = recycled ?? TraceSegment(capacity: max(writer.segmentCapacity, minimum))
         while true {
             let queued = handoff.withLock { handoff -> Bool in
                 guard handoff.full.count < writer.maxQueuedSegments || writer.isFinished else { return false }

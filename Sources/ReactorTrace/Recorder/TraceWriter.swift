@@ -34,6 +34,11 @@ final class TraceWriter: @unchecked Sendable {
     private var stagedBytes = 0
     /// The `writev` vectors of a flush, kept to reuse their storage.
     private var vectors: [iovec] = []
+    /// Full segments shipped in the current pass, with their threads: handed
+    /// back for reuse once their bytes are written.
+    private var shippedFull: [(segment: TraceSegment, thread: ThreadRecorder)] = []
+    /// How many written segments a thread keeps for reuse; more are freed.
+    static let maxSpareSegments = 2
 
     private struct Piece {
         var headerStart: Int
@@ -121,18 +126,39 @@ final class TraceWriter: @unchecked Sendable {
         var retired: [ObjectIdentifier] = []
         for thread in snapshot {
             let hasExited = thread.exited.load(ordering: .acquiring)
-            let (full, current) = thread.handoff.withLock { handoff in
-                defer { handoff.full.removeAll() }
-                return (handoff.full, handoff.current)
+            // Swapped rather than copied and emptied: no list is allocated on either side.
+            let current = thread.handoff.withLock { handoff in
+                swap(&handoff.full, &thread.taken)
+                return handoff.current
             }
-            for segment in full { ship(segment, of: thread) }
+            for segment in thread.taken {
+                ship(segment, of: thread)
+                shippedFull.append((segment, thread))
+            }
+            thread.taken.removeAll(keepingCapacity: true)
             ship(current, of: thread)
             if hasExited { retired.append(ObjectIdentifier(thread)) }
         }
         _ = flushStaging()
+        recycleShipped()
         if !retired.isEmpty {
             threads.withLock { $0.removeAll { retired.contains(ObjectIdentifier($0)) } }
         }
+    }
+
+    /// Hands the full segments shipped in this pass, now written (or dropped
+    /// after a write error), back to their threads for reuse.
+    private func recycleShipped() {
+        guard !shippedFull.isEmpty else { return }
+        for (segment, thread) in shippedFull where segment.capacity == segmentCapacity {
+            segment.shippedOffset = 0
+            segment.shippedEvents = 0
+            segment.published.store(0, ordering: .relaxed)  // published to the thread by the lock
+            thread.handoff.withLock { handoff in
+                if handoff.spare.count < Self.maxSpareSegments { handoff.spare.append(segment) }
+            }
+        }
+        shippedFull.removeAll(keepingCapacity: true)
     }
 
     /// Appends the chunk of `segment` between what was shipped and what is published.
