@@ -42,7 +42,7 @@ public protocol ReactorTracer: AnyObject, Sendable {
 }
 
 /// What kind of node an id names in the trace.
-public enum TraceNodeKind: UInt8, Sendable, CaseIterable {
+public enum TraceNodeKind: UInt8, Sendable, CaseIterable, BitwiseCopyable {
     case computation = 1
     case computed = 2
     case dependency = 3
@@ -55,7 +55,7 @@ public enum TraceNodeKind: UInt8, Sendable, CaseIterable {
 }
 
 /// Why a computation was invalidated.
-public enum InvalidationCause: UInt8, Sendable, CaseIterable {
+public enum InvalidationCause: UInt8, Sendable, CaseIterable, BitwiseCopyable {
     /// A dependency it read changed; the event's source is that dependency.
     case dependency = 1
     /// Its parent computation was invalidated, which stops it; source is the parent.
@@ -67,7 +67,7 @@ public enum InvalidationCause: UInt8, Sendable, CaseIterable {
 }
 
 /// The kind of a reported issue, as it appears in the trace.
-public enum TraceIssueKind: UInt8, Sendable, CaseIterable {
+public enum TraceIssueKind: UInt8, Sendable, CaseIterable, BitwiseCopyable {
     case nestedFlush = 1
     case flushInsideComputation = 2
     case uncaughtError = 3

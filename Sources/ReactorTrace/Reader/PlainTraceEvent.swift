@@ -1,9 +1,7 @@
 /// ``TraceEvent`` as plain data, as ``TraceReader/forEachBatch(_:)`` hands it
 /// out: strings are ``TraceStringID``s into the batch's string table, so the
-/// event is trivially copyable (40 bytes, copied without reference counting).
-/// It is not declared `BitwiseCopyable` only because the ReactorCore enums it
-/// carries (`TraceNodeKind`, `InvalidationCause`, `TraceIssueKind`) are not.
-public struct PlainTraceEvent: Sendable, Hashable {
+/// event is `BitwiseCopyable` (40 bytes, copied without reference counting).
+public struct PlainTraceEvent: Sendable, Hashable, BitwiseCopyable {
     /// What happened (first: the record's tag byte then packs with `thread`).
     public var record: PlainTraceRecord
     /// The recording thread's index in this trace (0, 1, 2… in order of first event).

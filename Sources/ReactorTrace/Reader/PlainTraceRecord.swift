@@ -3,7 +3,7 @@ import ReactorCore
 /// ``TraceRecord`` as plain data: the same cases and fields, with every string
 /// replaced by a ``TraceStringID`` into the batch's string table, so that
 /// copying a record is copying bytes (no reference counting, no value witnesses).
-public enum PlainTraceRecord: Sendable, Hashable {
+public enum PlainTraceRecord: Sendable, Hashable, BitwiseCopyable {
     /// A node came into being (`created`, timed); `parent` is the enclosing computation or owning store, or 0.
     case nodeCreated(id: UInt64, kind: TraceNodeKind, name: TraceStringID, parent: UInt64)
     /// A node learned its name (`named`); `owner` or 0.
