@@ -68,6 +68,26 @@ import Testing
         #expect(!_isPOD(TraceEvent.self))
     }
 
+    @Test func everyRecordRoundTripsThroughItsPlainForm() {
+        let records: [TraceRecord] = [
+            .nodeCreated(id: 1, kind: .store, name: "TodoStore", parent: 0),
+            .nodeNamed(id: 2, name: "TodoStore.todos", owner: 1),
+            .nodeStopped(id: 3), .depend(computation: 4, dependency: 2), .changed(dependency: 2),
+            .invalidated(computation: 4, cause: .dependency, source: 2),
+            .rerunBegan(computation: 4, firstRun: true), .rerunEnded(computation: 4),
+            .actionBegan(store: 1, name: "addTodo(_:)", arguments: "\"walk\""), .actionEnded(store: 1),
+            .flushBegan, .flushEnded, .issue(kind: .runaway, node: 4, message: "too many reruns"),
+        ]
+        #expect(Set(records.map(\.kind)) == Set(TraceEventKind.allCases))
+        var strings = ["already there"]
+        for record in records {
+            let plain = PlainTraceRecord(record, strings: &strings)
+            #expect(plain.kind == record.kind)
+            #expect(plain.resolved(in: strings) == record)
+        }
+        #expect(strings == ["already there", "TodoStore", "TodoStore.todos", "addTodo(_:)", "\"walk\"", "too many reruns"])
+    }
+
     @Test func everyKindReadsTheSameBothWays() throws {
         let bytes = try TraceFixtures.record { recorder in
             for record in TraceFixtures.everyKind { TraceFixtures.send(record, to: recorder) }

@@ -68,55 +68,13 @@ public final class TraceModelBuilder {
 
     /// Consumes the next event of the trace.
     public func consume(_ event: consuming TraceEvent) {
-        let time = event.timestamp
-        if eventCount == 0 { firstTimestamp = time }
-        if time > lastTimestamp { lastTimestamp = time }
-        if time > snapshotDue { takeSnapshot(at: snapshotDue) }
-        eventCount += 1
-        let thread = Int(event.thread)
-        if thread >= threads.count { threads.extend(to: thread + 1, with: ThreadState()) }
-        // Counted per case with a constant code, and the record switched on in
-        // place: the common events carry no strings, so nothing is retained.
-        switch event.record {
-        case let .depend(computation, dependency):
-            eventCounts[Int(TraceEventKind.depend.rawValue)] += 1
-            depend(computation, on: dependency, at: time)
-        case let .invalidated(computation, cause, source):
-            eventCounts[Int(TraceEventKind.invalidated.rawValue)] += 1
-            invalidated(computation, cause: cause, source: source, thread: thread, at: time)
-        case let .rerunBegan(computation, firstRun):
-            eventCounts[Int(TraceEventKind.rerunBegan.rawValue)] += 1
-            runBegan(computation, firstRun: firstRun, thread: thread, at: time)
-        case let .rerunEnded(computation):
-            eventCounts[Int(TraceEventKind.rerunEnded.rawValue)] += 1
-            runEnded(computation, thread: thread, at: time)
-        case let .changed(dependency):
-            eventCounts[Int(TraceEventKind.changed.rawValue)] += 1
-            changed(dependency, thread: thread)
-        case .flushBegan:
-            eventCounts[Int(TraceEventKind.flushBegan.rawValue)] += 1
-            threads[thread].flushBegins.append(time)
-        case .flushEnded:
-            eventCounts[Int(TraceEventKind.flushEnded.rawValue)] += 1
-            if let begin = threads[thread].flushBegins.popLast() { flushes.record(time &- begin) }
-        case let .nodeCreated(id, kind, name, parent):
-            eventCounts[Int(TraceEventKind.nodeCreated.rawValue)] += 1
-            created(id, kind: kind, name: name, parent: parent, at: time)
-        case let .nodeNamed(id, name, owner):
-            eventCounts[Int(TraceEventKind.nodeNamed.rawValue)] += 1
-            named(id, name: name, owner: owner)
-        case let .nodeStopped(id):
-            eventCounts[Int(TraceEventKind.nodeStopped.rawValue)] += 1
-            stopped(id, at: time)
-        case let .actionBegan(store, name, arguments):
-            eventCounts[Int(TraceEventKind.actionBegan.rawValue)] += 1
-            actionBegan(store, name: name, arguments: arguments, thread: thread, at: time)
-        case let .actionEnded(store):
-            eventCounts[Int(TraceEventKind.actionEnded.rawValue)] += 1
-            actionEnded(store, thread: thread, at: time)
-        case let .issue(kind, node, message):
-            eventCounts[Int(TraceEventKind.issue.rawValue)] += 1
-            issue(kind, node: node, message: message, at: time)
+        // One event is a batch of one: a single code path for both.
+        var strings: [String] = []
+        var plain = PlainTraceEvent(timestamp: event.timestamp, thread: event.thread,
+                                    record: PlainTraceRecord(event.record, strings: &strings))
+        withUnsafePointer(to: &plain) { pointer in
+            consume(TraceEventBatch(events: UnsafeBufferPointer(start: pointer, count: 1), strings: strings,
+                                    thread: event.thread))
         }
     }
 

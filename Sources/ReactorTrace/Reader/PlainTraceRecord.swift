@@ -50,6 +50,33 @@ public enum PlainTraceRecord: Sendable, Hashable, BitwiseCopyable {
         }
     }
 
+    /// The plain form of `record`: its strings are appended to `strings`, and
+    /// the record refers to them there (the inverse of ``resolved(in:)``).
+    public init(_ record: TraceRecord, strings: inout [String]) {
+        func intern(_ string: String) -> TraceStringID {
+            strings.append(string)
+            return TraceStringID(index: UInt32(strings.count - 1))
+        }
+        switch record {
+        case let .nodeCreated(id, kind, name, parent):
+            self = .nodeCreated(id: id, kind: kind, name: intern(name), parent: parent)
+        case let .nodeNamed(id, name, owner): self = .nodeNamed(id: id, name: intern(name), owner: owner)
+        case let .nodeStopped(id): self = .nodeStopped(id: id)
+        case let .depend(computation, dependency): self = .depend(computation: computation, dependency: dependency)
+        case let .changed(dependency): self = .changed(dependency: dependency)
+        case let .invalidated(computation, cause, source):
+            self = .invalidated(computation: computation, cause: cause, source: source)
+        case let .rerunBegan(computation, firstRun): self = .rerunBegan(computation: computation, firstRun: firstRun)
+        case let .rerunEnded(computation): self = .rerunEnded(computation: computation)
+        case let .actionBegan(store, name, arguments):
+            self = .actionBegan(store: store, name: intern(name), arguments: intern(arguments))
+        case let .actionEnded(store): self = .actionEnded(store: store)
+        case .flushBegan: self = .flushBegan
+        case .flushEnded: self = .flushEnded
+        case let .issue(kind, node, message): self = .issue(kind: kind, node: node, message: intern(message))
+        }
+    }
+
     /// The record with its strings looked up in `strings` (the thread's table).
     @inlinable
     public func resolved(in strings: [String]) -> TraceRecord {
