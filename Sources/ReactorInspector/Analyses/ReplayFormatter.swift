@@ -102,26 +102,7 @@ public struct ReplayFormatter {
     private mutating func build(_ event: TraceEvent) -> Bool {
         // One path for both forms: the event's strings go to a scratch table.
         scratchStrings.removeAll(keepingCapacity: true)
-        func id(_ string: String) -> TraceStringID {
-            scratchStrings.append(string)
-            return TraceStringID(index: UInt32(scratchStrings.count - 1))
-        }
-        let record: PlainTraceRecord = switch event.record {
-        case let .nodeCreated(node, kind, name, parent): .nodeCreated(id: node, kind: kind, name: id(name), parent: parent)
-        case let .nodeNamed(node, name, owner): .nodeNamed(id: node, name: id(name), owner: owner)
-        case let .nodeStopped(node): .nodeStopped(id: node)
-        case let .depend(computation, dependency): .depend(computation: computation, dependency: dependency)
-        case let .changed(dependency): .changed(dependency: dependency)
-        case let .invalidated(computation, cause, source):
-            .invalidated(computation: computation, cause: cause, source: source)
-        case let .rerunBegan(computation, firstRun): .rerunBegan(computation: computation, firstRun: firstRun)
-        case let .rerunEnded(computation): .rerunEnded(computation: computation)
-        case let .actionBegan(store, name, arguments): .actionBegan(store: store, name: id(name), arguments: id(arguments))
-        case let .actionEnded(store): .actionEnded(store: store)
-        case .flushBegan: .flushBegan
-        case .flushEnded: .flushEnded
-        case let .issue(kind, node, message): .issue(kind: kind, node: node, message: id(message))
-        }
+        let record = PlainTraceRecord(event.record, strings: &scratchStrings)
         let strings = scratchStrings
         return build(PlainTraceEvent(timestamp: event.timestamp, thread: event.thread, record: record), strings)
     }
