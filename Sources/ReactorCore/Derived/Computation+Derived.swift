@@ -110,7 +110,7 @@ extension Computation {
             isChecking = false
             if derivedState == .check { derivedState = .clean }
         }
-        guard derivedState == .dirty, let derived else { return }
+        guard derivedState == .dirty, derived != nil else { return }
         isDeriving = true
         derivingCaller = graph.derivingTop
         graph.derivingTop = self
@@ -122,7 +122,7 @@ extension Computation {
         graph.current = .passUnretained(self)
         graph.inCompute = true
         beginTracking(traced: traced)
-        let changed = derived._withUnsafeGuaranteedRef { $0.recompute($0) }
+        let changed = recomputeDerived(self)
         finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute

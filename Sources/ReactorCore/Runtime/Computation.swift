@@ -55,8 +55,14 @@ public final class Computation: @unchecked Sendable {
     /// In the reactor's pending queue.
     @exclusivity(unchecked) var queued = false
     @exclusivity(unchecked) var recomputing = false
-    /// What a computed recomputes; owned by the `Computed`, nil once that is gone.
-    @usableFromInline @exclusivity(unchecked) var derived: Unmanaged<DerivedValue>?
+    /// The `Computed` whose value this computation derives, unretained (it
+    /// owns this computation); nil for an autorun and once that is gone.
+    @usableFromInline @exclusivity(unchecked) var derived: UnsafeMutableRawPointer?
+    /// Recomputes the value of `derived` and tells whether it differs from
+    /// the previous one (see `Computed+Recompute.swift`). Graph lock held,
+    /// this computation current.
+    /// A `let`: a call through a `var` would retain the function's context.
+    @usableFromInline let recomputeDerived: (Computation) -> Bool
 
     /// The name given to `autorun`, or the derived `file:line` name.
     public let name: String?
@@ -83,9 +89,14 @@ public final class Computation: @unchecked Sendable {
     @usableFromInline
     enum DerivedState { case clean, check, dirty }
 
+    /// `recomputeDerived` of an autorun, which derives no value.
+    @usableFromInline
+    static func recomputeNothing(_ computation: Computation) -> Bool { false }
+
     @usableFromInline
     init(reactor: Reactor, name: String?, parentID: UInt64, kind: TraceNodeKind,
-         onError: ((any Error) -> Void)?, body: ((Computation) throws -> Void)?) {
+         onError: ((any Error) -> Void)?, body: ((Computation) throws -> Void)?,
+         recomputeDerived: @escaping (Computation) -> Bool = Computation.recomputeNothing) {
         self.id = ReactorTracing.makeID()
         self.reactor = reactor
         self.graph = reactor.graph
@@ -94,6 +105,7 @@ public final class Computation: @unchecked Sendable {
         self.isDerived = kind == .computed
         self.onError = onError
         self.body = body
+        self.recomputeDerived = recomputeDerived
         withTracer { $0.nodeCreated(id, kind: kind, name: name ?? "", parent: parentID) }
     }
 
