@@ -84,10 +84,14 @@ extension Computation {
             return
         }
         if stopped || derivedState == .clean { return }
+        // On the `derivingTop` chain from the check on through the recompute
+        // that the check may lead to.
+        var onChain = false
         if derivedState == .check {
             isChecking = true
             derivingCaller = graph.derivingTop
             graph.derivingTop = self
+            onChain = true
             walk: while true {
                 let generation = linkGeneration
                 var cursor = dependenciesHead
@@ -106,14 +110,22 @@ extension Computation {
                 }
                 break
             }
-            graph.derivingTop = derivingCaller
             isChecking = false
-            if derivedState == .check { derivedState = .clean }
+            if derivedState == .check {
+                derivedState = .clean
+                graph.derivingTop = derivingCaller
+                return
+            }
         }
-        guard derivedState == .dirty, derived != nil else { return }
+        guard derivedState == .dirty, derived != nil else {
+            if onChain { graph.derivingTop = derivingCaller }
+            return
+        }
         isDeriving = true
-        derivingCaller = graph.derivingTop
-        graph.derivingTop = self
+        if !onChain {
+            derivingCaller = graph.derivingTop
+            graph.derivingTop = self
+        }
         derivedState = .clean
         // The traced copy calls the tracer inline: it is the hot path there.
         if traced { withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) } }

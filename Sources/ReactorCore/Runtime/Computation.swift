@@ -7,9 +7,6 @@
 public final class Computation: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is guarded by the graph lock.
 
-    /// The process-unique id under which this computation appears in traces.
-    public let id: UInt64
-
     // The fields a node update touches come first, in two cache lines.
 
     /// The process-wide graph, held here so that hot paths reach it without
@@ -33,8 +30,6 @@ public final class Computation: @unchecked Sendable {
     /// chain (stale otherwise; only read for computeds on the chain).
     @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
     @exclusivity(unchecked) var onInvalidateCallbacks: [(Computation) -> Void] = []
-    @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
-    @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
     /// The computation of a `Computed` (it derives a value on demand) rather than an autorun.
     @usableFromInline let isDerived: Bool
     @usableFromInline @exclusivity(unchecked) var derivedState = DerivedState.dirty
@@ -63,6 +58,13 @@ public final class Computation: @unchecked Sendable {
     /// this computation current.
     /// A `let`: a call through a `var` would retain the function's context.
     @usableFromInline let recomputeDerived: (Computation) -> Bool
+
+    // Off the hot lines: read when the dependency list changes, or traced.
+
+    /// The process-unique id under which this computation appears in traces.
+    public let id: UInt64
+    @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
+    @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
 
     /// The name given to `autorun`, or the derived `file:line` name.
     public let name: String?

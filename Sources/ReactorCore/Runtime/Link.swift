@@ -15,16 +15,19 @@
 /// `_withUnsafeGuaranteedRef`, without retain/release pairs. The dependency
 /// unlinks its subscribers before it goes away; the computation's links keep it
 /// alive (see `Computation.makeLink`).
+///
+/// What the walks read comes first (a link straddles two cache lines less
+/// often); the `previous` pointers only serve list edits.
 @usableFromInline
 struct Link {
     @usableFromInline var dependency: Unmanaged<Dependency>
     @usableFromInline var computation: Unmanaged<Computation>
-    @usableFromInline var previousSubscriber: LinkPointer?
-    @usableFromInline var nextSubscriber: LinkPointer?
-    @usableFromInline var previousDependency: LinkPointer?
-    @usableFromInline var nextDependency: LinkPointer?
     /// The computation's `epoch` when the link was last read.
     @usableFromInline var epoch = 0
+    @usableFromInline var nextSubscriber: LinkPointer?
+    @usableFromInline var nextDependency: LinkPointer?
+    @usableFromInline var previousSubscriber: LinkPointer?
+    @usableFromInline var previousDependency: LinkPointer?
 
     /// True if the edge exists for Tracker: read in the computation's current
     /// (or last) run, and the computation not invalidated since.
