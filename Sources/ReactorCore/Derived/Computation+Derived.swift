@@ -96,7 +96,7 @@ extension Computation {
                 let generation = linkGeneration
                 var cursor = dependenciesHead
                 while let link = cursor {
-                    if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
+                    if let source = link.pointee.source {
                         // No retain: a computed dropped during the operation keeps its parts until it ends.
                         source._withUnsafeGuaranteedRef { source in
                             if traced { source.refreshStaleDerivedTraced() } else { source.refreshStaleDerivedUntraced() }

@@ -44,6 +44,7 @@ public final class Computed<Value>: @unchecked Sendable {
             // The node may outlive this object (`currentComputation` handed it out).
             node.derivedOutput = nil
             output.derivedOwner = nil
+            output.forgetDerivedOwnerInSubscribers()
             // Its own derivation, or a reader's check, may be what dropped it:
             // those frames use the node, the output and the body (whose
             // captures a running body reads) without retaining them.

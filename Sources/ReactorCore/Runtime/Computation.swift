@@ -255,19 +255,19 @@ extension Computation {
     }
 
     /// A computed this computation read may have changed.
-    /// Returns the output of a computed that became possibly stale, whose
-    /// readers must be marked in turn (`Dependency.propagateCheck()`).
+    /// Returns true for a computed that became possibly stale, whose readers
+    /// must be marked in turn (`Dependency.propagateCheck()`).
     @inline(__always)
-    func markCheck() -> Unmanaged<Dependency>? {
+    func markCheck() -> Bool {
         if !isDerived {
-            if invalidated || stopped || checkPending { return nil }
+            if invalidated || stopped || checkPending { return false }
             checkPending = true
             reactor.enqueue(self)
         } else if derivedState == .clean {
             derivedState = .check
-            return derivedOutput
+            return true
         }
-        return nil
+        return false
     }
 
     /// Runs the body now, tracking what it reads. Errors go to the caller.
@@ -331,7 +331,7 @@ extension Computation {
             let generation = linkGeneration
             var cursor = dependenciesHead
             while let link = cursor {
-                if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
+                if let source = link.pointee.source {
                     // No retain: a computed dropped during the operation keeps its parts until it ends.
                     source._withUnsafeGuaranteedRef { $0.refreshDerived() }
                     // A change invalidated it: stop walking.
@@ -396,6 +396,8 @@ extension Computation {
             link.initialize(to: Link(dependency: .passUnretained(dependency), computation: .passUnretained(self)))
         }
         link.pointee.epoch = epoch
+        link.pointee.source = dependency.derivedOwner
+        link.pointee.readerOutput = derivedOutput
         insertBeforeCursor(link)
         if dependencyCount == 0 {
             // While it has dependencies, they keep the computation alive (as

@@ -274,15 +274,27 @@ extension Dependency {
         var cursor = subscribersHead
         while let link = cursor {
             cursor = link.pointee.nextSubscriber
-            let output = link.pointee.computation._withUnsafeGuaranteedRef {
-                $0.epoch == link.pointee.epoch ? $0.markCheck() : nil
+            let marked = link.pointee.computation._withUnsafeGuaranteedRef {
+                $0.epoch == link.pointee.epoch && $0.markCheck()
             }
-            guard let output else { continue }
+            // The output from the link, not the computation: one load fewer
+            // between a link and the next (see `Link`).
+            guard marked, let output = link.pointee.readerOutput else { continue }
             if cursor == nil {
                 cursor = output._withUnsafeGuaranteedRef { $0.subscribersHead }
             } else {
                 output._withUnsafeGuaranteedRef { $0.propagateCheck() }
             }
+        }
+    }
+
+    /// Clears the copy of `derivedOwner` in the links of this dependency's
+    /// subscribers (see `Link.source`): its computed is going away. Lock held.
+    func forgetDerivedOwnerInSubscribers() {
+        var cursor = subscribersHead
+        while let link = cursor {
+            link.pointee.source = nil
+            cursor = link.pointee.nextSubscriber
         }
     }
 

@@ -16,8 +16,13 @@
 /// unlinks its subscribers before it goes away; the computation's links keep it
 /// alive (see `Computation.makeLink`).
 ///
-/// What the walks read comes first (a link straddles two cache lines less
-/// often); the `previous` pointers only serve list edits.
+/// What the walks read comes first; the `previous` pointers only serve list
+/// edits. Two fields copy what the walks would otherwise read one object
+/// further on, so that each step of a walk down a chain of computeds is two
+/// dependent loads rather than three: `source` (the dependency's
+/// `derivedOwner`) for the check walk, `readerOutput` (the computation's
+/// `derivedOutput`) for the push of "maybe stale". Both are fixed while the
+/// link is in use (see `Computation.makeLink` and `Computed.deinit`).
 @usableFromInline
 struct Link {
     @usableFromInline var dependency: Unmanaged<Dependency>
@@ -26,6 +31,10 @@ struct Link {
     @usableFromInline var epoch = 0
     @usableFromInline var nextSubscriber: LinkPointer?
     @usableFromInline var nextDependency: LinkPointer?
+    /// The computed whose output `dependency` is, if any (`dependency.derivedOwner`).
+    @usableFromInline var source: Unmanaged<Computation>?
+    /// The output of `computation`, if it is a computed's (`computation.derivedOutput`).
+    @usableFromInline var readerOutput: Unmanaged<Dependency>?
     @usableFromInline var previousSubscriber: LinkPointer?
     @usableFromInline var previousDependency: LinkPointer?
 
