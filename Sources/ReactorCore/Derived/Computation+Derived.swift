@@ -39,7 +39,7 @@ extension Computation {
     func prepareNestedRead(of output: Dependency) -> Bool {
         guard graph.lock.isHeldByCurrentThread, graph.operationDepth > 0 else { return false }
         refreshDerived()
-        output.dependLocked()
+        output.dependLocked(in: graph)
         return true
     }
 

@@ -60,6 +60,14 @@ public final class Dependency: @unchecked Sendable {
     @inlinable @inline(__always)
     @discardableResult
     func dependLocked() -> Bool {
+        dependLocked(in: graph)
+    }
+
+    /// `dependLocked()` with the graph at hand (the caller's, the same one):
+    /// spares a load of this dependency's before `current` can be read.
+    @inlinable @inline(__always)
+    @discardableResult
+    func dependLocked(in graph: Graph) -> Bool {
         guard let current = graph.current else { return false }
         return current._withUnsafeGuaranteedRef { link($0) }
     }
