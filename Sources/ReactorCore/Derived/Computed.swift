@@ -55,14 +55,24 @@ public final class Computed<Value>: @unchecked Sendable {
     /// The current value; reading it inside a computation depends on it.
     @inlinable
     public var value: Value {
-        // Inside a computation: the lock is held and the operation open.
-        if node.prepareNestedRead(of: output) {
-            guard let cached else { node.trapOnFirstComputationCycle() }
-            return cached
+        @inline(__always) get {
+            // Inside a computation: the lock is held and the operation open.
+            if node.prepareNestedRead(of: output) {
+                guard let cached else { node.trapOnFirstComputationCycle() }
+                return cached
+            }
+            return valueInOperation()
         }
+    }
+
+    /// `value` read outside a computation (or on a thread that does not hold
+    /// the lock): out of line, so that the read inside one stays small enough
+    /// to inline into the body that reads it.
+    @inlinable @inline(never)
+    func valueInOperation() -> Value {
         // The graph through `node` (no `swift_once`), unretained: inlined
         // into the caller's module, the optimizer would otherwise retain it.
-        return Unmanaged.passUnretained(node.graph)._withUnsafeGuaranteedRef { graph in
+        Unmanaged.passUnretained(node.graph)._withUnsafeGuaranteedRef { graph in
             graph.operation {
                 node.prepareRead(of: output)
                 guard let cached else { node.trapOnFirstComputationCycle() }
