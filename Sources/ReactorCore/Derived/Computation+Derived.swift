@@ -21,7 +21,7 @@ extension Computation {
         if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
         if wasClean { derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() } }
-        if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
+        if hasInvalidateCallbacks { runInvalidateCallbacks() }
     }
 
     /// A read of this computed's value (lock held): brings it up to date and

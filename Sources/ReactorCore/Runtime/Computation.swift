@@ -29,7 +29,6 @@ public final class Computation: @unchecked Sendable {
     /// While deriving or checking: the computed below it on the `derivingTop`
     /// chain (stale otherwise; only read for computeds on the chain).
     @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
-    @exclusivity(unchecked) var onInvalidateCallbacks: [(Computation) -> Void] = []
     /// The computation of a `Computed` (it derives a value on demand) rather than an autorun.
     @usableFromInline let isDerived: Bool
     @usableFromInline @exclusivity(unchecked) var derivedState = DerivedState.dirty
@@ -50,6 +49,9 @@ public final class Computation: @unchecked Sendable {
     /// In the reactor's pending queue.
     @exclusivity(unchecked) var queued = false
     @exclusivity(unchecked) var recomputing = false
+    /// `!onInvalidateCallbacks.isEmpty`, among the flags: an invalidation
+    /// reads one byte it has at hand rather than the array's count.
+    @exclusivity(unchecked) var hasInvalidateCallbacks = false
     /// The `Computed` whose value this computation derives, unretained (it
     /// owns this computation); nil for an autorun and once that is gone.
     @usableFromInline @exclusivity(unchecked) var derived: UnsafeMutableRawPointer?
@@ -65,6 +67,9 @@ public final class Computation: @unchecked Sendable {
     public let id: UInt64
     @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
     @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
+    @exclusivity(unchecked) var onInvalidateCallbacks: [(Computation) -> Void] = [] {
+        didSet { hasInvalidateCallbacks = !onInvalidateCallbacks.isEmpty }
+    }
 
     /// The name given to `autorun`, or the derived `file:line` name.
     public let name: String?
@@ -202,7 +207,7 @@ extension Computation {
         invalidated = true
         if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
-        if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
+        if hasInvalidateCallbacks { runInvalidateCallbacks() }
     }
 
     /// Tracker drops every edge on invalidation; here the links stay, stale,

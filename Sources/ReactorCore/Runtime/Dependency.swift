@@ -243,7 +243,7 @@ extension Dependency {
         while let link = cursor {
             let runsCallbacks = link.pointee.computation._withUnsafeGuaranteedRef { computation in
                 guard computation.epoch == link.pointee.epoch else { return false }
-                if !computation.onInvalidateCallbacks.isEmpty { return true }
+                if computation.hasInvalidateCallbacks { return true }
                 computation.dependencyChanged(self, traced: traced)
                 return false
             }
