@@ -21,7 +21,7 @@ extension Computation {
         if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
         if wasClean { derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() } }
-        if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
+        if hasInvalidateCallbacks { runInvalidateCallbacks() }
     }
 
     /// A read of this computed's value (lock held): brings it up to date and
@@ -39,7 +39,7 @@ extension Computation {
     func prepareNestedRead(of output: Dependency) -> Bool {
         guard graph.lock.isHeldByCurrentThread, graph.operationDepth > 0 else { return false }
         refreshDerived()
-        output.dependLocked()
+        output.dependLocked(in: graph)
         return true
     }
 
@@ -84,15 +84,19 @@ extension Computation {
             return
         }
         if stopped || derivedState == .clean { return }
+        // On the `derivingTop` chain from the check on through the recompute
+        // that the check may lead to.
+        var onChain = false
         if derivedState == .check {
             isChecking = true
             derivingCaller = graph.derivingTop
             graph.derivingTop = self
+            onChain = true
             walk: while true {
                 let generation = linkGeneration
                 var cursor = dependenciesHead
                 while let link = cursor {
-                    if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
+                    if let source = link.pointee.source {
                         // No retain: a computed dropped during the operation keeps its parts until it ends.
                         source._withUnsafeGuaranteedRef { source in
                             if traced { source.refreshStaleDerivedTraced() } else { source.refreshStaleDerivedUntraced() }
@@ -106,14 +110,22 @@ extension Computation {
                 }
                 break
             }
-            graph.derivingTop = derivingCaller
             isChecking = false
-            if derivedState == .check { derivedState = .clean }
+            if derivedState == .check {
+                derivedState = .clean
+                graph.derivingTop = derivingCaller
+                return
+            }
         }
-        guard derivedState == .dirty, let derived else { return }
+        guard derivedState == .dirty, derived != nil else {
+            if onChain { graph.derivingTop = derivingCaller }
+            return
+        }
         isDeriving = true
-        derivingCaller = graph.derivingTop
-        graph.derivingTop = self
+        if !onChain {
+            derivingCaller = graph.derivingTop
+            graph.derivingTop = self
+        }
         derivedState = .clean
         // The traced copy calls the tracer inline: it is the hot path there.
         if traced { withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) } }
@@ -122,7 +134,7 @@ extension Computation {
         graph.current = .passUnretained(self)
         graph.inCompute = true
         beginTracking(traced: traced)
-        let changed = derived._withUnsafeGuaranteedRef { $0.recompute($0) }
+        let changed = recomputeDerived(self)
         finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute

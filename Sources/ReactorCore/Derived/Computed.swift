@@ -12,49 +12,70 @@
 /// (a cycle on the very first computation has no value to return and traps
 /// with the same message).
 public final class Computed<Value>: @unchecked Sendable {
-    // @unchecked Sendable: the cell's value is read and written with the graph lock held.
+    // @unchecked Sendable: `cached` is read and written with the graph lock held.
 
+    // A read touches the first three, a recompute the last two: the value and
+    // its body live here rather than in an object of their own, so a node
+    // update touches one object fewer (see `Computed+Recompute.swift`).
     @usableFromInline let node: Computation
     @usableFromInline let output: Dependency
-    @usableFromInline let cell: DerivedCell<Value>
+    /// The memoized value; nil until the first computation.
+    @usableFromInline @exclusivity(unchecked) var cached: Value?
+    @usableFromInline let body: () -> Value
 
     @inlinable
-    init(reactor: Reactor, name: String?, cell: DerivedCell<Value>) {
-        node = Computation(reactor: reactor, name: name, parentID: 0, kind: .computed, onError: nil, body: nil)
+    init(reactor: Reactor, name: String?, body: @escaping () -> Value,
+         recompute: @escaping (Computation) -> Bool) {
+        node = Computation(reactor: reactor, name: name, parentID: 0, kind: .computed, onError: nil, body: nil,
+                           recomputeDerived: recompute)
         output = Dependency(id: node.id, name: name)
-        self.cell = cell
+        self.body = body
         output.derivedOwner = .passUnretained(node)
         node.derivedOutput = .passUnretained(output)
-        node.derived = .passUnretained(cell)
+        node.derived = Unmanaged.passUnretained(self).toOpaque()
     }
 
     deinit {
         node.graph.lock.withLock {
             node.stop(cause: .stop, source: 0)
+            // A recompute in progress (this object's own body may be what
+            // dropped it) sees this and stores nothing.
             node.derived = nil
             // The node may outlive this object (`currentComputation` handed it out).
             node.derivedOutput = nil
             output.derivedOwner = nil
+            output.forgetDerivedOwnerInSubscribers()
             // Its own derivation, or a reader's check, may be what dropped it:
-            // those frames use the parts without retaining them.
-            node.graph.keepUntilOperationEnds(node, output, cell)
+            // those frames use the node, the output and the body (whose
+            // captures a running body reads) without retaining them.
+            node.graph.keepUntilOperationEnds(node, output, body as AnyObject)
         }
     }
 
     /// The current value; reading it inside a computation depends on it.
     @inlinable
     public var value: Value {
-        // Inside a computation: the lock is held and the operation open.
-        if node.prepareNestedRead(of: output) {
-            guard let cached = cell.cached else { node.trapOnFirstComputationCycle() }
-            return cached
+        @inline(__always) get {
+            // Inside a computation: the lock is held and the operation open.
+            if node.prepareNestedRead(of: output) {
+                guard let cached else { node.trapOnFirstComputationCycle() }
+                return cached
+            }
+            return valueInOperation()
         }
+    }
+
+    /// `value` read outside a computation (or on a thread that does not hold
+    /// the lock): out of line, so that the read inside one stays small enough
+    /// to inline into the body that reads it.
+    @inlinable @inline(never)
+    func valueInOperation() -> Value {
         // The graph through `node` (no `swift_once`), unretained: inlined
         // into the caller's module, the optimizer would otherwise retain it.
-        return Unmanaged.passUnretained(node.graph)._withUnsafeGuaranteedRef { graph in
+        Unmanaged.passUnretained(node.graph)._withUnsafeGuaranteedRef { graph in
             graph.operation {
                 node.prepareRead(of: output)
-                guard let cached = cell.cached else { node.trapOnFirstComputationCycle() }
+                guard let cached else { node.trapOnFirstComputationCycle() }
                 return cached
             }
         }
@@ -72,7 +93,8 @@ extension Reactor {
     @inlinable
     public func computed<Value>(_ name: String? = nil, fileID: String = #fileID, line: Int = #line,
                                 _ body: @escaping () -> Value) -> Computed<Value> {
-        Computed(reactor: self, name: name ?? "\(fileID):\(line)", cell: DerivedCell(body: body))
+        Computed(reactor: self, name: name ?? "\(fileID):\(line)", body: body,
+                 recompute: { Computed<Value>.recomputeAlwaysChanged($0) })
     }
 
     /// A lazy, memoized value derived from the reactive data `body` reads; a
@@ -80,6 +102,7 @@ extension Reactor {
     @inlinable
     public func computed<Value: Equatable>(_ name: String? = nil, fileID: String = #fileID, line: Int = #line,
                                            _ body: @escaping () -> Value) -> Computed<Value> {
-        Computed(reactor: self, name: name ?? "\(fileID):\(line)", cell: DerivedCell(body: body))
+        Computed(reactor: self, name: name ?? "\(fileID):\(line)", body: body,
+                 recompute: { Computed<Value>.recomputeCutOffByEquality($0) })
     }
 }

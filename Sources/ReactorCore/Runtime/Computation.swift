@@ -7,9 +7,6 @@
 public final class Computation: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is guarded by the graph lock.
 
-    /// The process-unique id under which this computation appears in traces.
-    public let id: UInt64
-
     // The fields a node update touches come first, in two cache lines.
 
     /// The process-wide graph, held here so that hot paths reach it without
@@ -32,9 +29,6 @@ public final class Computation: @unchecked Sendable {
     /// While deriving or checking: the computed below it on the `derivingTop`
     /// chain (stale otherwise; only read for computeds on the chain).
     @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
-    @exclusivity(unchecked) var onInvalidateCallbacks: [(Computation) -> Void] = []
-    @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
-    @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
     /// The computation of a `Computed` (it derives a value on demand) rather than an autorun.
     @usableFromInline let isDerived: Bool
     @usableFromInline @exclusivity(unchecked) var derivedState = DerivedState.dirty
@@ -55,8 +49,27 @@ public final class Computation: @unchecked Sendable {
     /// In the reactor's pending queue.
     @exclusivity(unchecked) var queued = false
     @exclusivity(unchecked) var recomputing = false
-    /// What a computed recomputes; owned by the `Computed`, nil once that is gone.
-    @usableFromInline @exclusivity(unchecked) var derived: Unmanaged<DerivedValue>?
+    /// `!onInvalidateCallbacks.isEmpty`, among the flags: an invalidation
+    /// reads one byte it has at hand rather than the array's count.
+    @exclusivity(unchecked) var hasInvalidateCallbacks = false
+    /// The `Computed` whose value this computation derives, unretained (it
+    /// owns this computation); nil for an autorun and once that is gone.
+    @usableFromInline @exclusivity(unchecked) var derived: UnsafeMutableRawPointer?
+    /// Recomputes the value of `derived` and tells whether it differs from
+    /// the previous one (see `Computed+Recompute.swift`). Graph lock held,
+    /// this computation current.
+    /// A `let`: a call through a `var` would retain the function's context.
+    @usableFromInline let recomputeDerived: (Computation) -> Bool
+
+    // Off the hot lines: read when the dependency list changes, or traced.
+
+    /// The process-unique id under which this computation appears in traces.
+    public let id: UInt64
+    @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
+    @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
+    @exclusivity(unchecked) var onInvalidateCallbacks: [(Computation) -> Void] = [] {
+        didSet { hasInvalidateCallbacks = !onInvalidateCallbacks.isEmpty }
+    }
 
     /// The name given to `autorun`, or the derived `file:line` name.
     public let name: String?
@@ -83,9 +96,14 @@ public final class Computation: @unchecked Sendable {
     @usableFromInline
     enum DerivedState { case clean, check, dirty }
 
+    /// `recomputeDerived` of an autorun, which derives no value.
+    @usableFromInline
+    static func recomputeNothing(_ computation: Computation) -> Bool { false }
+
     @usableFromInline
     init(reactor: Reactor, name: String?, parentID: UInt64, kind: TraceNodeKind,
-         onError: ((any Error) -> Void)?, body: ((Computation) throws -> Void)?) {
+         onError: ((any Error) -> Void)?, body: ((Computation) throws -> Void)?,
+         recomputeDerived: @escaping (Computation) -> Bool = Computation.recomputeNothing) {
         self.id = ReactorTracing.makeID()
         self.reactor = reactor
         self.graph = reactor.graph
@@ -94,6 +112,7 @@ public final class Computation: @unchecked Sendable {
         self.isDerived = kind == .computed
         self.onError = onError
         self.body = body
+        self.recomputeDerived = recomputeDerived
         withTracer { $0.nodeCreated(id, kind: kind, name: name ?? "", parent: parentID) }
     }
 
@@ -188,7 +207,7 @@ extension Computation {
         invalidated = true
         if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
-        if !onInvalidateCallbacks.isEmpty { runInvalidateCallbacks() }
+        if hasInvalidateCallbacks { runInvalidateCallbacks() }
     }
 
     /// Tracker drops every edge on invalidation; here the links stay, stale,
@@ -241,19 +260,19 @@ extension Computation {
     }
 
     /// A computed this computation read may have changed.
-    /// Returns the output of a computed that became possibly stale, whose
-    /// readers must be marked in turn (`Dependency.propagateCheck()`).
+    /// Returns true for a computed that became possibly stale, whose readers
+    /// must be marked in turn (`Dependency.propagateCheck()`).
     @inline(__always)
-    func markCheck() -> Unmanaged<Dependency>? {
+    func markCheck() -> Bool {
         if !isDerived {
-            if invalidated || stopped || checkPending { return nil }
+            if invalidated || stopped || checkPending { return false }
             checkPending = true
             reactor.enqueue(self)
         } else if derivedState == .clean {
             derivedState = .check
-            return derivedOutput
+            return true
         }
-        return nil
+        return false
     }
 
     /// Runs the body now, tracking what it reads. Errors go to the caller.
@@ -317,7 +336,7 @@ extension Computation {
             let generation = linkGeneration
             var cursor = dependenciesHead
             while let link = cursor {
-                if let source = link.pointee.dependency._withUnsafeGuaranteedRef({ $0.derivedOwner }) {
+                if let source = link.pointee.source {
                     // No retain: a computed dropped during the operation keeps its parts until it ends.
                     source._withUnsafeGuaranteedRef { $0.refreshDerived() }
                     // A change invalidated it: stop walking.
@@ -382,6 +401,8 @@ extension Computation {
             link.initialize(to: Link(dependency: .passUnretained(dependency), computation: .passUnretained(self)))
         }
         link.pointee.epoch = epoch
+        link.pointee.source = dependency.derivedOwner
+        link.pointee.readerOutput = derivedOutput
         insertBeforeCursor(link)
         if dependencyCount == 0 {
             // While it has dependencies, they keep the computation alive (as

@@ -60,6 +60,14 @@ public final class Dependency: @unchecked Sendable {
     @inlinable @inline(__always)
     @discardableResult
     func dependLocked() -> Bool {
+        dependLocked(in: graph)
+    }
+
+    /// `dependLocked()` with the graph at hand (the caller's, the same one):
+    /// spares a load of this dependency's before `current` can be read.
+    @inlinable @inline(__always)
+    @discardableResult
+    func dependLocked(in graph: Graph) -> Bool {
         guard let current = graph.current else { return false }
         return current._withUnsafeGuaranteedRef { link($0) }
     }
@@ -235,7 +243,7 @@ extension Dependency {
         while let link = cursor {
             let runsCallbacks = link.pointee.computation._withUnsafeGuaranteedRef { computation in
                 guard computation.epoch == link.pointee.epoch else { return false }
-                if !computation.onInvalidateCallbacks.isEmpty { return true }
+                if computation.hasInvalidateCallbacks { return true }
                 computation.dependencyChanged(self, traced: traced)
                 return false
             }
@@ -274,15 +282,27 @@ extension Dependency {
         var cursor = subscribersHead
         while let link = cursor {
             cursor = link.pointee.nextSubscriber
-            let output = link.pointee.computation._withUnsafeGuaranteedRef {
-                $0.epoch == link.pointee.epoch ? $0.markCheck() : nil
+            let marked = link.pointee.computation._withUnsafeGuaranteedRef {
+                $0.epoch == link.pointee.epoch && $0.markCheck()
             }
-            guard let output else { continue }
+            // The output from the link, not the computation: one load fewer
+            // between a link and the next (see `Link`).
+            guard marked, let output = link.pointee.readerOutput else { continue }
             if cursor == nil {
                 cursor = output._withUnsafeGuaranteedRef { $0.subscribersHead }
             } else {
                 output._withUnsafeGuaranteedRef { $0.propagateCheck() }
             }
+        }
+    }
+
+    /// Clears the copy of `derivedOwner` in the links of this dependency's
+    /// subscribers (see `Link.source`): its computed is going away. Lock held.
+    func forgetDerivedOwnerInSubscribers() {
+        var cursor = subscribersHead
+        while let link = cursor {
+            link.pointee.source = nil
+            cursor = link.pointee.nextSubscriber
         }
     }
 

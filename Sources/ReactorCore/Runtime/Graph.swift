@@ -21,7 +21,7 @@ final class Graph: @unchecked Sendable {
     /// (`derivingCaller`), which names the members of a cycle.
     @exclusivity(unchecked) unowned(unsafe) var derivingTop: Computation?
     /// Parts of computeds released during an operation, kept until it ends:
-    /// the frames refreshing them hold no references (see `DerivedValue`).
+    /// the frames refreshing them hold no references (see `Computed`).
     @usableFromInline @exclusivity(unchecked) var released: [AnyObject] = []
 
     /// Runs `body` as one graph operation: with the lock held, and followed by

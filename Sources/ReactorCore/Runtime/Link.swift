@@ -15,16 +15,28 @@
 /// `_withUnsafeGuaranteedRef`, without retain/release pairs. The dependency
 /// unlinks its subscribers before it goes away; the computation's links keep it
 /// alive (see `Computation.makeLink`).
+///
+/// What the walks read comes first; the `previous` pointers only serve list
+/// edits. Two fields copy what the walks would otherwise read one object
+/// further on, so that each step of a walk down a chain of computeds is two
+/// dependent loads rather than three: `source` (the dependency's
+/// `derivedOwner`) for the check walk, `readerOutput` (the computation's
+/// `derivedOutput`) for the push of "maybe stale". Both are fixed while the
+/// link is in use (see `Computation.makeLink` and `Computed.deinit`).
 @usableFromInline
 struct Link {
     @usableFromInline var dependency: Unmanaged<Dependency>
     @usableFromInline var computation: Unmanaged<Computation>
-    @usableFromInline var previousSubscriber: LinkPointer?
-    @usableFromInline var nextSubscriber: LinkPointer?
-    @usableFromInline var previousDependency: LinkPointer?
-    @usableFromInline var nextDependency: LinkPointer?
     /// The computation's `epoch` when the link was last read.
     @usableFromInline var epoch = 0
+    @usableFromInline var nextSubscriber: LinkPointer?
+    @usableFromInline var nextDependency: LinkPointer?
+    /// The computed whose output `dependency` is, if any (`dependency.derivedOwner`).
+    @usableFromInline var source: Unmanaged<Computation>?
+    /// The output of `computation`, if it is a computed's (`computation.derivedOutput`).
+    @usableFromInline var readerOutput: Unmanaged<Dependency>?
+    @usableFromInline var previousSubscriber: LinkPointer?
+    @usableFromInline var previousDependency: LinkPointer?
 
     /// True if the edge exists for Tracker: read in the computation's current
     /// (or last) run, and the computation not invalidated since.

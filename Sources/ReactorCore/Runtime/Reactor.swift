@@ -193,6 +193,13 @@ extension Reactor {
 
     func requireFlush() {
         if willFlush { return }
+        scheduleFlush()
+    }
+
+    // Out of line: inlined into the walks that enqueue, its dispatch code
+    // would enlarge their frames (one per level of a chain of computeds).
+    @inline(never)
+    private func scheduleFlush() {
         willFlush = true
         switch scheduler {
         case .manual:
