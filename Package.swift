@@ -24,7 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "ReactorCore"),
+        .target(name: "ReactorCore", dependencies: ["CReactorCoreThread"]),
+        .target(name: "CReactorCoreThread"),
         .target(name: "CReactorTraceClock"),
         .target(name: "CReactorTraceThread"),
         .target(name: "CReactorTraceCRC"),

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Synchronization
+import CReactorCoreThread
 
 /// The process-wide recursive lock that guards the reactive graph.
 ///
@@ -15,9 +16,11 @@ import Synchronization
 /// `depend()` and `changed()` inside it only pay the re-entrancy check.
 ///
 /// Internal storage: `@unchecked Sendable` because the mutex and the atomic owner
-/// word are the synchronisation.
+/// word are the synchronisation. A non-copyable struct stored in `Graph`, so
+/// that the re-entrancy check loads the owner word from the graph itself, not
+/// through a pointer to a lock object (one dependent load fewer on every read).
 @usableFromInline
-final class GraphLock: @unchecked Sendable {
+struct GraphLock: ~Copyable, @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The thread that holds the lock, or 0. Written only by the holder.
     @usableFromInline let owner = Atomic<UInt>(0)
@@ -33,13 +36,11 @@ final class GraphLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// The calling thread's identity (its thread pointer where the compiler
+    /// can read it: one inlined instruction rather than a call to `pthread_self`).
     @inlinable
     static var currentThread: UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
+        UInt(reactor_core_current_thread())
     }
 
     /// True when the calling thread holds the lock (it is inside a computation,
