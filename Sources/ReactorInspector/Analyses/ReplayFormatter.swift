@@ -123,18 +123,6 @@ public struct ReplayFormatter {
         return kept
     }
 
-    /// Returns `true` when the event is past the window's end, so the caller may stop reading.
-    public func isPastWindow(_ event: TraceEvent) -> Bool {
-        guard let to = filter.to else { return false }
-        return event.timestamp > to
-    }
-
-    /// Returns `true` when the plain event is past the window's end.
-    public func isPastWindow(_ event: PlainTraceEvent) -> Bool {
-        guard let to = filter.to else { return false }
-        return event.timestamp > to
-    }
-
     // MARK: - Names
 
     private mutating func learn(_ event: PlainTraceEvent, _ strings: [String]) {
