@@ -56,16 +56,4 @@ enum CIFiles {
     static func displayName(_ path: String) -> String {
         URL(fileURLWithPath: path).lastPathComponent
     }
-
-    /// Streams the trace at `path` into `body`, as the inspector's commands do
-    /// (progress line, one-line errors for unreadable files).
-    static func forEachEvent(path: String, output: OutputOptions, _ body: (TraceEvent) -> Void) throws -> TraceReadReport {
-        let progress = output.progress(for: path)
-        defer { progress?.finish() }
-        do {
-            return try TraceFile.forEachEvent(path: path, progress: progress?.update, body)
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
 }

@@ -55,8 +55,8 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         let baseProfile = TraceProfile(), headProfile = TraceProfile()
-        let baseReport = try CIFiles.forEachEvent(path: base, output: output) { baseProfile.record($0) }
-        let headReport = try CIFiles.forEachEvent(path: head, output: output) { headProfile.record($0) }
+        let baseReport = try TraceArgument.forEachEvent(path: base, output: output) { baseProfile.record($0) }
+        let headReport = try TraceArgument.forEachEvent(path: head, output: output) { headProfile.record($0) }
         let diff = TraceDiff(base: baseProfile, head: headProfile, regressionThresholdPercent: failOnRegression,
                              minimumTimeNanoseconds: UInt64(minimumTimeMilliseconds * 1e6))
         if json {

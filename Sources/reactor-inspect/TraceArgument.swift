@@ -10,22 +10,32 @@ struct TraceArgument: ParsableArguments {
 
     /// Builds the model in one streaming pass.
     func model(options: TraceModelOptions = TraceModelOptions(), output: OutputOptions) throws -> Loaded<TraceModel> {
-        let progress = output.progress(for: path)
-        defer { progress?.finish() }
-        do {
-            let (model, report) = try TraceFile.model(path: path, options: options, progress: progress?.update)
-            return Loaded(value: model, report: report)
-        } catch {
-            throw ValidationError(error.description)
+        let (model, report) = try Self.reading(path, output: output) { progress throws(TraceFileError) in
+            try TraceFile.model(path: path, options: options, progress: progress)
         }
+        return Loaded(value: model, report: report)
     }
 
     /// Streams the events to `body`.
     func forEachEvent(output: OutputOptions, _ body: (TraceEvent) -> Void) throws -> TraceReadReport {
+        try Self.forEachEvent(path: path, output: output, body)
+    }
+
+    /// Streams the trace at `path` into `body` (for commands that read more than one trace).
+    static func forEachEvent(path: String, output: OutputOptions, _ body: (TraceEvent) -> Void) throws -> TraceReadReport {
+        try reading(path, output: output) { progress throws(TraceFileError) in
+            try TraceFile.forEachEvent(path: path, progress: progress, body)
+        }
+    }
+
+    /// Runs `read` on the trace at `path` with a progress line on stderr (when
+    /// it is a terminal); an unreadable trace becomes one line and exit status 2.
+    static func reading<Value>(_ path: String, output: OutputOptions,
+                               _ read: (((Int) -> Void)?) throws(TraceFileError) -> Value) throws -> Value {
         let progress = output.progress(for: path)
         defer { progress?.finish() }
         do {
-            return try TraceFile.forEachEvent(path: path, progress: progress?.update, body)
+            return try read(progress?.update)
         } catch {
             throw ValidationError(error.description)
         }
@@ -35,12 +45,8 @@ struct TraceArgument: ParsableArguments {
 extension TraceArgument {
     /// Lends the events to `body` a batch at a time, read in place.
     func forEachBatch(output: OutputOptions, _ body: (borrowing TraceEventBatch) -> Void) throws -> TraceReadReport {
-        let progress = output.progress(for: path)
-        defer { progress?.finish() }
-        do {
-            return try TraceFile.forEachBatch(path: path, progress: progress?.update, body)
-        } catch {
-            throw ValidationError(error.description)
+        try Self.reading(path, output: output) { progress throws(TraceFileError) in
+            try TraceFile.forEachBatch(path: path, progress: progress, body)
         }
     }
 }
