@@ -143,11 +143,23 @@ extension Computation {
         isDeriving = false
         let wasFirstRun = firstRun
         firstRun = false
+        if traced, changed || wasFirstRun { recordDerivedValue() }
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
                 if traced { withTracer { $0.changed(dependency: output.id) } }
                 output.notifySubscribers(traced: traced)
             }
+        }
+    }
+
+    /// Records the computed's new value (its first, or one that changed), if
+    /// the tracer captures values. Traced path only.
+    @inline(never)
+    func recordDerivedValue() {
+        withTracer { tracer in
+            guard tracer.valueLengthLimit > 0, let derived else { return }
+            let owner = Unmanaged<AnyObject>.fromOpaque(derived).takeUnretainedValue()
+            (owner as? any DerivedValueRecording)?.recordValue(to: tracer)
         }
     }
 

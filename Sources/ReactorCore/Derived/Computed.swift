@@ -106,3 +106,16 @@ extension Reactor {
                  recompute: { Computed<Value>.recomputeCutOffByEquality($0) })
     }
 }
+
+/// A computed whose node can record its value without knowing its type.
+protocol DerivedValueRecording: AnyObject {
+    /// Records the current value, if there is one, as the node's value.
+    func recordValue(to tracer: any ReactorTracer)
+}
+
+extension Computed: DerivedValueRecording {
+    func recordValue(to tracer: any ReactorTracer) {
+        guard let cached else { return }
+        TraceValueText.record(cached, node: output.id, redacted: false, to: tracer)
+    }
+}

@@ -10,14 +10,20 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
     /// Called with the graph lock held before each write that changes the
     /// value, with the owner object (stores use it to enforce actions).
     @usableFromInline @exclusivity(unchecked) var ownerID: UInt64 = 0
+    /// Traces write the value as `‹redacted›`.
+    @usableFromInline let isRedacted: Bool
 
     @usableFromInline
-    init(value: Value, isEqual: ((Value, Value) -> Bool)?) {
+    init(value: Value, isEqual: ((Value, Value) -> Bool)?, redacted: Bool) {
         self.value = value
         self.isEqual = isEqual
+        isRedacted = redacted
         let id = ReactorTracing.makeID()
         dependency = Dependency(id: id, name: nil)
-        withTracer { $0.nodeCreated(id, kind: .reactiveValue, name: "", parent: 0) }
+        withTracer {
+            $0.nodeCreated(id, kind: .reactiveValue, name: "", parent: 0)
+            TraceValueText.record(value, node: id, redacted: redacted, to: $0)
+        }
     }
 
     /// Runs `body` with the graph, reached through the dependency (no
@@ -75,8 +81,18 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
             if let isEqual, isEqual(value, newValue) { return }
             value = newValue
             ReactiveWriteObserver.willChange(ownerID: ownerID, dependency: dependency)
-            dependency.publishChange()
+            // The write's one check of the tracing flag: the value is described
+            // only on the traced path, and only if the tracer asks for values.
+            if TraceEmit.isOn { return publishChangeTraced() }
+            dependency.publishChangeUntraced()
         } }
+    }
+
+    /// The traced copy of a write's change: the new value, then `changed`.
+    @usableFromInline @inline(never)
+    func publishChangeTraced() {
+        TraceValueText.record(value, node: dependency.id, redacted: isRedacted)
+        dependency.publishChangeTraced()
     }
 
     /// Names the property `Owner.property` after the first access through its owner.

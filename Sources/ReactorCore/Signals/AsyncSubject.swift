@@ -28,7 +28,10 @@ public final class AsyncSubject<Value>: @unchecked Sendable {
         signalDelivery {
             guard !core.isTerminated else { return }
             last = value
-            withTracer { $0.changed(dependency: core.id) }
+            withTracer {
+                TraceValueText.record(value, node: core.id, redacted: core.isRedacted, to: $0)
+                $0.changed(dependency: core.id)
+            }
         }
     }
 

@@ -20,12 +20,28 @@ final class SubjectCore<Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var sinks: ContiguousArray<SignalSink<Value>> = []
     @usableFromInline @exclusivity(unchecked) var terminal: Terminal?
     @usableFromInline @exclusivity(unchecked) var isTerminated = false
+    /// Traces write the source's values as `‹redacted›`.
+    @usableFromInline let isRedacted: Bool
 
-    init(kind: TraceNodeKind, name: String) {
+    /// A source with no value until its first send.
+    init(kind: TraceNodeKind, name: String, redacted: Bool = false) {
         id = ReactorTracing.makeID()
         self.name = name
+        isRedacted = redacted
         dependency = Dependency(id: id, name: name)
         withTracer { $0.nodeCreated(id, kind: kind, name: name, parent: 0) }
+    }
+
+    /// A source holding `initialValue` from the start (recorded as its first value).
+    init(kind: TraceNodeKind, name: String, initialValue: Value, redacted: Bool = false) {
+        id = ReactorTracing.makeID()
+        self.name = name
+        isRedacted = redacted
+        dependency = Dependency(id: id, name: name)
+        withTracer { [id] in
+            $0.nodeCreated(id, kind: kind, name: name, parent: 0)
+            TraceValueText.record(initialValue, node: id, redacted: redacted, to: $0)
+        }
     }
 
     deinit {
@@ -36,7 +52,10 @@ final class SubjectCore<Value>: @unchecked Sendable {
     /// Graph lock held, nonreactive.
     @inlinable
     func deliver(_ value: Value) {
-        withTracer { $0.changed(dependency: id) }
+        withTracer {
+            TraceValueText.record(value, node: id, redacted: isRedacted, to: $0)
+            $0.changed(dependency: id)
+        }
         if dependency.subscribersHead != nil { dependency.notifySubscribers() }
         // A snapshot: subscribers may cancel or subscribe while being told.
         // Copying the array only retains its buffer.

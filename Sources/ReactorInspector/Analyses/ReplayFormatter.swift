@@ -224,6 +224,7 @@ public struct ReplayFormatter {
             return matches(String(decoding: frame.label, as: UTF8.self))
         case .flushBegan, .flushEnded: return false
         case let .issue(_, id, _): return node(id)
+        case let .value(id, _): return node(id)
         }
     }
 
@@ -319,6 +320,10 @@ public struct ReplayFormatter {
             out.close()
             out.append(": ")
             out.append(strings[Int(message.index)])
+        case let .value(node, value):
+            appendLabeled(of: node, to: out)
+            out.append(" = ")
+            out.append(strings[Int(value.index)])
         }
     }
 

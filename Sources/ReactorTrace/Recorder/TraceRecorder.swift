@@ -43,14 +43,39 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         /// which costs less than half of `clock_gettime`. Off: always
         /// `clock_gettime(CLOCK_MONOTONIC)`.
         public var usesCycleCounter: Bool
+        /// Whether writes record the values they write (and actions their
+        /// arguments). Off by default: a trace then holds no application data.
+        public var values: ValueCapture
 
-        /// Options with the given values (64 KiB buffers, 16 queued, 10 ms by default).
+        /// Options with the given values (64 KiB buffers, 16 queued, 10 ms, no values by default).
         public init(segmentCapacity: Int = 64 << 10, maxQueuedSegments: Int = 16,
-                    flushInterval: Duration = .milliseconds(10), usesCycleCounter: Bool = true) {
+                    flushInterval: Duration = .milliseconds(10), usesCycleCounter: Bool = true,
+                    values: ValueCapture = .off) {
             self.usesCycleCounter = usesCycleCounter
+            self.values = values
             self.segmentCapacity = min(max(segmentCapacity, 256), TraceFormat.maxPayloadLength)
             self.maxQueuedSegments = max(1, maxQueuedSegments)
             self.flushInterval = max(flushInterval, .milliseconds(1))
+        }
+    }
+
+    /// Which values a recording writes.
+    public enum ValueCapture: Sendable, Hashable {
+        /// None: no value, and no action argument, reaches the file.
+        case off
+        /// Each written value (and each action's arguments) as its description:
+        /// `traceDescription` for `TraceValueDescribable` types, else
+        /// `String(reflecting:)`, cut to `maxLength` UTF-8 bytes (16 to 4,096)
+        /// at a character boundary, ending in `…` when cut. `Redacted` values and
+        /// properties marked `redacted` are written as `‹redacted›`.
+        case described(maxLength: Int)
+
+        /// The longest description written, in UTF-8 bytes; 0 when off.
+        public var maxLength: Int {
+            switch self {
+            case .off: 0
+            case let .described(maxLength): min(max(maxLength, 16), TraceFormat.maxStringLength)
+            }
         }
     }
 
@@ -66,13 +91,19 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         public var writeError: Int32
     }
 
-    /// The environment variable ``startFromEnvironment(_:)`` reads.
+    /// The environment variable ``startFromEnvironment(_:options:)`` reads.
     public static let environmentVariable = "REACTOR_TRACE"
+    /// The environment variable that turns value capture on for a recording
+    /// started from the environment: `REACTOR_TRACE_VALUES=200` is
+    /// `values: .described(maxLength: 200)`.
+    public static let valuesEnvironmentVariable = "REACTOR_TRACE_VALUES"
 
     /// The file being written.
     public let path: String
     /// The options in effect.
     public let options: Options
+    /// The longest value description recorded (0: values off); see ``ReactorTracer/valueLengthLimit``.
+    public let valueLengthLimit: Int
 
     private let generation: UInt64
     private let key: pthread_key_t
@@ -100,10 +131,16 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// if it is set and not empty; returns nil (and does nothing) otherwise.
     /// Call it once at launch: then `REACTOR_TRACE=app.rtrace ./app` records a trace.
     /// A recording started this way (like any other) is stopped at `exit()`.
+    /// `REACTOR_TRACE_VALUES=N` (a positive number) records values cut to N
+    /// bytes, overriding `options.values`.
     @discardableResult
     public static func startFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
                                             options: Options = Options()) throws -> TraceRecorder? {
         guard let path = environment[environmentVariable], !path.isEmpty else { return nil }
+        var options = options
+        if let text = environment[valuesEnvironmentVariable], let length = Int(text), length > 0 {
+            options.values = .described(maxLength: length)
+        }
         return try start(path: path, options: options)
     }
 
@@ -146,6 +183,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     public init(path: String, options: Options = Options()) throws {
         self.path = path
         self.options = options
+        valueLengthLimit = options.values.maxLength
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw TraceRecorderError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
