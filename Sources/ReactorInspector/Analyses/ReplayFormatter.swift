@@ -5,6 +5,11 @@ import ReactorTrace
 /// learns names from creation and naming events, indents by nesting and shows
 /// the duration of each run and action at its end. Memory grows with nodes only.
 ///
+/// In a trace recorded with values, a node's first value is a `value` line
+/// (`value  property TodoStore.filter = all`) and each later one is folded into
+/// the `changed` line of the write that follows it:
+/// `changed  property TodoStore.filter: all → active`.
+///
 /// Lines are built as UTF-8 bytes (``write(_:to:)``), with each node's name
 /// and label prepared once when it is created or named: `replay` prints tens
 /// of millions of lines, and building a `String` per line cost about 1.3 µs.
@@ -35,8 +40,19 @@ public struct ReplayFormatter {
         var label: [UInt8]
     }
 
+    /// A node's value as the trace last gave it, and the one before it while
+    /// the write's `changed` is still to come.
+    private struct NodeValue {
+        var current: String?
+        var previous: String?
+        /// A value event arrived and its `changed` has not yet.
+        var awaitsChange = false
+    }
+
     private var index = NodeIndex()
     private var nodes: [NodeText] = []
+    /// By node slot; only as long as the last slot with a value.
+    private var values: [NodeValue] = []
     private var stacks: [[Frame]] = []
     private let loweredNames: [String]
     /// The line being built, reused (its storage is shared by copies of the formatter).
@@ -113,14 +129,35 @@ public struct ReplayFormatter {
         let thread = Int(event.thread)
         if thread >= stacks.count { stacks.append(contentsOf: repeatElement([], count: thread - stacks.count + 1)) }
         let kind = event.record.kind
+        if case let .value(node, value) = event.record, !takeValue(strings[Int(value.index)], of: node) {
+            return false
+        }
         // Filter before formatting: most events of a large trace are dropped.
         let kept = isKept(event, strings, kind: kind, thread: thread)
         if kept {
             text.clear()
             format(event, strings, kind: kind, thread: thread, to: text)
         }
+        if case let .changed(dependency) = event.record, let node = index.find(dependency),
+           Int(node) < values.count {
+            values[Int(node)].awaitsChange = false
+        }
         applyNesting(event, strings, thread: thread)
         return kept
+    }
+
+    /// Records `value` as `node`'s; true if it is the node's first known value
+    /// (a line of its own), false if it is a write's new value (shown on its `changed` line).
+    private mutating func takeValue(_ value: String, of node: UInt64) -> Bool {
+        let position = slot(node)
+        if position >= values.count {
+            values.append(contentsOf: repeatElement(NodeValue(), count: position - values.count + 1))
+        }
+        let isFirst = values[position].current == nil
+        values[position].previous = values[position].current
+        values[position].current = value
+        values[position].awaitsChange = !isFirst
+        return isFirst
     }
 
     // MARK: - Names
@@ -270,6 +307,13 @@ public struct ReplayFormatter {
             appendLabeled(of: dependency, to: out)
         case let .changed(dependency):
             appendLabeled(of: dependency, to: out)
+            let node = slot(dependency)
+            if node < values.count, values[node].awaitsChange, let new = values[node].current {
+                out.append(": ")
+                out.append(values[node].previous ?? "?")
+                out.append(" → ")
+                out.append(new)
+            }
         case let .invalidated(computation, cause, source):
             appendLabeled(of: computation, to: out)
             out.append(0x20)
