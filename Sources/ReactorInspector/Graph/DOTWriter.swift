@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// Writes a ``DependencyGraph`` in Graphviz's DOT language, designed to be
 /// read: autoruns are boxes, computeds hexagons, dependencies and properties
