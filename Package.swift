@@ -8,10 +8,6 @@ let package = Package(
         .library(name: "ReactorTrace", targets: ["ReactorTrace"]),
         .library(name: "ReactorInspector", targets: ["ReactorInspector"]),
         .executable(name: "reactor-inspect", targets: ["reactor-inspect"]),
-        .executable(name: "counter", targets: ["counter"]),
-        .executable(name: "stress", targets: ["stress"]),
-        .executable(name: "todos", targets: ["todos"]),
-        .executable(name: "profile", targets: ["profile"]),
     ],
     traits: [
         .trait(

@@ -92,4 +92,16 @@ import Testing
         #expect(recorder.contains("ReactorTraceFormat"))
         #expect(recorder.contains("ReactorCore"))
     }
+
+    @Test func samplesRunHereButAreNotProducts() throws {
+        let manifest = try Self.manifest()
+        let samples = ["counter", "todos", "profile", "stress"]
+        for sample in samples {
+            #expect(manifest.targets.first { $0.name == sample }?.type == "executable", "\(sample)")
+        }
+        let shipped = Set(manifest.products.flatMap(\.targets))
+        #expect(shipped.isDisjoint(with: samples))
+        #expect(Set(manifest.products.map(\.name)).isSuperset(of: ["ReactorCore", "ReactorTrace", "ReactorInspector",
+                                                                     "reactor-inspect"]))
+    }
 }
