@@ -16,7 +16,7 @@ package enum Varint {
 
     /// How many bytes `value` takes as a varint (1 to 10).
     @inline(__always)
-    static func size(_ value: UInt64) -> Int {
+    package static func size(_ value: UInt64) -> Int {
         (64 &- (value | 1).leadingZeroBitCount &+ 6) / 7
     }
 
