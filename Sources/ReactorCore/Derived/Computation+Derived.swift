@@ -145,7 +145,7 @@ extension Computation {
         isDeriving = false
         let wasFirstRun = firstRun
         firstRun = false
-        if traced, changed || wasFirstRun { recordDerivedValue() }
+        if traced, changed || wasFirstRun, TraceEmit.valuesOn { recordDerivedValue() }
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
                 if traced { withTracer { $0.changed(dependency: output.id) } }
@@ -158,10 +158,10 @@ extension Computation {
     /// the tracer captures values. Traced path only.
     @inline(never)
     func recordDerivedValue() {
-        withTracer { tracer in
-            guard tracer.valueLengthLimit > 0, let derived else { return }
+        withTracerAndValueLimit { tracer, limit in
+            guard limit > 0, let derived else { return }
             let owner = Unmanaged<AnyObject>.fromOpaque(derived).takeUnretainedValue()
-            (owner as? any DerivedValueRecording)?.recordValue(to: tracer)
+            (owner as? any DerivedValueRecording)?.recordValue(limit: limit, to: tracer)
         }
     }
 

@@ -112,12 +112,12 @@ extension Reactor {
 /// A computed whose node can record its value without knowing its type.
 protocol DerivedValueRecording: AnyObject {
     /// Records the current value, if there is one, as the node's value.
-    func recordValue(to tracer: any ReactorTracer)
+    func recordValue(limit: Int, to tracer: any ReactorTracer)
 }
 
 extension Computed: DerivedValueRecording {
-    func recordValue(to tracer: any ReactorTracer) {
+    func recordValue(limit: Int, to tracer: any ReactorTracer) {
         guard let cached else { return }
-        TraceValueText.record(cached, node: output.id, redacted: false, to: tracer)
+        TraceValueText.record(cached, node: output.id, redacted: false, limit: limit, to: tracer)
     }
 }

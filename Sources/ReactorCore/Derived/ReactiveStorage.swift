@@ -20,9 +20,9 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
         isRedacted = redacted
         let id = ReactorTracing.makeID()
         dependency = Dependency(id: id, name: nil)
-        withTracer {
-            $0.nodeCreated(id, kind: .reactiveValue, name: "", parent: 0)
-            TraceValueText.record(value, node: id, redacted: redacted, to: $0)
+        withTracerAndValueLimit { tracer, limit in
+            tracer.nodeCreated(id, kind: .reactiveValue, name: "", parent: 0)
+            if limit > 0 { TraceValueText.record(value, node: id, redacted: redacted, limit: limit, to: tracer) }
         }
     }
 
@@ -83,16 +83,20 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
             ReactiveWriteObserver.willChange(ownerID: ownerID, dependency: dependency)
             // The write's one check of the tracing flag: the value is described
             // only on the traced path, and only if the tracer asks for values.
-            if TraceEmit.isOn { return publishChangeTraced() }
+            if TraceEmit.isOn {
+                if TraceEmit.valuesOn { recordValue() }
+                return dependency.publishChangeTraced()
+            }
             dependency.publishChangeUntraced()
         } }
     }
 
-    /// The traced copy of a write's change: the new value, then `changed`.
+    /// Records the value just written, before its `changed` (values on only).
     @usableFromInline @inline(never)
-    func publishChangeTraced() {
-        TraceValueText.record(value, node: dependency.id, redacted: isRedacted)
-        dependency.publishChangeTraced()
+    func recordValue() {
+        withTracerAndValueLimit { tracer, limit in
+            if limit > 0 { TraceValueText.record(value, node: dependency.id, redacted: isRedacted, limit: limit, to: tracer) }
+        }
     }
 
     /// Names the property `Owner.property` after the first access through its owner.

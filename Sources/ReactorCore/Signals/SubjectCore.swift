@@ -40,9 +40,9 @@ final class SubjectCore<Value>: @unchecked Sendable {
         self.name = name
         isRedacted = redacted
         dependency = Dependency(id: id, name: name)
-        withTracer { [id] in
-            $0.nodeCreated(id, kind: kind, name: name, parent: 0)
-            TraceValueText.record(initialValue, node: id, redacted: redacted, to: $0)
+        withTracerAndValueLimit { [id] tracer, limit in
+            tracer.nodeCreated(id, kind: kind, name: name, parent: 0)
+            if limit > 0 { TraceValueText.record(initialValue, node: id, redacted: redacted, limit: limit, to: tracer) }
         }
     }
 
@@ -54,9 +54,9 @@ final class SubjectCore<Value>: @unchecked Sendable {
     /// Graph lock held, nonreactive.
     @inlinable
     func deliver(_ value: Value) {
-        withTracer {
-            TraceValueText.record(value, node: id, redacted: isRedacted, to: $0)
-            $0.changed(dependency: id)
+        withTracerAndValueLimit { tracer, limit in
+            if limit > 0 { TraceValueText.record(value, node: id, redacted: isRedacted, limit: limit, to: tracer) }
+            tracer.changed(dependency: id)
         }
         if dependency.subscribersHead != nil { dependency.notifySubscribers() }
         // A snapshot: subscribers may cancel or subscribe while being told.

@@ -89,9 +89,8 @@ open class Store: TraceOwner {
             defer { storeRegistry.announceCompletedActions() }
             return try graph.operation {
                 storeRegistry.actionNesting += 1
-                withTracer { tracer in
+                withTracerAndValueLimit { tracer, limit in
                     // Arguments are values: described only when values are recorded.
-                    let limit = tracer.valueLengthLimit
                     let summary = limit > 0 ? TraceValueText.arguments(arguments, limit: limit) : ""
                     tracer.actionBegan(store: traceID, name: name, arguments: summary)
                 }

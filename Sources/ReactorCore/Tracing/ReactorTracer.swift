@@ -45,7 +45,7 @@ public protocol ReactorTracer: AnyObject, Sendable {
     func issue(_ kind: TraceIssueKind, node: UInt64, message: String)
     /// The longest value description the tracer records, in UTF-8 bytes; 0 when
     /// it records no values (then no value is ever described, and action
-    /// arguments are not either). Read on every traced write: keep it a stored constant.
+    /// arguments are not either). Read once, when the tracer is installed.
     var valueLengthLimit: Int { get }
     /// `node` now holds the value `description` (a write, a send, a recomputed
     /// value, or the first value of a node): already cut to ``valueLengthLimit``

@@ -47,18 +47,10 @@ enum TraceValueText {
         return String(text[..<end]) + cutMarker
     }
 
-    /// Records `value` as `node`'s value if `tracer` captures values. Out of
-    /// line: writes call it only on their traced path.
+    /// Records `value` as `node`'s value, described within `limit` bytes. Out
+    /// of line: writes call it only on their traced path, with values on.
     @usableFromInline @inline(never)
-    static func record<T>(_ value: T, node: UInt64, redacted: Bool, to tracer: any ReactorTracer) {
-        let limit = tracer.valueLengthLimit
-        guard limit > 0 else { return }
+    static func record<T>(_ value: T, node: UInt64, redacted: Bool, limit: Int, to tracer: any ReactorTracer) {
         tracer.value(node, description: describe(value, limit: limit, redacted: redacted))
-    }
-
-    /// Records `value` as `node`'s value if the installed tracer captures values.
-    @usableFromInline @inline(never)
-    static func record<T>(_ value: T, node: UInt64, redacted: Bool) {
-        withTracer { record(value, node: node, redacted: redacted, to: $0) }
     }
 }
