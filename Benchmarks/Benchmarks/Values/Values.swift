@@ -37,11 +37,19 @@ struct Row: Equatable {
     }
 }
 
+/// The same ten fields with a short `traceDescription`: what a hot model
+/// conforms with, since `String(reflecting:)` walks every field with `Mirror`.
+struct DescribedRow: Equatable, TraceValueDescribable {
+    var row: Row
+    var traceDescription: String { "#\(row.id) \(row.title)\(row.done ? " ✓" : "")" }
+}
+
 /// The written state: each write changes the value (no equality cut-off).
 final class Model {
     @Reactive var count = 0
     @Reactive var title = ""
     @Reactive var row = Row(0)
+    @Reactive var describedRow = DescribedRow(row: Row(0))
     @Reactive var flag = false
 }
 
@@ -49,11 +57,13 @@ final class Model {
 let titles = (0..<8).map { "item \($0)" }
 /// Rows written in turn; built before the timing.
 let rows = (0..<64).map { Row($0) }
+let describedRows = rows.map { DescribedRow(row: $0) }
 
 enum Written: String, CaseIterable {
     case int = "Int"
     case string = "short String"
     case row = "10-field struct"
+    case describedRow = "10-field struct, TraceValueDescribable"
     case flag = "Bool flip"
 
     /// `count` writes of this kind to `model`.
@@ -63,6 +73,7 @@ enum Written: String, CaseIterable {
         case .int: for _ in 0..<count { model.count &+= 1 }
         case .string: for index in 0..<count { model.title = titles[index & 7] }
         case .row: for index in 0..<count { model.row = rows[index & 63] }
+        case .describedRow: for index in 0..<count { model.describedRow = describedRows[index & 63] }
         case .flag: for _ in 0..<count { model.flag.toggle() }
         }
     }
