@@ -83,8 +83,10 @@ public struct SampleCommandLine {
     public func startTracing() {
         let environment = ProcessInfo.processInfo.environment
         var options = TraceRecorder.Options()
-        if let limit = traceValues ?? environment[TraceRecorder.valuesEnvironmentVariable].flatMap({ Int($0) }), limit > 0 {
+        if let limit = traceValues {
             options.values = .described(maxLength: limit)
+        } else if let values = TraceRecorder.ValueCapture.fromEnvironment(environment) {
+            options.values = values
         }
         do {
             if let tracePath {

@@ -84,6 +84,17 @@ import Testing
         #expect(more.map(\.record) == [.value(node: 12, value: "A"), .value(node: 13, value: "A")])
     }
 
+    @Test func theEnvironmentVariableTurnsValuesOn() {
+        typealias Capture = TraceRecorder.ValueCapture
+        #expect(Capture.fromEnvironment(["REACTOR_TRACE_VALUES": "200"]) == .described(maxLength: 200))
+        #expect(Capture.fromEnvironment(["REACTOR_TRACE_VALUES": "0"]) == nil)
+        #expect(Capture.fromEnvironment(["REACTOR_TRACE_VALUES": "lots"]) == nil)
+        #expect(Capture.fromEnvironment([:]) == nil)
+        // Bounded: at least room for ‹redacted›, at most a string's 4 KiB.
+        #expect(Capture.described(maxLength: 3).maxLength == 16)
+        #expect(Capture.described(maxLength: 1 << 20).maxLength == 4_096)
+    }
+
     @Test func longValuesAreCutAtACharacterBoundary() throws {
         // The recorder's own cap: 4,096 bytes, never inside a character.
         let long = String(repeating: "é", count: 3_000)

@@ -70,6 +70,14 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         /// properties marked `redacted` are written as `‹redacted›`.
         case described(maxLength: Int)
 
+        /// What `REACTOR_TRACE_VALUES` in `environment` asks for: `.described(maxLength: N)`
+        /// for a positive whole number N, nil when the variable is unset, empty or not one.
+        public static func fromEnvironment(_ environment: [String: String]) -> ValueCapture? {
+            guard let text = environment[TraceRecorder.valuesEnvironmentVariable],
+                  let length = Int(text.trimmingCharacters(in: .whitespaces)), length > 0 else { return nil }
+            return .described(maxLength: length)
+        }
+
         /// The longest description written, in UTF-8 bytes; 0 when off.
         public var maxLength: Int {
             switch self {
@@ -138,9 +146,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
                                             options: Options = Options()) throws -> TraceRecorder? {
         guard let path = environment[environmentVariable], !path.isEmpty else { return nil }
         var options = options
-        if let text = environment[valuesEnvironmentVariable], let length = Int(text), length > 0 {
-            options.values = .described(maxLength: length)
-        }
+        if let values = ValueCapture.fromEnvironment(environment) { options.values = values }
         return try start(path: path, options: options)
     }
 
