@@ -23,11 +23,17 @@ final class SignalSink<Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var isTerminated = false
     /// What this sink subscribed to; released when it terminates.
     @usableFromInline @exclusivity(unchecked) var upstream: Subscription?
+    /// The stage this sink feeds, for traces: id 0 for a subscriber's own closures.
+    @usableFromInline let stage: SignalStage?
 
     @usableFromInline
-    init(next: ((Value) -> Void)?, error: ((any Error) -> Void)?, completed: (() -> Void)?) {
+    init(stage: SignalStage?, next: ((Value) -> Void)?, error: ((any Error) -> Void)?, completed: (() -> Void)?) {
+        self.stage = stage
         handlers = .passRetained(SignalHandlers(next: next, error: error, completed: completed))
     }
+
+    /// The stage's node id, or 0.
+    @usableFromInline var traceNode: UInt64 { stage?.id ?? 0 }
 
     deinit {
         handlers?.release()
@@ -39,12 +45,41 @@ final class SignalSink<Value>: @unchecked Sendable {
     func receive(_ value: Value) {
         guard let handlers else { return }
         deliveries += 1
-        handlers._withUnsafeGuaranteedRef { $0.next?(value) }
+        if _slowPath(TraceEmit.isOn) {
+            receiveTraced(value, handlers)
+        } else {
+            handlers._withUnsafeGuaranteedRef { $0.next?(value) }
+        }
         deliveries -= 1
         if deliveries == 0, let retired = retiredHandlers {
             retiredHandlers = nil
             retired.release()
         }
+    }
+
+    /// `receive` while tracing: records the sender's `changed` if it is a
+    /// stage, and this stage's run (see ``SignalStage``). Graph lock held.
+    @usableFromInline @inline(never)
+    func receiveTraced(_ value: Value, _ handlers: Unmanaged<SignalHandlers<Value>>) {
+        let graph = ReactorCore.graph
+        let source = graph.signalSource
+        let node = traceNode
+        withTracer { tracer in
+            if graph.signalSourceIsStage { tracer.changed(dependency: source) }
+            guard node != 0 else { return }
+            if source != 0 {
+                tracer.invalidated(computation: node, cause: .dependency, source: source)
+            } else {
+                tracer.invalidated(computation: node, cause: .explicit, source: 0)
+            }
+            tracer.rerunBegan(computation: node, firstRun: false)
+        }
+        // A subscriber's own closure sends as no stage: what it causes
+        // follows from the enclosing stage's run instead.
+        graph.withSignalSource(node, isStage: node != 0) {
+            handlers._withUnsafeGuaranteedRef { $0.next?(value) }
+        }
+        if node != 0 { withTracer { $0.rerunEnded(computation: node) } }
     }
 
     /// Delivers the error, then releases the closures and cancels upstream. Graph lock held.
@@ -83,6 +118,7 @@ final class SignalSink<Value>: @unchecked Sendable {
     /// the caller, counting the terminal delivery about to run.
     private func terminate() -> (Unmanaged<SignalHandlers<Value>>?, Subscription?)? {
         isTerminated = true
+        if let stage, stage.ownsNode, stage.id != 0 { withTracer { $0.nodeStopped(stage.id) } }
         let detached = handlers
         handlers = nil
         let upstream = self.upstream

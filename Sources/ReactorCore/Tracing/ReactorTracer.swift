@@ -52,6 +52,11 @@ public enum TraceNodeKind: UInt8, Sendable, CaseIterable, BitwiseCopyable {
     case subscription = 7
     case store = 8
     case signal = 9
+    /// One subscriber's stage of an operator (`map`, `debounce`…): a run per
+    /// value it handles, a `changed` per value it sends on.
+    case `operator` = 10
+    /// A binding's stage: a run per value it writes into its target.
+    case binding = 11
 }
 
 /// Why a computation was invalidated.
