@@ -23,17 +23,18 @@ final class SignalSink<Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var isTerminated = false
     /// What this sink subscribed to; released when it terminates.
     @usableFromInline @exclusivity(unchecked) var upstream: Subscription?
-    /// The stage this sink feeds, for traces: id 0 for a subscriber's own closures.
-    @usableFromInline let stage: SignalStage?
+    /// The stage node this sink feeds (see ``SignalStage``), or 0: a
+    /// subscriber's own closures, or a stage subscribed while untraced.
+    @usableFromInline let traceNode: UInt64
+    /// False when another sink of the stage reports the node stopped.
+    let ownsTraceNode: Bool
 
     @usableFromInline
     init(stage: SignalStage?, next: ((Value) -> Void)?, error: ((any Error) -> Void)?, completed: (() -> Void)?) {
-        self.stage = stage
+        traceNode = stage?.id ?? 0
+        ownsTraceNode = stage?.ownsNode ?? false
         handlers = .passRetained(SignalHandlers(next: next, error: error, completed: completed))
     }
-
-    /// The stage's node id, or 0.
-    @usableFromInline var traceNode: UInt64 { stage?.id ?? 0 }
 
     deinit {
         handlers?.release()
@@ -45,7 +46,9 @@ final class SignalSink<Value>: @unchecked Sendable {
     func receive(_ value: Value) {
         guard let handlers else { return }
         deliveries += 1
-        if _slowPath(TraceEmit.isOn) {
+        // Only a stage's sink checks for a tracer (one field, then one load):
+        // a subscriber's own closures cost nothing more than untraced.
+        if _slowPath(traceNode != 0) && TraceEmit.isOn {
             receiveTraced(value, handlers)
         } else {
             handlers._withUnsafeGuaranteedRef { $0.next?(value) }
@@ -57,8 +60,9 @@ final class SignalSink<Value>: @unchecked Sendable {
         }
     }
 
-    /// `receive` while tracing: records the sender's `changed` if it is a
-    /// stage, and this stage's run (see ``SignalStage``). Graph lock held.
+    /// `receive` of a stage's sink while tracing: records the sender's
+    /// `changed` if it is a stage, and this stage's run (see ``SignalStage``).
+    /// Graph lock held.
     @usableFromInline @inline(never)
     func receiveTraced(_ value: Value, _ handlers: Unmanaged<SignalHandlers<Value>>) {
         let graph = ReactorCore.graph
@@ -66,7 +70,6 @@ final class SignalSink<Value>: @unchecked Sendable {
         let node = traceNode
         withTracer { tracer in
             if graph.signalSourceIsStage { tracer.changed(dependency: source) }
-            guard node != 0 else { return }
             if source != 0 {
                 tracer.invalidated(computation: node, cause: .dependency, source: source)
             } else {
@@ -74,12 +77,13 @@ final class SignalSink<Value>: @unchecked Sendable {
             }
             tracer.rerunBegan(computation: node, firstRun: false)
         }
-        // A subscriber's own closure sends as no stage: what it causes
-        // follows from the enclosing stage's run instead.
-        graph.withSignalSource(node, isStage: node != 0) {
+        let input = graph.signalInput
+        graph.signalInput = source
+        graph.withSignalSource(node, isStage: true) {
             handlers._withUnsafeGuaranteedRef { $0.next?(value) }
         }
-        if node != 0 { withTracer { $0.rerunEnded(computation: node) } }
+        graph.signalInput = input
+        withTracer { $0.rerunEnded(computation: node) }
     }
 
     /// Delivers the error, then releases the closures and cancels upstream. Graph lock held.
@@ -118,7 +122,10 @@ final class SignalSink<Value>: @unchecked Sendable {
     /// the caller, counting the terminal delivery about to run.
     private func terminate() -> (Unmanaged<SignalHandlers<Value>>?, Subscription?)? {
         isTerminated = true
-        if let stage, stage.ownsNode, stage.id != 0 { withTracer { $0.nodeStopped(stage.id) } }
+        if ownsTraceNode && traceNode != 0 {
+            let node = traceNode
+            withTracer { $0.nodeStopped(node) }
+        }
         let detached = handlers
         handlers = nil
         let upstream = self.upstream

@@ -37,6 +37,30 @@ struct SignalStage {
     /// Another input of the same node.
     var sharingNode: SignalStage { SignalStage(id: id) }
 
+    /// Runs `body` (which sends values on) as a run of the stage caused by
+    /// `source`, outside the delivery of an upstream value: a time operator's
+    /// timer firing. Graph lock held.
+    func run(from source: UInt64, _ body: () -> Void) {
+        guard id != 0, TraceEmit.isOn else { return body() }
+        let id = id
+        withTracer { tracer in
+            if source != 0 {
+                tracer.invalidated(computation: id, cause: .dependency, source: source)
+            } else {
+                tracer.invalidated(computation: id, cause: .explicit, source: 0)
+            }
+            tracer.rerunBegan(computation: id, firstRun: false)
+        }
+        ReactorCore.graph.withSignalSource(id, isStage: true, body)
+        withTracer { $0.rerunEnded(computation: id) }
+    }
+
+    /// What sent the value this stage is handling now (0 when untraced or
+    /// unknown): the cause to give ``run(from:_:)`` when it sends the value later.
+    var input: UInt64 {
+        id != 0 && TraceEmit.isOn ? ReactorCore.graph.signalInput : 0
+    }
+
     /// Records that the stage sends a value on now, for a receiver that does
     /// not record it itself (one reached across a queue). Call inside its run.
     func recordSend() {
