@@ -26,11 +26,17 @@ final class SignalTraceRecorder: ReactorTracer {
     }
 
     private let thread = pthread_self()
+    /// Records every thread's events (a timer's task), not only the installer's.
+    private let allThreads: Bool
     private let storage = Mutex<[Event]>([])
     var events: [Event] { storage.withLock { $0 } }
 
+    init(allThreads: Bool = false) {
+        self.allThreads = allThreads
+    }
+
     private func record(_ event: Event) {
-        guard pthread_equal(pthread_self(), thread) != 0 else { return }
+        guard allThreads || pthread_equal(pthread_self(), thread) != 0 else { return }
         storage.withLock { $0.append(event) }
     }
 
@@ -207,6 +213,45 @@ extension TracerTests {
             default: false
             }
         })
+    }
+
+    @Test func aDebouncedSendIsARunOfTheStageCausedByTheSubject() async throws {
+        let tracer = SignalTraceRecorder(allThreads: true)
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let clock = ManualClock()
+        let field = PassthroughSubject<String>(name: "query")
+        let probe = EventProbe<String>()
+        let subscription = probe.subscribe(field.signal.debounce(for: .seconds(1), clock: clock).map { $0 })
+        field.send("a")
+        await clock.waitUntilSleeping()
+        clock.advance(by: .seconds(1))
+        #expect(await probe.next() == .value("a"))
+        subscription.cancel()
+
+        // Other suites' events are recorded too: look at this pipeline's nodes only.
+        let events = tracer.events
+        let debounce = try #require(events.lazy.compactMap { event -> UInt64? in
+            if case let .created(id, .operator, "query.debounce(for: 1.0 seconds)", 0) = event { id } else { nil }
+        }.first)
+        let map = try #require(events.lazy.compactMap { event -> UInt64? in
+            if case let .created(id, .operator, "query.debounce(for: 1.0 seconds).map", 0) = event { id } else { nil }
+        }.first)
+        let runs = events.filter { event in
+            switch event {
+            case let .invalidated(id, _, _), let .began(id, _), let .ended(id): id == debounce || id == map
+            case let .changed(id): id == debounce
+            default: false
+            }
+        }
+        #expect(runs == [
+            // The send: the stage runs and holds the value.
+            .invalidated(debounce, .dependency, source: field.id), .began(debounce, firstRun: false), .ended(debounce),
+            // The timer: a run caused by the subject again, which sends the value on.
+            .invalidated(debounce, .dependency, source: field.id), .began(debounce, firstRun: false),
+            .changed(debounce), .invalidated(map, .dependency, source: debounce), .began(map, firstRun: false),
+            .ended(map), .ended(debounce),
+        ])
     }
 
     @Test func writeOutsideActionIsTracedAsAnIssue() {
