@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 extension Signal {
     /// Writes every value of this signal into `property` until the returned
     /// subscription ends. The property is held weakly: the binding stops

@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 /// One subscriber's stage of an operator or a binding, as a trace node.
 ///
 /// A stage is created when its subscriber subscribes, and only while a tracer

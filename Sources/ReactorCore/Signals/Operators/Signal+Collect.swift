@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 extension Signal {
     /// Sends every value as one array when this signal completes, then
     /// completes. An error is passed on and the values are dropped.

@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 extension Signal {
     /// Once both signals have sent a value, sends the pair of their latest
     /// values each time either sends. Completes when both have completed, or

@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 extension Signal where Value: Sendable {
     /// Sends a value only once `interval` has passed on `clock` without a
     /// newer one: each value restarts the wait (a search box waits for the

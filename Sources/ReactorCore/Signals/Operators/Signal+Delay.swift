@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 extension Signal where Value: Sendable {
     /// Sends each value, and the completion, `interval` later on `clock`, in
     /// the order they came. An error is passed on at once and drops the

@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 extension Signal {
     /// Maps each value to a signal and sends the values of the latest one
     /// only: a new value cancels the previous inner signal (RAC's `switchToLatest`).

@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 extension Signal {
     /// The values of all `signals` as they arrive. Completes when every one
     /// has completed; the first error ends it and cancels the others.

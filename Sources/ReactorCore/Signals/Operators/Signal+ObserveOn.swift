@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 import Dispatch
 
 extension Signal {

@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 extension Signal where Value: Sendable {
     /// Sends at most one value per `interval` on `clock`: a value arriving
     /// when no window is open is sent at once and opens a window; of the

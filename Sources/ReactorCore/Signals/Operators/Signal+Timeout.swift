@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 /// The error `timeout(_:clock:)` ends a signal with when no value came in time.
 public struct SignalTimeoutError: Error, Equatable, Sendable {
     /// Creates the error.
