@@ -7,7 +7,8 @@ enum MarkupEscaping {
     /// Text safe inside XML/HTML element content and double- or single-quoted
     /// attributes: `& < > " '` as entities, and every character XML 1.0 forbids
     /// (C0 controls other than tab, LF and CR; U+FFFE, U+FFFF) or HTML reports as
-    /// a parse error (DEL and the C1 controls) shown as a visible escape (`\u{1B}`).
+    /// a parse error (DEL and the C1 controls), and the bidi overrides and isolates
+    /// (which would reorder what a reader sees), shown as a visible escape (`\u{1B}`).
     static func xml(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
@@ -20,7 +21,7 @@ enum MarkupEscaping {
             case "'": result += "&apos;"
             case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
             default:
-                if isForbiddenInMarkup(scalar) {
+                if isForbiddenInMarkup(scalar) || TerminalEscaping.needsEscape(scalar) {
                     result += TerminalEscaping.visible(scalar)
                 } else {
                     result.unicodeScalars.append(scalar)
