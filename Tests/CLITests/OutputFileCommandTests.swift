@@ -145,6 +145,21 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path))
     }
 
+    @Test func aFullStandardOutputIsAnErrorWithItsReason() throws {
+        let (_, trace) = try Self.scratch()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BuiltProducts.path(of: "reactor-inspect"))
+        process.arguments = ["export", trace.path, "-o", "-"]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 2)
+        #expect(stderr == "reactor-inspect: error: cannot write standard output: No space left on device\n")
+    }
+
     @Test func unwritableOutputsSayTheSystemsReason() throws {
         let (directory, trace) = try Self.scratch()
         let missing = try BuiltProducts.inspect("export", trace.path, "-o", directory.appendingPathComponent("no/such/x.json").path)

@@ -35,6 +35,9 @@ public final class OutputFile {
     /// True when the output goes to standard output.
     public var isStandardOutput: Bool { path == "-" }
 
+    /// The output as messages name it.
+    private var shownPath: String { isStandardOutput ? "standard output" : path }
+
     /// Opens `path` for writing. `inputs` are the files the command reads: an output
     /// that is one of them is refused with ``OutputFileError/isInput(path:input:)``.
     public init(path: String, inputs: [String] = []) throws(OutputFileError) {
@@ -78,12 +81,12 @@ public final class OutputFile {
         case let .passThrough(open), let .replacing(open, _, _):
             descriptor = open
         case .closed:
-            throw .cannotWrite(path: path, reason: "the output is already closed")
+            throw .cannotWrite(path: shownPath, reason: "the output is already closed")
         }
         let error = writeAll(descriptor, bytes)
         if error != 0 {
             abandon()
-            throw .cannotWrite(path: path, reason: Self.reason(error))
+            throw .cannotWrite(path: shownPath, reason: Self.reason(error))
         }
     }
 
@@ -118,28 +121,28 @@ public final class OutputFile {
             target = .closed
         case let .passThrough(descriptor):
             target = .closed
-            if close(descriptor) != 0, errno != EINTR { throw .cannotWrite(path: path, reason: Self.reason(errno)) }
+            if close(descriptor) != 0, errno != EINTR { throw .cannotWrite(path: shownPath, reason: Self.reason(errno)) }
         case let .replacing(descriptor, temporary, destination):
             // A full disk can surface only at fsync or close (delayed allocation, NFS).
             if fsync(descriptor) != 0, errno != EINVAL {
                 let error = errno
                 abandon()
-                throw .cannotWrite(path: path, reason: Self.reason(error))
+                throw .cannotWrite(path: shownPath, reason: Self.reason(error))
             }
             target = .closed
             if close(descriptor) != 0, errno != EINTR {
                 let error = errno
                 unlink(temporary)
-                throw .cannotWrite(path: path, reason: Self.reason(error))
+                throw .cannotWrite(path: shownPath, reason: Self.reason(error))
             }
             guard rename(temporary, destination) == 0 else {
                 let error = errno
                 unlink(temporary)
-                throw .cannotWrite(path: path, reason: Self.reason(error))
+                throw .cannotWrite(path: shownPath, reason: Self.reason(error))
             }
             Self.syncDirectory(of: destination)
         case .closed:
-            throw .cannotWrite(path: path, reason: "the output is already closed")
+            throw .cannotWrite(path: shownPath, reason: "the output is already closed")
         }
     }
 
