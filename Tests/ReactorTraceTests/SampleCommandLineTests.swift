@@ -14,6 +14,11 @@ import Testing
         ("stress", ["--shape", "ring"], "stress: --shape needs layers or chain"),
         ("stress", ["--writes"], "stress: --writes needs a non-negative number"),
         ("stress", ["--shape"], "stress: --shape needs a value"),
+        ("stress", ["--threads", "0"], "stress: --threads needs at least 1"),
+        ("stress", ["--threads", "2", "--shape", "chain"],
+         "stress: --threads 2 needs 2 sources to write, and this graph has 1 (--shape chain has one)"),
+        ("stress", ["--computations", "9", "--threads", "4"],
+         "stress: --threads 4 needs 4 sources to write, and this graph has 3 (about √computations: raise --computations)"),
     ])
     func badArgumentsFailWithOneLine(sample: String, arguments: [String], message: String) throws {
         let result = try BuiltProducts.run(sample, arguments)
@@ -23,7 +28,7 @@ import Testing
     }
 
     @Test func anUnwritableTracePathFailsWithTheRecordersError() throws {
-        let result = try BuiltProducts.run("counter", ["--trace", "/nonexistent-directory/trace.rtrace"])
+        let result = try BuiltProducts.run("counter", ["--trace", "/nonexistent-directory/trace.trace"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("counter: "))
         #expect(result.stderr.split(separator: "\n").count == 1)
@@ -38,7 +43,7 @@ import Testing
     }
 
     @Test func optionsAfterTraceStillApply() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("commandline-\(UUID()).rtrace").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("commandline-\(UUID()).trace").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try BuiltProducts.run("counter", ["--trace", path, "--increments", "7"])
         #expect(result.status == 0)
