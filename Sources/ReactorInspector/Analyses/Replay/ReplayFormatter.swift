@@ -128,7 +128,9 @@ public struct ReplayFormatter {
         let thread = Int(event.thread)
         if thread >= stacks.count { stacks.append(contentsOf: repeatElement([], count: thread - stacks.count + 1)) }
         let kind = event.record.kind
-        if case let .value(node, value) = event.record, !takeValue(strings[Int(value.index)], of: node) {
+        // A write's new value folds into its `changed` line, unless value lines are what was asked for.
+        if case let .value(node, value) = event.record, !takeValue(strings[Int(value.index)], of: node),
+           filter.kinds?.contains(.value) != true {
             return false
         }
         // Filter before formatting: most events of a large trace are dropped.
