@@ -61,7 +61,7 @@ import Testing
         }
         #expect(throws: TraceDecodingError.notATrace) { try TraceReader(bytes: [0x7B]) }
         #expect(throws: TraceDecodingError.empty) { try TraceReader(bytes: []) }
-        #expect(throws: TraceDecodingError.truncated(offset: 3)) { try TraceReader(bytes: Array(TraceFormat.magic.prefix(3))) }
+        #expect(throws: TraceDecodingError.truncated(offset: 0)) { try TraceReader(bytes: Array(TraceFormat.magic.prefix(3))) }
         let missing = TraceFixtures.temporaryPath("missing")
         #expect(throws: TraceDecodingError.self) { try TraceReader(path: missing) }
         #expect(throws: TraceDecodingError.self) { try TraceReader(path: FileManager.default.temporaryDirectory.path) }
@@ -85,7 +85,9 @@ import Testing
         var bytes = Self.smallTrace.bytes
         bytes[8] = 2
         TraceBytes.reseal(&bytes)
-        #expect(throws: TraceDecodingError.unsupportedVersion(major: 2, minor: 0)) { try TraceReader(bytes: bytes) }
+        #expect(throws: TraceDecodingError.unsupportedVersion(major: 2, minor: TraceFormat.minorVersion)) {
+            try TraceReader(bytes: bytes)
+        }
         #expect(TraceDecodingError.unsupportedVersion(major: 2, minor: 0).description.contains("2.0"))
     }
 

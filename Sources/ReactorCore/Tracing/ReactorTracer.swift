@@ -62,8 +62,12 @@ public enum InvalidationCause: UInt8, Sendable, CaseIterable, BitwiseCopyable {
     case parent = 2
     /// `invalidate()` or `run()` was called.
     case explicit = 3
-    /// `stop()` was called.
+    /// `stop()` was called (or, for a computed, the object was released).
     case stop = 4
+    /// The flush stopped it as a runaway: it kept invalidating itself (see ``ReactorIssue/runaway(computation:reruns:)``).
+    case runaway = 5
+    /// Its first run threw, which stops it (the error went to `onError` or the issue handler).
+    case error = 6
 }
 
 /// The kind of a reported issue, as it appears in the trace.

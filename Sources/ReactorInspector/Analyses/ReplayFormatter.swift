@@ -131,16 +131,17 @@ public struct ReplayFormatter {
             setName(id, kind: kind, name: strings[Int(name.index)])
         case let .nodeNamed(id, name, _):
             let known = index.find(id).flatMap { nodes[Int($0)].kind }
-            setName(id, kind: known ?? .reactiveValue, name: strings[Int(name.index)])
+            setName(id, kind: known, name: strings[Int(name.index)])
         default:
             break
         }
     }
 
-    private mutating func setName(_ id: UInt64, kind: TraceNodeKind, name: String) {
-        let display = name.isEmpty ? "\(kind.label)#\(id)" : name
+    private mutating func setName(_ id: UInt64, kind: TraceNodeKind?, name: String) {
+        let display = name.isEmpty ? TraceNode.unnamed(id, createdAs: kind) : name
+        let labeled = kind.map { $0.label + " " + style.bold(display) } ?? style.bold(display)
         let text = NodeText(kind: kind, name: Self.store(display, in: arena),
-                            labeled: Self.store(kind.label + " " + style.bold(display), in: arena), matches: matches(display))
+                            labeled: Self.store(labeled, in: arena), matches: matches(display))
         if let slot = index.find(id) {
             nodes[Int(slot)] = text
         } else {
@@ -153,7 +154,7 @@ public struct ReplayFormatter {
     @inline(__always)
     private mutating func slot(_ id: UInt64) -> Int {
         if let slot = index.find(id) { return Int(slot) }
-        let display = "#\(id)"
+        let display = TraceNode.unnamed(id, createdAs: nil)
         index.insert(id, at: Int32(nodes.count))
         nodes.append(NodeText(kind: nil, name: Self.store(display, in: arena),
                               labeled: Self.store(style.bold(display), in: arena), matches: matches(display)))
@@ -277,6 +278,8 @@ public struct ReplayFormatter {
             case .parent: dim("with its parent ", source, out)
             case .explicit: dim("explicitly", nil, out)
             case .stop: dim("by stop()", nil, out)
+            case .runaway: dim("as a runaway", nil, out)
+            case .error: dim("by an error", nil, out)
             }
         case let .rerunBegan(computation, firstRun):
             appendLabeled(of: computation, to: out)

@@ -104,7 +104,7 @@ extension TraceProfile {
                 switch cause {
                 case .parent: steps.append(base + " (its parent reran)")
                 case .explicit: steps.append(base + " explicitly")
-                case .dependency, .stop: steps.append(base)
+                case .dependency, .stop, .runaway, .error: steps.append(base)
                 }
             case .reran(let computation):
                 steps.append("\(kindWord(computation)) \(name(of: computation)) reran")

@@ -81,7 +81,7 @@ public final class ChromeTraceExporter {
             case .dependency: causeName = "dependency \(name(of: source)) changed"
             case .parent: causeName = "parent \(name(of: source)) invalidated"
             case .explicit: causeName = "explicit invalidate()"
-            case .stop: causeName = "stop()"
+            case .stop, .runaway, .error: causeName = "stopped " + cause.stopReason
             }
             try instant(name(of: computation), suffix: " invalidated", thread: thread, at: now, scope: "t",
                         args: [("computation", name(of: computation)), ("cause", causeName), ("event", "invalidate")])
@@ -151,7 +151,7 @@ public final class ChromeTraceExporter {
     }
 
     private func name(of id: UInt64) -> String {
-        names[id].flatMap { $0.isEmpty ? nil : $0 } ?? "#\(id)"
+        names[id].flatMap { $0.isEmpty ? nil : $0 } ?? TraceNode.unnamed(id, createdAs: kinds[id])
     }
 
     private func closeSlice(thread: UInt32, at time: UInt64, where matches: (OpenSlice) -> Bool) throws {

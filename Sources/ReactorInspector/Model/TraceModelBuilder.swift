@@ -388,7 +388,7 @@ extension TraceModelBuilder {
             let parent = position(of: source, inferring: .computation)
             states[Int(computation)].pendingRoot = states[Int(parent)].pendingRoot
             if explains { previous = states[Int(parent)].pendingCause }
-        case .explicit, .stop:
+        case .explicit, .stop, .runaway, .error:
             states[Int(computation)].pendingRoot = enclosingRoot(thread)
             if explains { previous = enclosingCause(thread) }
         }
@@ -396,8 +396,8 @@ extension TraceModelBuilder {
         let link = CauseLink.make(.invalidated(node: computation, cause: cause), after: previous)
         states[Int(computation)].pendingCause = link
         let collector = states[Int(computation)].collector
-        if collector >= 0 && (cause == .parent || cause == .stop) {
-            collectors[Int(collector)].record(.stopped, node: nodes[Int(computation)].id, at: time, link: link,
+        if collector >= 0 && cause.stops {
+            collectors[Int(collector)].record(.stopped, stopCause: cause, node: nodes[Int(computation)].id, at: time, link: link,
                                               limit: options.whyEntryLimit)
         }
     }
@@ -510,8 +510,10 @@ extension TraceModelBuilder {
         report.firstRuns = collector.firstRuns
         report.reruns = collector.reruns
         report.stops = collector.stops
+        for (cause, count) in collector.stopsByCause { report.stopsByCause[cause.label] = count }
         report.entries = collector.entries.map { entry in
-            WhyEntry(timestamp: entry.timestamp, node: entry.node, event: entry.event, chain: steps(of: entry.link))
+            WhyEntry(timestamp: entry.timestamp, node: entry.node, event: entry.event, chain: steps(of: entry.link),
+                     stopCause: entry.stopCause)
         }
         report.omittedEntries = collector.omitted
         report.patterns = collector.patterns.values

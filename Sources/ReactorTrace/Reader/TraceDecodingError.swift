@@ -6,7 +6,7 @@ public enum TraceDecodingError: Error, Equatable, Sendable, CustomStringConverti
     case notATrace
     /// The file's major version is not one this reader knows.
     case unsupportedVersion(major: UInt16, minor: UInt16)
-    /// The file ends inside the header or inside a block that starts at `offset`.
+    /// The file ends inside the block that starts at `offset`, or (offset 0) inside the header.
     case truncated(offset: Int)
     /// The header's fields or checksum are wrong.
     case corruptHeader
@@ -28,7 +28,8 @@ public enum TraceDecodingError: Error, Equatable, Sendable, CustomStringConverti
         case let .unsupportedVersion(major, minor):
             "unsupported trace format version \(major).\(minor): this reader reads version \(TraceFormat.majorVersion).x"
         case let .truncated(offset):
-            "the trace is truncated: it ends inside the block that starts at byte \(offset)"
+            offset == 0 ? "the trace is truncated: it ends inside its header"
+                : "the trace is truncated: it ends inside the block that starts at byte \(offset)"
         case .corruptHeader:
             "the trace header is corrupt (bad length or checksum)"
         case let .corruptChunk(offset):
