@@ -27,7 +27,7 @@ import Testing
         let result = try BuiltProducts.inspect("report", traces.counter, "--format", "md", "-o", "-")
         #expect(result.status == 0)
         try MarkdownAssertions.expectWellFormedTables(result.stdout)
-        #expect(result.stdout.contains("| `label` | autorun | 100 |"))
+        #expect(result.stdout.contains("| `label` | autorun | 101 | 100 |"))
     }
 
     @Test func unknownExtensionIsBadInput() throws {

@@ -6,7 +6,8 @@ public struct TraceDiff: Sendable, Equatable, Codable {
     public struct Measures: Sendable, Equatable, Codable {
         /// Reruns (computations) or reruns caused (actions).
         public var reruns: Int
-        /// Total rerun time (computations) or time inside the action (actions), in nanoseconds.
+        /// Total time of every run, first runs included (computations, as `hot`'s total), or time
+        /// inside the action (actions), in nanoseconds.
         public var totalNanoseconds: UInt64
         /// Instances (computations sharing the name) or invocations (actions).
         public var count: Int
@@ -74,7 +75,7 @@ public struct TraceDiff: Sendable, Equatable, Codable {
         self.minimumTimeNanoseconds = minimumTimeNanoseconds
         func computationMeasures(_ profile: TraceProfile) -> [String: (String, Measures)] {
             Dictionary(profile.computations.map {
-                ($0.name, ($0.kind, Measures(reruns: $0.reruns, totalNanoseconds: $0.totalRerunNanoseconds, count: $0.instances)))
+                ($0.name, ($0.kind, Measures(reruns: $0.reruns, totalNanoseconds: $0.stats.totalNanoseconds, count: $0.instances)))
             }, uniquingKeysWith: { first, _ in first })
         }
         func actionMeasures(_ profile: TraceProfile) -> [String: (String, Measures)] {

@@ -78,6 +78,8 @@ public final class TraceProfile {
 
     private(set) var nodes: [UInt64: Node] = [:]
     private(set) var counters: [UInt64: ComputationCounters] = [:]
+    private let builder = TraceModelBuilder()
+    private var finished: TraceModel?
     private var threadStates: [UInt32: ThreadState] = [:]
     /// The chain that led to each invalidated computation's next rerun.
     private var pendingCause: [UInt64: CauseStep] = [:]
@@ -119,8 +121,18 @@ public final class TraceProfile {
         return node.name.isEmpty ? TraceNode.unnamed(id, createdAs: node.created ? node.kind : nil) : node.name
     }
 
+    /// The one model of the trace, which holds every figure the profile reports.
+    public var model: TraceModel {
+        if let finished { return finished }
+        let model = builder.finish()
+        finished = model
+        return model
+    }
+
     /// Consumes one event.
     public func record(_ event: TraceEvent) {
+        builder.consume(event)
+        finished = nil
         eventCount += 1
         eventsByKind[event.record.kind, default: 0] += 1
         if firstTimestamp == nil { firstTimestamp = event.timestamp }

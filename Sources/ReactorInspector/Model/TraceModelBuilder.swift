@@ -213,6 +213,7 @@ extension TraceModelBuilder {
         var cause: CauseLink?
         var begin: UInt64
         var nestedNanoseconds: UInt64 = 0
+        var firstRun = false
     }
 
     struct ThreadState {
@@ -431,7 +432,7 @@ extension TraceModelBuilder {
             actions[Int(root)].runsCausedByComputation[computationID, default: 0] += 1
         }
         threads[thread].frames.append(Frame(isAction: false, node: computation, action: -1, root: root,
-                                            cause: cause, begin: time))
+                                            cause: cause, begin: time, firstRun: firstRun))
     }
 
     private func runEnded(_ computationID: UInt64, thread: Int, at time: UInt64) {
@@ -452,6 +453,12 @@ extension TraceModelBuilder {
         nodes[Int(computation)].runs.totalNanoseconds &+= duration
         nodes[Int(computation)].runs.selfNanoseconds &+= exclusive
         nodes[Int(computation)].runs.durations.record(duration)
+        if !frame.firstRun {
+            nodes[Int(computation)].runs.rerunNanoseconds &+= duration
+            if duration > nodes[Int(computation)].runs.maxRerunNanoseconds {
+                nodes[Int(computation)].runs.maxRerunNanoseconds = duration
+            }
+        }
         let remaining = threads[thread].frames.count
         if remaining > 0 { threads[thread].frames[remaining - 1].nestedNanoseconds &+= duration }
         states[Int(computation)].runRoot = frame.root
