@@ -18,7 +18,7 @@ struct DiffCommand: ParsableCommand {
               reactor-inspect diff main.trace pr.trace --fail-on-regression 10
               reactor-inspect diff main.trace pr.trace --markdown >> "$GITHUB_STEP_SUMMARY"
               reactor-inspect diff main.trace pr.trace --json
-            """
+            """ + MetricsHelp.pointer
     )
 
     @Argument(help: ArgumentHelp("The base trace (before).", valueName: "base"))

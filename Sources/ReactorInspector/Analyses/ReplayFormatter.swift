@@ -13,6 +13,9 @@ public struct ReplayFormatter {
     public let filter: ReplayFilter
     /// Colours or plain.
     public let style: TextStyle
+    /// One JSON object a line instead of text (`replay --json`): `timeNanoseconds`,
+    /// `thread`, `kind`, `name`, and per kind the other node, cause, first run or duration.
+    public let json: Bool
 
     /// What a line shows of a node, prepared when it is created or named:
     /// ranges of ``arena``, so that copying it retains nothing.
@@ -49,9 +52,10 @@ public struct ReplayFormatter {
     private var scratchStrings: [String] = []
 
     /// Creates a formatter.
-    public init(filter: ReplayFilter = ReplayFilter(), style: TextStyle = .plain) {
+    public init(filter: ReplayFilter = ReplayFilter(), style: TextStyle = .plain, json: Bool = false) {
         self.filter = filter
-        self.style = style
+        self.style = json ? .plain : style
+        self.json = json
         loweredNames = filter.names.map { $0.lowercased() }
         text.colors = style.colors
         var columns = [Range<Int>](repeating: 0..<0, count: 256)
@@ -117,10 +121,71 @@ public struct ReplayFormatter {
         let kept = isKept(event, strings, kind: kind, thread: thread)
         if kept {
             text.clear()
-            format(event, strings, kind: kind, thread: thread, to: text)
+            if json {
+                text.append(jsonLine(event, strings, kind: kind, thread: thread))
+            } else {
+                format(event, strings, kind: kind, thread: thread, to: text)
+            }
         }
         applyNesting(event, strings, thread: thread)
         return kept
+    }
+
+    // MARK: - JSON lines
+
+    /// The event as one JSON object and a newline.
+    private mutating func jsonLine(_ event: PlainTraceEvent, _ strings: [String], kind: TraceEventKind,
+                                   thread: Int) -> String {
+        func name(_ id: UInt64) -> String { JSONText.quoted(nameText(slot(id))) }
+        var fields: [(String, String)] = []
+        let primary: String
+        switch event.record {
+        case let .nodeCreated(id, nodeKind, _, parent):
+            primary = name(id)
+            fields.append(("nodeKind", JSONText.quoted(nodeKind.label)))
+            if parent != 0 { fields.append(("parent", name(parent))) }
+        case let .nodeNamed(id, _, owner):
+            primary = name(id)
+            if owner != 0 { fields.append(("owner", name(owner))) }
+        case let .nodeStopped(id):
+            primary = name(id)
+        case let .depend(computation, dependency):
+            primary = name(computation)
+            fields.append(("dependency", name(dependency)))
+        case let .changed(dependency):
+            primary = name(dependency)
+        case let .invalidated(computation, cause, source):
+            primary = name(computation)
+            fields.append(("cause", JSONText.quoted(cause.label)))
+            if source != 0 { fields.append(("source", name(source))) }
+        case let .rerunBegan(computation, firstRun):
+            primary = name(computation)
+            fields.append(("firstRun", firstRun ? "true" : "false"))
+        case let .rerunEnded(computation):
+            primary = name(computation)
+            if let frame = stacks[thread].last(where: { !$0.isAction && $0.node == computation }) {
+                fields.append(("durationNanoseconds", String(event.timestamp &- frame.begin)))
+            }
+        case let .actionBegan(store, action, arguments):
+            primary = JSONText.quoted(nameText(slot(store)) + "." + strings[Int(action.index)])
+            fields.append(("arguments", JSONText.quoted(strings[Int(arguments.index)])))
+        case let .actionEnded(store):
+            if let frame = stacks[thread].last(where: { $0.isAction && $0.node == store }) {
+                primary = JSONText.quoted(String(decoding: frame.label, as: UTF8.self))
+                fields.append(("durationNanoseconds", String(event.timestamp &- frame.begin)))
+            } else {
+                primary = name(store)
+            }
+        case .flushBegan, .flushEnded:
+            primary = "\"flush\""
+        case let .issue(issueKind, node, message):
+            primary = node == 0 ? JSONText.quoted(issueKind.label) : name(node)
+            fields.append(("issue", JSONText.quoted(issueKind.label)))
+            fields.append(("message", JSONText.quoted(strings[Int(message.index)])))
+        }
+        var line = "{\"timeNanoseconds\":\(event.timestamp),\"thread\":\(event.thread),\"kind\":\"\(kind.name)\",\"name\":\(primary)"
+        for (key, value) in fields { line += ",\"\(key)\":\(value)" }
+        return line + "}\n"
     }
 
     // MARK: - Names

@@ -1,6 +1,6 @@
 extension WhyReport: Encodable {
     private enum Keys: String, CodingKey {
-        case target, kind, instances, firstRuns, reruns, stops, stopsByCause, patterns, entries, omittedEntries, ungroupedEntries
+        case target, kind, instances, runs, firstRuns, reruns, stops, stopsByCause, patterns, entries, omittedEntries, ungroupedEntries
     }
 
     private struct PatternJSON: Encodable {
@@ -22,6 +22,7 @@ extension WhyReport: Encodable {
         try container.encode(target, forKey: .target)
         try container.encodeIfPresent(kind?.label, forKey: .kind)
         try container.encode(instances, forKey: .instances)
+        try container.encode(firstRuns + reruns, forKey: .runs)
         try container.encode(firstRuns, forKey: .firstRuns)
         try container.encode(reruns, forKey: .reruns)
         try container.encode(stops, forKey: .stops)
