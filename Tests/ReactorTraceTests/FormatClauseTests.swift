@@ -1,6 +1,7 @@
 import ReactorCore
 import Testing
 @testable import ReactorTrace
+@testable import ReactorTraceFormat
 
 /// One decoding fixture per clause of docs/TRACE_FORMAT.md that says what a
 /// reader does at an edge: event times, the end of the trace, skipped events,

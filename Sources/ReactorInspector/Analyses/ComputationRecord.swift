@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// One computation's figures as every JSON output gives them: the same keys,
 /// the same meanings (docs/METRICS.md), from the one model of the trace.

@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 extension ProfileReport {
     /// The report as JSON: `report --format json`.

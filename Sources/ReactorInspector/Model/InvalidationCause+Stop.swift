@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 extension InvalidationCause {
     /// True for the causes that stop the computation for good (it never reruns).

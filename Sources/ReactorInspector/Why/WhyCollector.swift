@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// Collects the runs of one explained computation during the model's pass:
 /// the first ones with their chains, and all of them grouped by chain shape.

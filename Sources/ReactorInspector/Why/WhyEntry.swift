@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// One run (or stop) of an explained computation, with its causal chain.
 public struct WhyEntry: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 extension WhyReport {
     /// The explanation as text: chains grouped by shape, then each run.
