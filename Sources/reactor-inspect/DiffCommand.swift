@@ -40,8 +40,9 @@ struct DiffCommand: ParsableCommand {
     var failOnRegression: Double?
 
     @Option(name: .customLong("min-time-ms"),
-            help: ArgumentHelp("Time changes smaller than this never count as regressions.", valueName: "ms"))
-    var minimumTimeMilliseconds: Double = 0.1
+            help: ArgumentHelp("Typical-run changes smaller than this are noise (with the 25% rule; docs/INSPECT.md).",
+                               valueName: "ms"))
+    var minimumTimeMilliseconds: Double = 0.001
 
     @Option(help: "How many rows to print per section.")
     var top = 30

@@ -492,6 +492,7 @@ extension TraceModelBuilder {
         else { return }
         let frame = threads[thread].frames.remove(at: depth)
         actions[Int(frame.action)].totalNanoseconds &+= time &- frame.begin
+        actions[Int(frame.action)].durations.record(time &- frame.begin)
     }
 
     private func takeSnapshot(at timestamp: UInt64) {
