@@ -32,7 +32,7 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("The output file, or - for standard output.", valueName: "out.html|out.md|out.json"))
+            help: ArgumentHelp("The output file, or - for standard output. An existing file is replaced (atomically); a device, FIFO or symlink is written through.", valueName: "out.html|out.md|out.json"))
     var out: String
 
     @Option(help: "The format, when the output's extension does not say (html, md or json).")
@@ -64,6 +64,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let resolved = format ?? Self.format(of: out) ?? .html
+        let file = try CIFiles.output(out, inputs: [trace.path])
         // One pass: the profile builds the trace's model, which the graph reads too.
         let profile = TraceProfile()
         let report = try trace.forEachEvent(output: output) { profile.record($0) }
@@ -81,12 +82,13 @@ struct ReportCommand: ParsableCommand {
         case .md: profileReport.markdown(limit: min(top, 10))
         case .json: try profileReport.json()
         }
-        if out == "-" {
-            Terminal.print(text)
-        } else {
-            try CIFiles.write(text, to: out)
-            Terminal.print("wrote \(out)\n")
+        do {
+            try file.write(text)
+            try file.commit()
+        } catch {
+            throw ValidationError(error.description)
         }
+        if !file.isStandardOutput { Terminal.print("wrote \(out)\n") }
         try report.finish()
     }
 }

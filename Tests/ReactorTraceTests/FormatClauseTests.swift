@@ -98,13 +98,15 @@ import Testing
         #expect(crc.truncation?.reason == .corruptChunk(offset: offset))
     }
 
-    /// Section 3: a file that ends inside the header is truncated at offset 0,
-    /// and the message says so instead of naming a block.
-    @Test func headerTruncationIsAtOffsetZero() {
+    /// Section 3: a file that ends inside the header is a header truncation,
+    /// which says how long the file is and what the header needs, not a block offset.
+    @Test func headerTruncationNamesTheHeader() {
         for length in [9, 15, 16, 30, 43] {
-            #expect(throws: TraceDecodingError.truncated(offset: 0)) { try TraceReader(bytes: Array(Self.header.prefix(length))) }
+            #expect(throws: TraceDecodingError.truncatedHeader(bytes: length, needed: 44)) {
+                try TraceReader(bytes: Array(Self.header.prefix(length)))
+            }
         }
-        #expect(TraceDecodingError.truncated(offset: 0).description.contains("inside its header"))
+        #expect(TraceDecodingError.truncatedHeader(bytes: 9, needed: 44).description.contains("inside its header"))
         #expect(TraceDecodingError.truncated(offset: 72).description.contains("byte 72"))
     }
 

@@ -20,8 +20,10 @@ public struct ReplayFormatter {
     /// ranges of ``arena``, so that copying it retains nothing.
     private struct NodeText {
         var kind: TraceNodeKind?
-        /// The name, `kind#id` if it has none yet, `#id` if never created.
+        /// The name as shown (escaped for the terminal), `kind#id` if it has none yet, `#id` if never created.
         var name: Range<Int>
+        /// The name as the trace has it, for JSON lines (which escape it their own way).
+        var raw: Range<Int>
         /// `kind ` + bold name (or the bold name alone for an unknown kind).
         var labeled: Range<Int>
         /// The name contains one of the filter's names (case-insensitive).
@@ -135,7 +137,7 @@ public struct ReplayFormatter {
     /// The event as one JSON object and a newline.
     private mutating func jsonLine(_ event: PlainTraceEvent, _ strings: [String], kind: TraceEventKind,
                                    thread: Int) -> String {
-        func name(_ id: UInt64) -> String { JSONText.quoted(nameText(slot(id))) }
+        func name(_ id: UInt64) -> String { JSONText.quoted(rawNameText(slot(id))) }
         var fields: [(String, String)] = []
         let primary: String
         switch event.record {
@@ -166,7 +168,7 @@ public struct ReplayFormatter {
                 fields.append(("durationNanoseconds", String(event.timestamp &- frame.begin)))
             }
         case let .actionBegan(store, action, arguments):
-            primary = JSONText.quoted(nameText(slot(store)) + "." + strings[Int(action.index)])
+            primary = JSONText.quoted(rawNameText(slot(store)) + "." + strings[Int(action.index)])
             fields.append(("arguments", JSONText.quoted(strings[Int(arguments.index)])))
         case let .actionEnded(store):
             if let frame = stacks[thread].last(where: { $0.isAction && $0.node == store }) {
@@ -203,8 +205,9 @@ public struct ReplayFormatter {
 
     private mutating func setName(_ id: UInt64, kind: TraceNodeKind?, name: String) {
         let display = name.isEmpty ? TraceNode.unnamed(id, createdAs: kind) : name
-        let labeled = kind.map { $0.label + " " + style.bold(display) } ?? style.bold(display)
-        let text = NodeText(kind: kind, name: Self.store(display, in: arena),
+        let shown = TerminalEscaping.escape(display)
+        let labeled = kind.map { $0.label + " " + style.bold(shown) } ?? style.bold(shown)
+        let text = NodeText(kind: kind, name: Self.store(shown, in: arena), raw: Self.store(display, in: arena),
                             labeled: Self.store(labeled, in: arena), matches: matches(display))
         if let slot = index.find(id) {
             nodes[Int(slot)] = text
@@ -220,7 +223,8 @@ public struct ReplayFormatter {
         if let slot = index.find(id) { return Int(slot) }
         let display = TraceNode.unnamed(id, createdAs: nil)
         index.insert(id, at: Int32(nodes.count))
-        nodes.append(NodeText(kind: nil, name: Self.store(display, in: arena),
+        let stored = Self.store(display, in: arena)
+        nodes.append(NodeText(kind: nil, name: stored, raw: stored,
                               labeled: Self.store(style.bold(display), in: arena), matches: matches(display)))
         return nodes.count - 1
     }
@@ -244,6 +248,12 @@ public struct ReplayFormatter {
     private mutating func appendLabeled(of id: UInt64, to out: ByteText) {
         let node = slot(id)
         out.append(nodes[node].labeled, of: arena)
+    }
+
+    /// A node's name as the trace has it (for JSON lines).
+    private func rawNameText(_ slot: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: arena.base + nodes[slot].raw.lowerBound, count: nodes[slot].raw.count),
+               as: UTF8.self)
     }
 
     /// A node's name as text (for matching action labels).
@@ -324,7 +334,7 @@ public struct ReplayFormatter {
             out.append(0x23)   // "#"
             out.appendDecimal(id)
             out.append(" is ")
-            Self.bold(strings[Int(name.index)], out)
+            Self.bold(TerminalEscaping.escape(strings[Int(name.index)]), out)
             if owner != 0 { dim(" of ", owner, out) }
         case let .nodeStopped(id):
             appendLabeled(of: id, to: out)
@@ -360,9 +370,9 @@ public struct ReplayFormatter {
             out.open("36")
             appendName(of: store, to: out)
             out.append(0x2E)   // "."
-            out.append(strings[Int(name.index)])
+            out.append(TerminalEscaping.escape(strings[Int(name.index)]))
             out.close()
-            let arguments = strings[Int(arguments.index)]
+            let arguments = TerminalEscaping.escape(strings[Int(arguments.index)])
             if !arguments.isEmpty {
                 out.append(0x20)
                 out.append(arguments)
@@ -385,7 +395,7 @@ public struct ReplayFormatter {
             out.append(kind.label)
             out.close()
             out.append(": ")
-            out.append(strings[Int(message.index)])
+            out.append(TerminalEscaping.escape(strings[Int(message.index)]))
         }
     }
 
@@ -395,7 +405,7 @@ public struct ReplayFormatter {
             stacks[thread].append(Frame(node: computation, begin: event.timestamp, isAction: false, label: []))
         case let .actionBegan(store, name, _):
             let owner = slot(store)
-            let label = Array((nameText(owner) + "." + strings[Int(name.index)]).utf8)
+            let label = Array((nameText(owner) + "." + TerminalEscaping.escape(strings[Int(name.index)])).utf8)
             stacks[thread].append(Frame(node: store, begin: event.timestamp, isAction: true, label: label))
         case let .rerunEnded(node):
             pop(node, isAction: false, thread: thread)

@@ -34,7 +34,7 @@ extension TraceDiff {
             lines.append("\(title): \(changed.count) changed, \(new.count) new, \(gone.count) gone, \(unchanged) unchanged")
             if !entries.isEmpty {
                 var rows = changed.prefix(limit).map { entry -> [String] in
-                    [entry.regressed ? "! " + entry.name : "  " + entry.name,
+                    [(entry.regressed ? "! " : "  ") + TerminalEscaping.escape(entry.name),
                      "\(entry.base!.reruns) → \(entry.head!.reruns)",
                      Self.signed(entry.rerunsDelta) + Self.percent(entry.rerunsPercent),
                      "\(Self.ms(entry.base!.totalNanoseconds)) → \(Self.ms(entry.head!.totalNanoseconds))",
@@ -66,7 +66,8 @@ extension TraceDiff {
             }
         }
         while lines.last == "" { lines.removeLast() }
-        return lines.joined(separator: "\n") + "\n"
+        // Names are data: nothing in them reaches the terminal raw (padded rows escaped their names first).
+        return lines.map(TerminalEscaping.escape).joined(separator: "\n") + "\n"
     }
 
     /// The `total` row of a section: every name's reruns and total time, on each side.
