@@ -42,7 +42,7 @@ import Testing
         return result
     }
 
-    @Test(arguments: ["counter", "todos", "profile", "stress"])
+    @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
     func everyViewGivesTheSameFigures(sample: String) throws {
         let trace = try SampleTrace.named(sample)
         let hot = try Self.records(try Self.json("hot", trace.path, "--json", "--top", "1000000"))
@@ -122,6 +122,10 @@ import Testing
                 slices[key] = figures
             }
         }
+        // One named track per recording thread.
+        let named = events.filter { $0["ph"] as? String == "M" && $0["name"] as? String == "thread_name" }
+        #expect(Set(named.compactMap { $0["tid"] as? Int }).count == reader.threadCount)
+        #expect(named.allSatisfy { (($0["args"] as? [String: Any])?["name"] as? String)?.hasPrefix("thread ") == true })
         for (key, figures) in hot where figures.runs > 0 {
             let exportedFigures = try #require(slices[key], "\(key) has no slices")
             #expect(exportedFigures.runs == figures.runs, "\(key)")
@@ -130,7 +134,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["counter", "todos", "profile", "stress"])
+    @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
     func replayTimesNeverGoBackWithinAThread(sample: String) throws {
         let trace = try SampleTrace.named(sample)
         let result = try BuiltProducts.run("reactor-inspect", ["replay", trace.path, "--json"])
