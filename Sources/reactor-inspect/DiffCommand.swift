@@ -40,7 +40,7 @@ struct DiffCommand: ParsableCommand {
     var failOnRegression: Double?
 
     @Option(name: .customLong("min-time-ms"),
-            help: ArgumentHelp("Typical-run changes smaller than this are noise (with the 25% rule; docs/INSPECT.md).",
+            help: ArgumentHelp("Typical-run changes smaller than this are noise (with the 25% rule; docs/PROFILING_IN_CI.md).",
                                valueName: "ms"))
     var minimumTimeMilliseconds: Double = 0.001
 

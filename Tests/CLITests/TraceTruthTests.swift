@@ -38,6 +38,14 @@ import Testing
         #expect(object["events"] as? Int == Int(end.events))
     }
 
+    @Test func everyHelpPointsToTheDefinitions() throws {
+        for command in ["summary", "hot", "why", "replay", "graph", "check", "diff", "export", "report"] {
+            let help = try BuiltProducts.inspect(command, "--help")
+            #expect(help.stdout.contains("docs/METRICS.md"), "\(command)")
+        }
+        #expect(try BuiltProducts.inspect("--help").stdout.contains("docs/METRICS.md"))
+    }
+
     @Test func whyLimitZeroListsNoRun() throws {
         let trace = try SampleTrace.counter.get()
         let result = try BuiltProducts.inspect("why", trace.path, "label", "--limit", "0")

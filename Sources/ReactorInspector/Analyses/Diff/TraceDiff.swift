@@ -74,7 +74,7 @@ public struct TraceDiff: Sendable, Equatable, Codable {
     /// Typical-run changes smaller than this (nanoseconds) are noise: timer jitter.
     public var minimumTimeNanoseconds: UInt64
 
-    /// Typical-run changes within this percentage are noise (docs/INSPECT.md, "Noise"):
+    /// Typical-run changes within this percentage are noise (docs/PROFILING_IN_CI.md, "The noise rule"):
     /// about twice the largest spread measured between recordings of the same scenario.
     public static let noisePercent: Double = 25
 
