@@ -6,7 +6,7 @@ import ReactorTraceFormat
 public struct ComputationRecord: Sendable, Equatable, Codable {
     /// The computation's name (``TraceNode/name``).
     public var name: String
-    /// `autorun` or `computed`.
+    /// The node kind's label: `autorun`, `computed`, or a signal node that runs (`operator`, `binding`…).
     public var kind: String
     /// Every run, first runs included.
     public var runs: Int

@@ -98,7 +98,7 @@ public final class ChromeTraceExporter {
             let name = name(of: computation)
             openSlices[thread, default: []].append(OpenSlice(kind: .rerun, node: computation, name: name))
             try sliceBegin(name, thread: thread, at: now, args: [
-                ("kind", kinds[computation] == .computed ? "computed" : "autorun"),
+                ("kind", (kinds[computation] ?? .computation).label),
                 ("run", firstRun ? "first run" : "rerun"),
                 ("id", String(computation)),
             ])

@@ -41,7 +41,7 @@ public struct ComputationProfile: Sendable, Equatable {
     public var meanRerunNanoseconds: UInt64 { reruns == 0 ? 0 : totalRerunNanoseconds / UInt64(reruns) }
     /// The shared record (`runs`, `totalNanoseconds`… over all runs, first included).
     public var record: ComputationRecord {
-        ComputationRecord(name: name, kind: kind == "computed" ? .computed : .computation, runs: stats)
+        ComputationRecord(name: name, kind: TraceNodeKind(label: kind) ?? .computation, runs: stats)
     }
 }
 

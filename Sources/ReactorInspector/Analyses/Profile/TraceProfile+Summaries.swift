@@ -27,7 +27,7 @@ extension TraceProfile {
                 }
                 byName[name] = entry
             } else {
-                let profile = ComputationProfile(name: name, kind: node.kind == .computed ? "computed" : "autorun",
+                let profile = ComputationProfile(name: name, kind: node.kind.label,
                                                  instances: 1, stats: node.runs)
                 byName[name] = (profile, counter.slowestCause, counter.maxRerunNanoseconds, counter.latestCause,
                                 counter.reruns)
