@@ -29,7 +29,8 @@ let package = Package(
         .target(name: "CReactorTraceClock"),
         .target(name: "CReactorTraceThread"),
         .target(name: "CReactorTraceCRC"),
-        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "CReactorTraceClock", "CReactorTraceThread", "CReactorTraceCRC"]),
+        .target(name: "CReactorTraceCrash"),
+        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "CReactorTraceClock", "CReactorTraceThread", "CReactorTraceCRC", "CReactorTraceCrash"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "ReactorInspector", dependencies: ["ReactorTrace", "ReactorCore", "CGraphviz"]),
         .executableTarget(

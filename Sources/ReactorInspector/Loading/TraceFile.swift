@@ -30,7 +30,7 @@ public enum TraceFile {
                 }
             }
         })) == true {}
-        return TraceReadReport(path: path, events: count, truncation: reader.truncation)
+        return TraceReadReport(path: path, events: count, truncation: reader.truncation, end: reader.end)
     }
 
     /// Lends `body` every readable event of the trace at `path` a batch at a
@@ -51,7 +51,7 @@ public enum TraceFile {
                 nextProgress += interval
             }
         }
-        return TraceReadReport(path: path, events: count, truncation: reader.truncation)
+        return TraceReadReport(path: path, events: count, truncation: reader.truncation, end: reader.end)
     }
 
     /// Builds the model of the trace at `path` in one streaming pass.

@@ -8,12 +8,15 @@ public struct TraceReadReport: Sendable, Equatable {
     public let events: Int
     /// Where and why reading stopped early; nil for an intact trace.
     public let truncation: TraceTruncation?
+    /// The end block, if the trace has one (how the recording ended, what it lost).
+    public let end: TraceEnd?
 
     /// Creates a report.
-    public init(path: String, events: Int, truncation: TraceTruncation?) {
+    public init(path: String, events: Int, truncation: TraceTruncation?, end: TraceEnd? = nil) {
         self.path = path
         self.events = events
         self.truncation = truncation
+        self.end = end
     }
 
     /// One warning line for a damaged or unfinished trace, nil for an intact one.

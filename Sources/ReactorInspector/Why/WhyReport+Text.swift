@@ -7,7 +7,7 @@ extension WhyReport {
         if instances.count > 1 { head += " (\(instances.count) instances)" }
         head += ": \(runs) run\(runs == 1 ? "" : "s"), \(reruns) rerun\(reruns == 1 ? "" : "s")"
         if stops > 0 { head += ", \(stops) stop\(stops == 1 ? "" : "s") by its parent" }
-        var out = head + "\n"
+        var out = head + "\n" + issuesText(style: style)
         if patterns.isEmpty { return out + "  It never ran in this trace.\n" }
         out += "\n" + style.bold("Causes, most frequent first") + "\n"
         for pattern in patterns {

@@ -1,5 +1,6 @@
 import Foundation
 import CReactorTraceThread
+import CReactorTraceCrash
 import ReactorCore
 import Synchronization
 #if canImport(Glibc)
@@ -24,6 +25,12 @@ import Darwin
 /// published, as checksummed chunks. A process killed with SIGKILL therefore keeps
 /// everything but the last `flushInterval` of events, and at most
 /// `(maxQueuedSegments + 1) × segmentCapacity` bytes per recording thread.
+///
+/// A process that dies of a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGTRAP,
+/// SIGABRT) or that the runtime stops (a computed that reads itself in its first
+/// computation) loses nothing it had recorded: the dying thread has the writer
+/// ship every published event and write an end block that says how the process ended
+/// (see ``Options/flushesOnCrash``).
 public final class TraceRecorder: ReactorTracer, Sendable {
     // Sendable: immutable fields only; the per-thread encoders are reached
     // through a thread-local (one owner each) and the writer synchronises itself.
@@ -43,11 +50,19 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         /// which costs less than half of `clock_gettime`. Off: always
         /// `clock_gettime(CLOCK_MONOTONIC)`.
         public var usesCycleCounter: Bool
+        /// Whether ``TraceRecorder/start(path:options:)`` installs handlers for
+        /// the fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT) that
+        /// flush the trace before handing the signal on to the handler installed
+        /// before them (or the default action). The runtime's own fatal errors
+        /// flush the trace either way.
+        public var flushesOnCrash: Bool
 
         /// Options with the given values (64 KiB buffers, 16 queued, 10 ms by default).
         public init(segmentCapacity: Int = 64 << 10, maxQueuedSegments: Int = 16,
-                    flushInterval: Duration = .milliseconds(10), usesCycleCounter: Bool = true) {
+                    flushInterval: Duration = .milliseconds(10), usesCycleCounter: Bool = true,
+                    flushesOnCrash: Bool = true) {
             self.usesCycleCounter = usesCycleCounter
+            self.flushesOnCrash = flushesOnCrash
             self.segmentCapacity = min(max(segmentCapacity, 256), TraceFormat.maxPayloadLength)
             self.maxQueuedSegments = max(1, maxQueuedSegments)
             self.flushInterval = max(flushInterval, .milliseconds(1))
@@ -58,6 +73,11 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     public struct Statistics: Sendable, Equatable {
         /// Events written to the file.
         public var events: UInt64
+        /// Events the recording threads produced: `events` plus `eventsDropped`.
+        public var eventsProduced: UInt64 { events &+ eventsDropped }
+        /// Events produced but not in the file: a write error (a full disk, say)
+        /// made the recorder drop them. The end block counts them too.
+        public var eventsDropped: UInt64
         /// Chunks written.
         public var chunks: UInt64
         /// Bytes written, header and end block included.
@@ -92,6 +112,8 @@ public final class TraceRecorder: ReactorTracer, Sendable {
             current = recorder
             ReactorTracing.install(recorder)
             registerExitHandler()
+            ReactorTracing.onProcessWillTerminate { _ in TraceRecorder.current?.stop(termination: .runtimeError) }
+            if options.flushesOnCrash { reactor_trace_crash_install() }
             return recorder
         }
     }
@@ -123,6 +145,12 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// the end block and closes the file. Calling it again returns the same statistics.
     @discardableResult
     public func stop() -> Statistics {
+        stop(termination: .stopped)
+    }
+
+    /// Stops this recording, writing `termination` in the end block.
+    @discardableResult
+    func stop(termination: TraceTermination) -> Statistics {
         Self.currentRecorder.withLock { current in
             if current === self {
                 ReactorTracing.install(nil)
@@ -131,8 +159,8 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         }
         return stopped.withLock { statistics in
             if let statistics { return statistics }
-            writer.finish()
-            let result = Statistics(events: writer.eventsWritten, chunks: writer.chunksWritten,
+            writer.finish(termination: termination)
+            let result = Statistics(events: writer.eventsWritten, eventsDropped: writer.eventsLost, chunks: writer.chunksWritten,
                                     bytes: writer.bytesWritten, writeError: writer.writeError)
             statistics = result
             return result
@@ -153,7 +181,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         let time = TraceTimeSource.start(preferTicks: options.usesCycleCounter)
         generation = Self.nextGeneration.add(1, ordering: .relaxed).newValue
         key = Self.threadKey
-        writer = TraceWriter(descriptor: descriptor, time: time,
+        writer = TraceWriter(descriptor: descriptor, path: path, time: time,
                              segmentCapacity: options.segmentCapacity,
                              maxQueuedSegments: options.maxQueuedSegments,
                              flushInterval: options.flushInterval)
@@ -205,6 +233,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         let thread = Unmanaged.passRetained(writer.register(generation: generation))
         pthread_setspecific(key, thread.toOpaque())
         reactor_trace_thread_set(thread.toOpaque())
+        if options.flushesOnCrash { reactor_trace_crash_prepare_thread() }
         return thread
     }
 
@@ -223,6 +252,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
             let thread = Unmanaged<ThreadRecorder>.fromOpaque(raw)
             thread.takeUnretainedValue().exited.store(true, ordering: .releasing)
             thread.release()
+            reactor_trace_crash_release_thread()
         }
         precondition(status == 0, "ReactorTrace: pthread_key_create failed (\(status))")
         return key
