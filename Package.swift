@@ -8,10 +8,6 @@ let package = Package(
         .library(name: "ReactorTrace", targets: ["ReactorTrace"]),
         .library(name: "ReactorInspector", targets: ["ReactorInspector"]),
         .executable(name: "reactor-inspect", targets: ["reactor-inspect"]),
-        .executable(name: "counter", targets: ["counter"]),
-        .executable(name: "stress", targets: ["stress"]),
-        .executable(name: "todos", targets: ["todos"]),
-        .executable(name: "profile", targets: ["profile"]),
     ],
     traits: [
         .trait(
@@ -24,28 +20,31 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "ReactorCore", dependencies: ["CReactorCoreThread"]),
+        .target(name: "ReactorCore", dependencies: ["CReactorCoreThread", "ReactorTraceFormat"]),
         .target(name: "CReactorCoreThread"),
         .target(name: "CReactorTraceClock"),
         .target(name: "CReactorTraceThread"),
         .target(name: "CReactorTraceCRC"),
         .target(name: "CReactorTraceCrash"),
-        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "CReactorTraceClock", "CReactorTraceThread", "CReactorTraceCRC", "CReactorTraceCrash"]),
+        // The trace schema: event and node kinds, the byte format and the streaming reader; no runtime.
+        .target(name: "ReactorTraceFormat", dependencies: ["CReactorTraceCRC"]),
+        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "ReactorTraceFormat", "CReactorTraceClock", "CReactorTraceThread",
+                                                    "CReactorTraceCrash"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
-        .target(name: "ReactorInspector", dependencies: ["ReactorTrace", "ReactorCore", "CGraphviz"]),
+        .target(name: "ReactorInspector", dependencies: ["ReactorTraceFormat", "CGraphviz"]),
         .executableTarget(
             name: "reactor-inspect",
-            dependencies: ["ReactorInspector", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ReactorInspector", "ReactorTraceFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "SampleSupport", dependencies: ["ReactorTrace"], path: "Samples/SampleSupport"),
         .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Counter"),
         .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Stress"),
         .executableTarget(name: "todos", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Todos"),
         .executableTarget(name: "profile", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Profile"),
-        .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
+        .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore", "ReactorTraceFormat"]),
         // Runs the built executables, for the end-to-end tests of the two suites below.
         .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
-        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorCore", "BuiltProducts"]),
+        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorTraceFormat", "ReactorCore", "BuiltProducts"]),
         // Checks of the HTML and Markdown reports, shared by the two suites that make them.
         .target(name: "ReportAssertions", path: "Tests/ReportAssertions"),
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore", "ReportAssertions"]),

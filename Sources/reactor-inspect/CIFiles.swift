@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReactorInspector
-import ReactorTrace
+import ReactorTraceFormat
 
 /// File handling shared by check, diff, export and report: budgets, outputs
 /// and the step summary. Failures become `ValidationError`s, which the root

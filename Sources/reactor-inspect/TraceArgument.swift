@@ -1,6 +1,6 @@
 import ArgumentParser
 import ReactorInspector
-import ReactorTrace
+import ReactorTraceFormat
 
 /// The trace file argument, and reading it: errors become one line and exit
 /// status 2, a damaged trace is read up to the damage with a warning line.

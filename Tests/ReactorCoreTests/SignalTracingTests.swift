@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 import ReactorCore
+import ReactorTraceFormat
 import Synchronization
 
 /// Records the trace events emitted on the installing thread (the tracer is

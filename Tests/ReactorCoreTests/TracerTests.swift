@@ -8,6 +8,7 @@ import Darwin
 import Synchronization
 import Testing
 import ReactorCore
+import ReactorTraceFormat
 
 /// One trace event as the core emitted it.
 enum RecordedEvent: Equatable {

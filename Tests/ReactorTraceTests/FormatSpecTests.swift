@@ -1,6 +1,7 @@
 import ReactorCore
 import Testing
 @testable import ReactorTrace
+@testable import ReactorTraceFormat
 
 /// The examples of docs/TRACE_FORMAT.md, byte for byte.
 @Suite struct FormatSpecTests {

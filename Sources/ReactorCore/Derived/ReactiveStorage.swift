@@ -113,9 +113,10 @@ public protocol TraceOwner: AnyObject {
 
 /// Lets stores check writes to their state (`requireActions`) without the
 /// core knowing about stores. Set once; called with the graph lock held.
-public enum ReactiveWriteObserver {
+@usableFromInline
+enum ReactiveWriteObserver {
     /// Called before a write to a property owned by `ownerID` notifies its readers.
-    nonisolated(unsafe) public static var handler: ((_ ownerID: UInt64, _ dependency: Dependency) -> Void)?
+    @usableFromInline nonisolated(unsafe) static var handler: ((_ ownerID: UInt64, _ dependency: Dependency) -> Void)?
 
     @inlinable
     static func willChange(ownerID: UInt64, dependency: Dependency) {

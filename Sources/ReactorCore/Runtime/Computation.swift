@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 /// Code that reruns when the data it read changes (Tracker's `Computation`).
 ///
 /// Created by ``Reactor/autorun(_:onError:fileID:line:_:)``. A computation

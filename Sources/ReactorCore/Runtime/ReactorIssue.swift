@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 /// Misuse and errors a runtime reports through ``Reactor/issueHandler`` instead
 /// of crashing. Cases may grow; each carries what a user needs to act.
 public enum ReactorIssue {

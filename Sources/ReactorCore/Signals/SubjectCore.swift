@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 /// The state every hot source shares (subjects and `ReactiveProperty`): its
 /// trace node, its dependency, its subscribers and how it ended.
 ///

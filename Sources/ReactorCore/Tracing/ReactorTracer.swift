@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 /// Receives every trace event the reactive core emits.
 ///
 /// Install one with ``ReactorTracing/install(_:)``; `ReactorTrace.TraceRecorder`
@@ -39,40 +41,4 @@ public protocol ReactorTracer: AnyObject, Sendable {
     /// An issue was reported through `Reactor.issueHandler`; `node` is the
     /// computation or store concerned, or 0.
     func issue(_ kind: TraceIssueKind, node: UInt64, message: String)
-}
-
-/// What kind of node an id names in the trace.
-public enum TraceNodeKind: UInt8, Sendable, CaseIterable, BitwiseCopyable {
-    case computation = 1
-    case computed = 2
-    case dependency = 3
-    case reactiveValue = 4      // an `@Reactive` property
-    case reactiveProperty = 5
-    case subject = 6
-    case subscription = 7
-    case store = 8
-    case signal = 9
-}
-
-/// Why a computation was invalidated.
-public enum InvalidationCause: UInt8, Sendable, CaseIterable, BitwiseCopyable {
-    /// A dependency it read changed; the event's source is that dependency.
-    case dependency = 1
-    /// Its parent computation was invalidated, which stops it; source is the parent.
-    case parent = 2
-    /// `invalidate()` or `run()` was called.
-    case explicit = 3
-    /// `stop()` was called.
-    case stop = 4
-}
-
-/// The kind of a reported issue, as it appears in the trace.
-public enum TraceIssueKind: UInt8, Sendable, CaseIterable, BitwiseCopyable {
-    case nestedFlush = 1
-    case flushInsideComputation = 2
-    case uncaughtError = 3
-    case runaway = 4
-    case cycle = 5
-    case writeOutsideAction = 6
-    case misuse = 7
 }

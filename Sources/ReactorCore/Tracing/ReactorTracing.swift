@@ -33,7 +33,7 @@ public enum ReactorTracing {
     }
 
     /// A new process-unique node id (never 0).
-    public static func makeID() -> UInt64 {
+    static func makeID() -> UInt64 {
         nextID.add(1, ordering: .relaxed).newValue
     }
 }

@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// The instances of one computation, grouped by kind and name, with their
 /// runs and invalidations added up. `hot`, `summary`, the graph and the CI

@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// One computation (all instances sharing a name and kind) in the `hot` report.
 /// Its JSON form is the contract of `hot --json`.

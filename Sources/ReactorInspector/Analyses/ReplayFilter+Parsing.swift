@@ -1,4 +1,4 @@
-import ReactorTrace
+import ReactorTraceFormat
 
 extension ReplayFilter {
     /// A `--filter` term that could not be understood.

@@ -1,4 +1,4 @@
-import ReactorTrace
+import ReactorTraceFormat
 
 /// Which events `replay` prints: by kind, by node name and by time window.
 public struct ReplayFilter: Sendable, Equatable {

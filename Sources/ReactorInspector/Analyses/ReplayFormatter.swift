@@ -1,5 +1,4 @@
-import ReactorCore
-import ReactorTrace
+import ReactorTraceFormat
 
 /// Turns the event stream into text lines, one an event, as it streams: it
 /// learns names from creation and naming events, indents by nesting and shows

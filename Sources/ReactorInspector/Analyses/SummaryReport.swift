@@ -1,5 +1,4 @@
-import ReactorCore
-import ReactorTrace
+import ReactorTraceFormat
 
 /// What a trace holds: duration, events by kind, nodes by kind, flushes,
 /// actions, issues and the hottest computations. Its JSON form is the

@@ -1,4 +1,4 @@
-import ReactorTrace
+import ReactorTraceFormat
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

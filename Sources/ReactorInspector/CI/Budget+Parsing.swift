@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 extension Budget {
     /// The keys a budget's top-level object may hold.

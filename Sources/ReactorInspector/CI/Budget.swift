@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// Performance limits a trace must stay within for CI to pass; read from the
 /// JSON documented in docs/BUDGETS.md with ``Budget/parse(_:)``.

@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// A budget evaluated over a trace's profile: one result per rule, in budget order.
 public struct BudgetCheck: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// One link of a causal chain as the profile follows it while streaming:
 /// action → changed → invalidated → reran, each step pointing at the one

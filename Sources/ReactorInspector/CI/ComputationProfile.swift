@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// What one computation name cost over a trace. Computations that share a
 /// name (the same autorun created several times) are counted together,

@@ -1,7 +1,7 @@
 /// A strict RFC 8259 JSON parser that records the line and column of every
 /// value and key. `JSONSerialization` reports neither, and a budget file that
 /// gates CI must say exactly where it is wrong.
-public struct PositionedJSONParser {
+package struct PositionedJSONParser {
     private let scalars: [Unicode.Scalar]
     private var index = 0
     private var line = 1

@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 extension TraceProfile {
     /// Every computation name in the trace, with its counts and times, sorted by name.

@@ -1,5 +1,4 @@
-import ReactorCore
-import ReactorTrace
+import ReactorTraceFormat
 
 /// The CI view of a trace, built in one streaming pass: per-computation
 /// rerun counts and times, per-action reruns caused (followed through the

@@ -1,5 +1,4 @@
-import ReactorCore
-import ReactorTrace
+import ReactorTraceFormat
 
 /// Streams a trace as Chrome Trace Event JSON (the format of chrome://tracing
 /// and ui.perfetto.dev): reruns, actions and flushes as nested `B`/`E` slices

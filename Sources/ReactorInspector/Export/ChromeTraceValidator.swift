@@ -7,7 +7,7 @@ import Foundation
 /// thread in file order; `B`/`E` are balanced and properly nested per
 /// thread; instant events have a scope; every flow `s` has an `f` with the
 /// same id (and no `t`/`f` comes before its `s`); metadata events carry args.
-public struct ChromeTraceValidator {
+package struct ChromeTraceValidator {
     /// What the validator found.
     public struct Summary: Sendable, Equatable {
         /// Events per phase letter.

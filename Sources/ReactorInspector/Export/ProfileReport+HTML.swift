@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 extension ProfileReport {
     private static func x(_ text: String) -> String { MarkupEscaping.xml(text) }

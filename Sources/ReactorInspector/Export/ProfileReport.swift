@@ -1,5 +1,4 @@
-import ReactorCore
-import ReactorTrace
+import ReactorTraceFormat
 
 /// A self-contained profiling report over one trace, as HTML (one file,
 /// nothing loaded from the network: styles and SVG charts inline) or as

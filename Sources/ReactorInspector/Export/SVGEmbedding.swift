@@ -4,7 +4,7 @@ import Foundation
 /// in HTML: drops the XML declaration, DOCTYPE (whose DTD URL a browser
 /// could fetch) and comments, removes links to anything outside the page,
 /// and marks chosen nodes so CSS can highlight them.
-public enum SVGEmbedding {
+package enum SVGEmbedding {
     /// The `<svg>` element of `document`, safe to inline. Node groups
     /// (`<g class="node">`) whose `<title>` or text is one of `highlighted` get
     /// the extra class `hot`.

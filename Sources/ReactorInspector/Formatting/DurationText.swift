@@ -1,6 +1,6 @@
 /// Durations and trace times as people read and type them: `850 ns`,
 /// `12.3 µs`, `4.56 ms`, `1.20 s`.
-public enum DurationText {
+package enum DurationText {
     /// `nanoseconds` with a unit chosen to keep three significant digits.
     public static func format(_ nanoseconds: UInt64) -> String {
         let text = ByteText(capacity: 16)

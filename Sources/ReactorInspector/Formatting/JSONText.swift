@@ -1,7 +1,7 @@
 import Foundation
 
 /// Encodes reports as the JSON the CLI prints: sorted keys, pretty-printed.
-public enum JSONText {
+package enum JSONText {
     /// `value` as JSON text, with a trailing newline.
     public static func encode<Value: Encodable>(_ value: Value) throws -> String {
         let encoder = JSONEncoder()

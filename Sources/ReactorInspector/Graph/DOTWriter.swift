@@ -1,11 +1,11 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// Writes a ``DependencyGraph`` in Graphviz's DOT language, designed to be
 /// read: autoruns are boxes, computeds hexagons, dependencies and properties
 /// ellipses; stores are clusters holding their state; fill colour is heat, with
 /// a legend; edge labels count invalidations; nesting edges are dashed; every
 /// node and edge carries a tooltip with its statistics.
-public struct DOTWriter: Sendable {
+package struct DOTWriter: Sendable {
     /// The graph to write.
     public let graph: DependencyGraph
     /// A title shown at the top (e.g. the trace's file name).

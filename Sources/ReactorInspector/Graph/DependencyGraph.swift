@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// The part of a trace's dependency graph chosen for drawing: nodes grouped
 /// by kind and name (instances of one autorun are one node), dependency edges

@@ -2,7 +2,7 @@ import Foundation
 
 /// Maps a heat value to one of nine colours on a logarithmic scale, so one
 /// very hot node does not wash out the rest.
-public struct HeatScale: Sendable, Equatable {
+package struct HeatScale: Sendable, Equatable {
     /// ColorBrewer's YlOrRd, pale to dark: computations.
     public static let warm = ["#ffffcc", "#ffeda0", "#fed976", "#feb24c", "#fd8d3c",
                               "#fc4e2a", "#e31a1c", "#bd0026", "#800026"]

@@ -1,4 +1,4 @@
-import ReactorTrace
+import ReactorTraceFormat
 
 /// Reads trace files for the analyses, streaming: events are decoded chunk by
 /// chunk and handed on, never kept.

@@ -1,4 +1,4 @@
-import ReactorTrace
+import ReactorTraceFormat
 
 /// A trace file that could not be read at all (missing, empty, foreign, cut
 /// inside its header…).

@@ -1,4 +1,4 @@
-import ReactorTrace
+import ReactorTraceFormat
 
 /// How reading a trace file went.
 public struct TraceReadReport: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// How many times a computation was invalidated, by cause.
 ///

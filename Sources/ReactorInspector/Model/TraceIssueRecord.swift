@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// An issue the runtime reported, as recorded in the trace.
 public struct TraceIssueRecord: Sendable, Equatable {

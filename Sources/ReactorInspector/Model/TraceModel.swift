@@ -1,5 +1,4 @@
-import ReactorCore
-import ReactorTrace
+import ReactorTraceFormat
 
 /// Everything the analyses need from a trace, built by one streaming pass
 /// (``TraceModelBuilder``). Its size grows with the trace's nodes and edges,

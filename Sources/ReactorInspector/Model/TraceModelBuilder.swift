@@ -1,5 +1,4 @@
-import ReactorCore
-import ReactorTrace
+import ReactorTraceFormat
 
 /// Builds a ``TraceModel`` from trace events in one streaming pass: feed it
 /// every event in order with ``consume(_:)``, then call ``finish()``.

@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// One node of a trace: a computation, computed, dependency, property,
 /// subject, store… with what the trace says about it.

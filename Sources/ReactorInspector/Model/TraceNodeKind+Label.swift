@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 extension TraceNodeKind {
     /// The word reports use for the kind (`autorun`, `computed`, `property`…).

@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// One step of a causal chain, linked to the step that caused it. Chains are
 /// shared: each change, invalidation and run points at its cause, so the

@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// Why a computation ran each time: the causal chain of each run, e.g.
 /// action `addTodo(_:)` → `TodoStore.todos` changed → computed `visibleTodos`

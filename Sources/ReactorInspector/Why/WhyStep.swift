@@ -1,4 +1,4 @@
-import ReactorCore
+import ReactorTraceFormat
 
 /// One step of a causal chain, with names resolved.
 public enum WhyStep: Sendable, Equatable, CustomStringConvertible {

@@ -249,13 +249,14 @@ final class TraceWriter: @unchecked Sendable {
         block.appendLittleEndian(crc.value)
         stage(block + payload)
         if writeError != 0 {
+            // `writeAll` records a new error; `stop()` reports the first one.
             let failure = writeError
             writeError = 0
-            let written = headers.withUnsafeMutableBytes { bytes -> Bool in
+            _ = headers.withUnsafeMutableBytes { bytes -> Bool in
                 var vector = [iovec(iov_base: bytes.baseAddress, iov_len: bytes.count)]
                 return writeAll(&vector)
             }
-            if !written { writeError = failure }
+            writeError = failure
             headers.removeAll(keepingCapacity: true)
             pieces.removeAll(keepingCapacity: true)
             stagedBytes = 0

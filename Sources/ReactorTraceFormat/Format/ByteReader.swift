@@ -1,7 +1,7 @@
 /// A cursor over bytes in the shape of NIO's `ByteBuffer`: every `read…`
 /// returns nil on short or malformed input and leaves the cursor where it was,
 /// so a decoder built on it cannot trap on any byte sequence.
-public struct ByteReader: Sendable {
+package struct ByteReader: Sendable {
     /// The bytes being read.
     public let bytes: [UInt8]
     /// The index of the next byte to read.

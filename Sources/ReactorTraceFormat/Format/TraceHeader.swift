@@ -30,7 +30,7 @@ public struct TraceHeader: Sendable, Equatable {
 
     /// The header's bytes as version 1.0 lays them out (with `length` ≥ 44,
     /// the extra bytes are zero: how a newer minor's header looks to this reader).
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         let length = max(self.length, TraceFormat.headerLength)
         var bytes = TraceFormat.magic
         bytes.appendLittleEndian(major)

@@ -1,5 +1,3 @@
-import ReactorCore
-
 /// ``TraceRecord`` as plain data: the same cases and fields, with every string
 /// replaced by a ``TraceStringID`` into the batch's string table, so that
 /// copying a record is copying bytes (no reference counting, no value witnesses).

@@ -1,8 +1,8 @@
 /// The integer encodings of the trace format: LEB128 varints and zigzag signed deltas.
-enum Varint {
+package enum Varint {
     /// Writes `value` as an unsigned LEB128 varint at `pointer`; returns the end.
-    @inline(__always)
-    static func put(_ value: UInt64, at pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    @inlinable @inline(__always)
+    package static func put(_ value: UInt64, at pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         var value = value
         var pointer = pointer
         while value >= 0x80 {
@@ -15,7 +15,7 @@ enum Varint {
     }
 
     /// Appends `value` as an unsigned LEB128 varint.
-    static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+    package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -26,15 +26,15 @@ enum Varint {
 
     /// The zigzag code of `value &- base` read as a signed delta: small deltas of
     /// either sign become small unsigned numbers (0, -1, 1, -2 … → 0, 1, 2, 3 …).
-    @inline(__always)
-    static func zigzagDelta(_ value: UInt64, from base: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    package static func zigzagDelta(_ value: UInt64, from base: UInt64) -> UInt64 {
         let delta = Int64(bitPattern: value &- base)
         return UInt64(bitPattern: (delta &<< 1) ^ (delta &>> 63))
     }
 
     /// Inverse of ``zigzagDelta(_:from:)``: the value whose delta from `base` has this code.
-    @inline(__always)
-    static func undoZigzagDelta(_ code: UInt64, from base: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    package static func undoZigzagDelta(_ code: UInt64, from base: UInt64) -> UInt64 {
         let delta = (code &>> 1) ^ (0 &- (code & 1))
         return base &+ delta
     }
@@ -42,7 +42,7 @@ enum Varint {
 
 extension Array where Element == UInt8 {
     /// Appends a little-endian fixed-width integer.
-    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+    package mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
         var value = value.littleEndian
         Swift.withUnsafeBytes(of: &value) { append(contentsOf: $0) }
     }

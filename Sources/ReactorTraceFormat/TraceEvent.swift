@@ -1,5 +1,3 @@
-import ReactorCore
-
 /// One event read back from a trace log.
 public struct TraceEvent: Sendable, Hashable {
     /// Nanoseconds since the trace began (monotonic clock). Events the

@@ -1,5 +1,3 @@
-import ReactorCore
-
 /// Reads a trace log back as a stream of ``TraceEvent``s.
 ///
 /// ```swift

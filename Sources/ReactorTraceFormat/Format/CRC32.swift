@@ -3,7 +3,7 @@ import CReactorTraceCRC
 /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, initial value and final
 /// XOR 0xFFFFFFFF: the checksum of zlib, PNG and gzip): folding with carry-less
 /// multiplication where the CPU has it (CReactorTraceCRC), else slicing by 8 bytes.
-public struct CRC32: Sendable {
+package struct CRC32: Sendable {
     /// The running checksum state (not yet finalised).
     private var state: UInt32 = 0xFFFF_FFFF
 

@@ -1,5 +1,3 @@
-import ReactorCore
-
 /// Decodes the events of one chunk (docs/TRACE_FORMAT.md, "Events").
 struct ChunkDecoder {
     /// A thread's decoding state, carried from chunk to chunk until a chunk
