@@ -2,11 +2,14 @@
 // layers of computeds each reading a few nodes of the layer below, and autoruns
 // on top. Deterministic for a given --seed.
 //
-//   stress [--computations N] [--writes N] [--seed S] [--shape layers|chain] [--trace PATH] [--loop] [--hold]
+//   stress [--computations N] [--writes N] [--seed S] [--shape layers|chain] [--threads N] [--trace PATH] [--loop] [--hold]
 //
 // --shape chain builds the graph that is hardest to lay out: one source and a
 // chain of computeds, each reading the previous one and the source (an edge
 // from the source across every rank), read by one autorun.
+// --threads N writes from N threads at once (default 1: the main thread), each
+// to its own share of the sources with its own generator, so the reruns differ
+// from run to run but every count the sample prints is still exact.
 // --loop keeps writing forever (for crash tests; prints "recording" once started);
 // --hold prints the counts after the writes, then sleeps without stopping the recorder.
 // Prints one JSON line with the reruns per computation and the writes it counted itself.
@@ -15,8 +18,9 @@ import ReactorCore
 import ReactorTrace
 import SampleSupport
 
-/// One reactive input of the graph.
-final class Source {
+/// One reactive input of the graph. Sendable: its only state is the `@Reactive`
+/// value, which the runtime guards; with `--threads` each source has one writer.
+final class Source: @unchecked Sendable {
     @Reactive var value = 0
 }
 
@@ -39,8 +43,10 @@ var seed: UInt64 = 1
 var chain = false
 var loop = false
 var hold = false
+var threads = 1
 var commandLine = SampleCommandLine(
-    program: "stress", usage: "[--computations N] [--writes N] [--seed S] [--shape layers|chain] [--trace PATH] [--loop] [--hold]")
+    program: "stress",
+    usage: "[--computations N] [--writes N] [--seed S] [--shape layers|chain] [--threads N] [--trace PATH] [--loop] [--hold]")
 while let option = commandLine.nextOption() {
     switch option {
     case "--computations": computations = max(2, commandLine.count(after: option))
@@ -52,10 +58,18 @@ while let option = commandLine.nextOption() {
         case "chain": chain = true
         default: commandLine.fail("--shape needs layers or chain")
         }
+    case "--threads":
+        threads = commandLine.count(after: option)
+        if threads == 0 { commandLine.fail("--threads needs at least 1") }
     case "--loop": loop = true
     case "--hold": hold = true
     default: commandLine.rejectUnknown(option)
     }
+}
+let sourceCount = StressGraph.sourceCount(computations: computations, chain: chain)
+if threads > sourceCount {
+    commandLine.fail("--threads \(threads) needs \(threads) sources to write, and this graph has \(sourceCount)"
+        + (chain ? " (--shape chain has one)" : " (about √computations: raise --computations)"))
 }
 commandLine.startTracing()
 
@@ -83,7 +97,7 @@ final class StressGraph {
         }
         let effectCount = max(1, computations / 4)
         let computedCount = computations - effectCount
-        let width = max(2, Int(Double(computations).squareRoot()))
+        let width = Self.sourceCount(computations: computations, chain: false)
         sources = (0..<width).map { _ in Source() }
         var readers: [() -> Int] = sources.map { source in { source.value } }
         var layer = 0
@@ -119,6 +133,11 @@ final class StressGraph {
                 sink &+= inputs.reduce(0) { $0 &+ $1() }
             })
         }
+    }
+
+    /// The number of sources: the width of a layer, or one for a chain.
+    static func sourceCount(computations: Int, chain: Bool) -> Int {
+        chain ? 1 : max(2, Int(Double(computations).squareRoot()))
     }
 
     private func buildChain(computations: Int, reactor: Reactor) {
@@ -169,11 +188,16 @@ func say(_ line: String) {
 }
 
 let graph = StressGraph(computations: computations, seed: seed, chain: chain, reactor: Reactor.shared)
-if loop {
-    say("recording")
-    while true { graph.write() }
+if threads > 1 {
+    if loop { say("recording") }
+    graph.writes = ConcurrentWriters.run(sources: graph.sources, threads: threads, writes: loop ? nil : writeCount, seed: seed)
+} else {
+    if loop {
+        say("recording")
+        while true { graph.write() }
+    }
+    for _ in 0..<writeCount { graph.write() }
 }
-for _ in 0..<writeCount { graph.write() }
 if !hold { TraceRecorder.stop() }
 say(graph.report(computations: computations))
 if hold {

@@ -3,8 +3,8 @@ import Foundation
 import ReactorInspector
 import ReactorTraceFormat
 
-/// File handling shared by check, diff, export and report: budgets, outputs
-/// and the step summary. Failures become `ValidationError`s, which the root
+/// File handling shared by the commands: budgets, outputs (through
+/// ``OutputFile``) and the step summary. Failures become `ValidationError`s, which the root
 /// command prints as one line with exit status 2.
 enum CIFiles {
     /// Reads and strictly parses the budget at `path`.
@@ -25,31 +25,31 @@ enum CIFiles {
         }
     }
 
-    /// Writes `text` to `path`, creating or replacing it.
-    static func write(_ text: String, to path: String) throws {
+    /// Opens the output at `path` (`-` is standard output); an output that is one
+    /// of `inputs`, or that cannot be opened, is one line and exit status 2.
+    static func output(_ path: String, inputs: [String]) throws -> OutputFile {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return try OutputFile(path: path, inputs: inputs)
         } catch {
-            throw ValidationError("cannot write \(path): \(error.localizedDescription)")
+            throw ValidationError(error.description)
         }
     }
 
     /// Appends `text` to `path` (GitHub's step summary), creating it if needed; a failure is a warning only.
-    static func append(_ text: String, to path: String) {
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            Terminal.standardError.write("reactor-inspect: warning: cannot append to GITHUB_STEP_SUMMARY \(path)\n")
-            return
-        }
-        defer { try? handle.close() }
+    static func append(_ text: String, to path: String, inputs: [String]) {
         do {
-            try handle.seekToEnd()
-            try handle.write(contentsOf: Data(text.utf8))
+            try OutputFile.append(text, to: path, inputs: inputs)
         } catch {
-            Terminal.standardError.write("reactor-inspect: warning: cannot append to GITHUB_STEP_SUMMARY \(path): \(error.localizedDescription)\n")
+            Terminal.standardError.write("reactor-inspect: warning: GITHUB_STEP_SUMMARY: \(error)\n")
         }
+    }
+
+    /// `path` with its extension replaced, kept as given (relative stays relative):
+    /// `out/todos.trace` → `out/todos.svg`.
+    static func replacingExtension(of path: String, with newExtension: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let base = url.pathExtension.isEmpty ? path : String(path.dropLast(url.pathExtension.count + 1))
+        return base + "." + newExtension
     }
 
     /// The last path component, for titles.

@@ -34,13 +34,15 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The budget JSON file.", valueName: "file"))
     var budget: String
 
-    @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report, one test case per rule.", valueName: "out.xml"))
+    @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report, one test case per rule ('-' for stdout). An existing file is replaced (atomically); a device, FIFO or symlink is written through.", valueName: "out.xml"))
     var junit: String?
 
     @Flag(name: .shortAndLong, help: "List the rules that passed too.")
     var verbose = false
 
     func run() throws {
+        let inputs = [trace.path, budget]
+        let junitFile = try junit.map { try CIFiles.output($0, inputs: inputs) }
         let parsed = try CIFiles.budget(at: budget)
         let profile = TraceProfile()
         let report = try trace.forEachEvent(output: output) { profile.record($0) }
@@ -48,11 +50,16 @@ struct CheckCommand: ParsableCommand {
         let budgetName = CIFiles.displayName(budget)
         let traceName = CIFiles.displayName(trace.path)
         Terminal.print(check.text(budgetName: budgetName, traceName: traceName, verbose: verbose))
-        if let junit {
-            try CIFiles.write(check.junitXML(budgetName: budgetName, traceName: traceName), to: junit)
+        if let junitFile {
+            do {
+                try junitFile.write(check.junitXML(budgetName: budgetName, traceName: traceName))
+                try junitFile.commit()
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
         if let summaryPath = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summaryPath.isEmpty {
-            CIFiles.append(check.markdown(budgetName: budgetName, traceName: traceName), to: summaryPath)
+            CIFiles.append(check.markdown(budgetName: budgetName, traceName: traceName), to: summaryPath, inputs: inputs)
         }
         // A damaged trace is bad input even when what was read passes.
         try report.finish()

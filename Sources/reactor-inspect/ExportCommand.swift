@@ -31,21 +31,17 @@ struct ExportCommand: ParsableCommand {
     var format: Format = .chrome
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("The output file. Default: the trace's path with .json.", valueName: "out.json"))
+            help: ArgumentHelp("Where to write; '-' for stdout. Default: the trace's path with .json. An existing file is replaced (atomically); a device, FIFO or symlink is written through.", valueName: "out.json"))
     var out: String?
 
     func run() throws {
-        let destination = out ?? URL(fileURLWithPath: trace.path).deletingPathExtension().appendingPathExtension("json").path
-        guard FileManager.default.createFile(atPath: destination, contents: nil),
-              let handle = FileHandle(forWritingAtPath: destination) else {
-            throw ValidationError("cannot write \(destination)")
-        }
-        defer { try? handle.close() }
+        let destination = out ?? CIFiles.replacingExtension(of: trace.path, with: "json")
+        let file = try CIFiles.output(destination, inputs: [trace.path])
         let exporter: ChromeTraceExporter
         do {
-            exporter = try ChromeTraceExporter(output: ByteOutput(fileHandle: handle), traceName: CIFiles.displayName(trace.path))
+            exporter = try ChromeTraceExporter(output: ByteOutput { try file.write($0) }, traceName: CIFiles.displayName(trace.path))
         } catch {
-            throw ValidationError("cannot write \(destination): \(error.localizedDescription)")
+            throw ValidationError("\(error)")
         }
         // The reader's callback cannot throw: keep the first write error and stop writing.
         var writeError: (any Error)?
@@ -56,10 +52,13 @@ struct ExportCommand: ParsableCommand {
         do {
             if let writeError { throw writeError }
             try exporter.finish()
+            try file.commit()
         } catch {
-            throw ValidationError("cannot write \(destination): \(error.localizedDescription)")
+            throw ValidationError("\(error)")
         }
-        Terminal.print("wrote \(destination) (\(exporter.eventsWritten) trace events from \(report.events) Reactor events)\n")
+        if !file.isStandardOutput {
+            Terminal.print("wrote \(destination) (\(exporter.eventsWritten) trace events from \(report.events) Reactor events)\n")
+        }
         try report.finish()
     }
 }

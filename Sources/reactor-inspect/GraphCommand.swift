@@ -30,7 +30,7 @@ struct GraphCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("Where to write; '-' for stdout. Default: the trace's path with .svg (or .dot).", valueName: "out"))
+            help: ArgumentHelp("Where to write; '-' for stdout. Default: the trace's path with .svg (or .dot). An existing file is replaced (atomically); a device, FIFO or symlink is written through.", valueName: "out"))
     var out: String?
 
     @Option(help: "svg or dot.")
@@ -68,6 +68,8 @@ struct GraphCommand: ParsableCommand {
 
     func run() throws {
         let moment = at.flatMap(DurationText.parse)
+        let destination = out ?? Self.defaultOutput(for: trace.path, format: format)
+        let file = try CIFiles.output(destination, inputs: [trace.path])
         let loaded = try trace.model(options: TraceModelOptions(snapshotAt: moment), output: output)
         let selection: GraphSelection
         if let focus {
@@ -85,15 +87,13 @@ struct GraphCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        let destination = out ?? Self.defaultOutput(for: trace.path, format: format)
-        if destination == "-" {
-            Terminal.print(rendered.output)
-        } else {
-            do {
-                try Data(rendered.output.utf8).write(to: URL(fileURLWithPath: destination))
-            } catch {
-                throw ValidationError("cannot write \(destination): \(error.localizedDescription)")
-            }
+        do {
+            try file.write(rendered.output)
+            try file.commit()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if !file.isStandardOutput {
             let graph = rendered.graph
             Terminal.print("wrote \(destination) (\(graph.nodes.count) nodes, \(graph.edges.count) edges)\n")
         }
@@ -105,8 +105,6 @@ struct GraphCommand: ParsableCommand {
 
     /// The trace's path with its extension replaced: `out/todos.trace` → `out/todos.svg`.
     static func defaultOutput(for path: String, format: GraphFormat) -> String {
-        let url = URL(fileURLWithPath: path)
-        let base = url.pathExtension.isEmpty ? path : String(path.dropLast(url.pathExtension.count + 1))
-        return base + "." + format.rawValue
+        CIFiles.replacingExtension(of: path, with: format.rawValue)
     }
 }

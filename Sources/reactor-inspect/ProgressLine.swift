@@ -1,3 +1,5 @@
+import ReactorInspector
+
 /// A progress line on stderr (a terminal) while a large trace is read.
 final class ProgressLine {
     let path: String
@@ -12,11 +14,11 @@ final class ProgressLine {
         shown = true
         let millions = Double(events) / 1_000_000
         let rounded = (millions * 10).rounded() / 10
-        Terminal.standardError.write("\r\u{1B}[Kreading \(path): \(rounded)M events…")
+        Terminal.standardError.writeRaw("\r\u{1B}[Kreading \(TerminalEscaping.escape(path)): \(rounded)M events…")
     }
 
     /// Clears the line.
     func finish() {
-        if shown { Terminal.standardError.write("\r\u{1B}[K") }
+        if shown { Terminal.standardError.writeRaw("\r\u{1B}[K") }
     }
 }

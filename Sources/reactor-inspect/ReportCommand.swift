@@ -30,7 +30,7 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("The output file, or - for standard output.", valueName: "out.html|out.md"))
+            help: ArgumentHelp("The output file, or - for standard output. An existing file is replaced (atomically); a device, FIFO or symlink is written through.", valueName: "out.html|out.md"))
     var out: String
 
     @Option(help: "The format, when the output's extension does not say (html or md).")
@@ -61,6 +61,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let resolved = format ?? Self.format(of: out) ?? .html
+        let file = try CIFiles.output(out, inputs: [trace.path])
         // One pass feeds both the CI profile and the inspector's model (for the graph).
         let profile = TraceProfile()
         let builder = TraceModelBuilder()
@@ -78,12 +79,13 @@ struct ReportCommand: ParsableCommand {
         }
         let profileReport = ProfileReport(profile: profile, traceName: CIFiles.displayName(trace.path), graphSVG: graph, hotLimit: top)
         let text = resolved == .html ? profileReport.html() : profileReport.markdown(limit: min(top, 10))
-        if out == "-" {
-            Terminal.print(text)
-        } else {
-            try CIFiles.write(text, to: out)
-            Terminal.print("wrote \(out)\n")
+        do {
+            try file.write(text)
+            try file.commit()
+        } catch {
+            throw ValidationError(error.description)
         }
+        if !file.isStandardOutput { Terminal.print("wrote \(out)\n") }
         try report.finish()
     }
 }

@@ -10,7 +10,15 @@ import Darwin
 enum Terminal {
     /// Writes to standard error at once.
     struct ErrorStream {
+        /// Writes `text`; a message's own controls (from a path, a name) are shown
+        /// as visible escapes, keeping the final line break.
         func write(_ text: String) {
+            let body = text.hasSuffix("\n") ? String(text.dropLast()) : text
+            writeRaw(TerminalEscaping.escape(body) + (text.hasSuffix("\n") ? "\n" : ""))
+        }
+
+        /// Writes `text` as it is, control sequences included (the progress line's own).
+        func writeRaw(_ text: String) {
             var text = text
             text.withUTF8 { Terminal.writeAll(2, UnsafeRawBufferPointer($0)) }
         }

@@ -4,7 +4,7 @@ import ReactorTrace
 import Testing
 
 @Suite struct SampleTruthTests {
-    @Test(arguments: ["counter", "todos", "profile", "stress"])
+    @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
     func hotRerunsEqualTheSamplesOwnCounters(sample: String) throws {
         let trace = try SampleTrace.named(sample)
         let result = try BuiltProducts.inspect("hot", trace.path, "--json", "--top", "100000")

@@ -46,6 +46,10 @@ struct SampleTrace: Sendable {
     static let todos = Result { try record("todos") }
     static let profile = Result { try record("profile") }
     static let stress = Result { try record("stress", ["--computations", "60", "--writes", "300"]) }
+    /// The stress graph written from four threads at once (`stress --threads 4`).
+    static let stressThreads = Result {
+        try record("stress", ["--computations", "60", "--writes", "400", "--threads", "4"], file: "stress-threads")
+    }
     /// A stress graph for `diff`, and the same graph with more writes: every computation reruns at least as often.
     static let stressBase = Result { try record("stress", ["--computations", "40", "--writes", "300", "--seed", "7"], file: "stress-base") }
     static let stressHead = Result { try record("stress", ["--computations", "40", "--writes", "600", "--seed", "7"], file: "stress-head") }
@@ -56,6 +60,7 @@ struct SampleTrace: Sendable {
         case "counter": try counter.get()
         case "todos": try todos.get()
         case "profile": try profile.get()
+        case "stress-threads": try stressThreads.get()
         default: try stress.get()
         }
     }

@@ -148,8 +148,8 @@ import ReactorCore
             try Budget.parse(#"{ "forbid": ["cycle", "loops"] }"#)
         }
         #expect(throws: BudgetError.invalidValue(path: "actions[0].match", position: .init(line: 1, column: 27),
-                                                 message: "invalid pattern \"add[\": '[' without a closing ']'")) {
-            try Budget.parse(#"{ "actions": [ { "match": "add[", "maxRerunsPerAction": 1 } ] }"#)
+                                                 message: "invalid pattern \"add\\\": trailing '\\' escapes nothing")) {
+            try Budget.parse(#"{ "actions": [ { "match": "add\\", "maxRerunsPerAction": 1 } ] }"#)
         }
     }
 }

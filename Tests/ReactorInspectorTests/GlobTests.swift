@@ -19,13 +19,25 @@ import Testing
         ("*a*b*c*", "xxaxxbxxcxx", true),
         ("*a*b*c*", "xxaxxcxxbxx", false),
         ("Counter.swift:12", "Counter.swift:12", true),
+        ("Views/*", "Views/List/Row.swift:3", true),
+        ("Person.?ge", "Person.âge", true),
+        ("[à-é]*", "écran", true),
+        ("[^A-C]*", "Dan", true),
     ])
     func matches(pattern: String, name: String, expected: Bool) throws {
         #expect(try Glob(pattern).matches(name) == expected)
     }
 
-    @Test func unclosedClassIsAnError() {
-        #expect(throws: GlobError.self) { try Glob("abc[de") }
+    // fnmatch(3) reads a `[` that no `]` closes as a literal character.
+    @Test func unclosedClassMatchesItself() throws {
+        let glob = try Glob("abc[de")
+        #expect(glob.matches("abc[de"))
+        #expect(!glob.matches("abcd"))
+    }
+
+    @Test func trailingBackslashIsAnError() throws {
+        #expect(throws: GlobError(pattern: "add\\", message: "trailing '\\' escapes nothing")) { try Glob("add\\") }
+        #expect(try Glob("add\\\\").matches("add\\"))
     }
 
     @Test func pathologicalPatternStaysFast() throws {

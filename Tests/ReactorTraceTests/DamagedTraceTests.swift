@@ -61,7 +61,9 @@ import Testing
         }
         #expect(throws: TraceDecodingError.notATrace) { try TraceReader(bytes: [0x7B]) }
         #expect(throws: TraceDecodingError.empty) { try TraceReader(bytes: []) }
-        #expect(throws: TraceDecodingError.truncated(offset: 3)) { try TraceReader(bytes: Array(TraceFormat.magic.prefix(3))) }
+        #expect(throws: TraceDecodingError.truncatedHeader(bytes: 3, needed: TraceFormat.headerLength)) {
+            try TraceReader(bytes: Array(TraceFormat.magic.prefix(3)))
+        }
         let missing = TraceFixtures.temporaryPath("missing")
         #expect(throws: TraceDecodingError.self) { try TraceReader(path: missing) }
         #expect(throws: TraceDecodingError.self) { try TraceReader(path: FileManager.default.temporaryDirectory.path) }

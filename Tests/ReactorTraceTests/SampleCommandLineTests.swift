@@ -13,6 +13,11 @@ import Testing
         ("stress", ["--shape", "ring"], "stress: --shape needs layers or chain"),
         ("stress", ["--writes"], "stress: --writes needs a non-negative number"),
         ("stress", ["--shape"], "stress: --shape needs a value"),
+        ("stress", ["--threads", "0"], "stress: --threads needs at least 1"),
+        ("stress", ["--threads", "2", "--shape", "chain"],
+         "stress: --threads 2 needs 2 sources to write, and this graph has 1 (--shape chain has one)"),
+        ("stress", ["--computations", "9", "--threads", "4"],
+         "stress: --threads 4 needs 4 sources to write, and this graph has 3 (about √computations: raise --computations)"),
     ])
     func badArgumentsFailWithOneLine(sample: String, arguments: [String], message: String) throws {
         let result = try BuiltProducts.run(sample, arguments)

@@ -57,7 +57,7 @@ public struct TraceHeader: Sendable, Equatable {
               let major = reader.readInteger(as: UInt16.self),
               let minor = reader.readInteger(as: UInt16.self),
               let length = reader.readInteger(as: UInt32.self)
-        else { throw .truncated(offset: prefix.count) }
+        else { throw .truncatedHeader(bytes: prefix.count, needed: TraceFormat.headerLength) }
         guard major == TraceFormat.majorVersion else { throw .unsupportedVersion(major: major, minor: minor) }
         guard length >= TraceFormat.headerLength, length <= TraceFormat.maxHeaderLength else { throw .corruptHeader }
         return Int(length)
@@ -65,7 +65,9 @@ public struct TraceHeader: Sendable, Equatable {
 
     /// Decodes a whole header (`bytes.count` is the announced length).
     static func decode(_ bytes: [UInt8]) throws(TraceDecodingError) -> TraceHeader {
-        guard bytes.count >= TraceFormat.headerLength else { throw .truncated(offset: bytes.count) }
+        guard bytes.count >= TraceFormat.headerLength else {
+            throw .truncatedHeader(bytes: bytes.count, needed: TraceFormat.headerLength)
+        }
         let stored = bytes.withUnsafeBytes { UInt32(littleEndianBytes: $0.baseAddress! + bytes.count - 4) }
         let computed = bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<bytes.count - 4])) }
         guard stored == computed else { throw .corruptHeader }

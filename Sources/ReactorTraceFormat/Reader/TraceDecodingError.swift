@@ -6,8 +6,11 @@ public enum TraceDecodingError: Error, Equatable, Sendable, CustomStringConverti
     case notATrace
     /// The file's major version is not one this reader knows.
     case unsupportedVersion(major: UInt16, minor: UInt16)
-    /// The file ends inside the header or inside a block that starts at `offset`.
+    /// The file ends inside the block that starts at `offset`.
     case truncated(offset: Int)
+    /// The file ends inside its header: it holds `bytes` bytes, the header needs `needed`
+    /// (at least ``TraceFormat/headerLength`` until the header says its length).
+    case truncatedHeader(bytes: Int, needed: Int)
     /// The header's fields or checksum are wrong.
     case corruptHeader
     /// The block at `offset` has a bad checksum or does not decode.
@@ -29,6 +32,8 @@ public enum TraceDecodingError: Error, Equatable, Sendable, CustomStringConverti
             "unsupported trace format version \(major).\(minor): this reader reads version \(TraceFormat.majorVersion).x"
         case let .truncated(offset):
             "the trace is truncated: it ends inside the block that starts at byte \(offset)"
+        case let .truncatedHeader(bytes, needed):
+            "the trace is truncated inside its header: the file has \(bytes) byte\(bytes == 1 ? "" : "s"), the header needs \(needed)"
         case .corruptHeader:
             "the trace header is corrupt (bad length or checksum)"
         case let .corruptChunk(offset):

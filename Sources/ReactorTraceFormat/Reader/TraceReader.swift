@@ -76,7 +76,9 @@ public final class TraceReader: Sequence {
         let prefix = try input.read(16)
         let length = try TraceHeader.validatePrefix(prefix, fileLength: nil)
         let rest = try input.read(length - prefix.count)
-        guard rest.count == length - prefix.count else { throw .truncated(offset: 0) }
+        guard rest.count == length - prefix.count else {
+            throw .truncatedHeader(bytes: prefix.count + rest.count, needed: length)
+        }
         header = try TraceHeader.decode(prefix + rest)
         events = UnsafeMutablePointer<PlainTraceEvent>.allocate(capacity: 0)
     }

@@ -145,7 +145,7 @@ public struct SummaryReport: Sendable, Codable, Equatable {
             out += "\n" + style.bold("Actions") + "\n"
             var lines = TextColumns([.left, .right, .left])
             for action in actions {
-                lines.add([style.cyan(action.name), "×\(action.count)", style.dim("caused \(action.runsCaused) runs")])
+                lines.add([style.cyan(TerminalEscaping.escape(action.name)), "×\(action.count)", style.dim("caused \(action.runsCaused) runs")])
             }
             out += lines.render(indent: "  ")
         }
@@ -153,7 +153,7 @@ public struct SummaryReport: Sendable, Codable, Equatable {
             out += "\n" + style.bold("Most reruns") + "\n"
             var lines = TextColumns([.left, .left, .right, .right])
             for entry in topComputations {
-                lines.add([style.bold(entry.name), entry.kind, "\(entry.reruns) reruns",
+                lines.add([style.bold(TerminalEscaping.escape(entry.name)), entry.kind, "\(entry.reruns) reruns",
                            DurationText.format(entry.totalNanoseconds)])
             }
             out += lines.render(indent: "  ")
@@ -164,7 +164,7 @@ public struct SummaryReport: Sendable, Codable, Equatable {
                 out += "  " + style.yellow("\(kind) ×\(issuesByKind[kind]!)") + "\n"
             }
             for issue in firstIssues {
-                out += "  " + style.dim(DurationText.formatTime(issue.timestampNanoseconds)) + "  \(issue.message)\n"
+                out += "  " + style.dim(DurationText.formatTime(issue.timestampNanoseconds)) + "  \(TerminalEscaping.escape(issue.message))\n"
             }
         }
         if unfinishedRuns > 0 {

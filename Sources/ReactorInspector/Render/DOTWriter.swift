@@ -22,13 +22,13 @@ package struct DOTWriter: Sendable {
         let warm = HeatScale(maximum: graph.maximumComputationHeat, colors: HeatScale.warm)
         let cool = HeatScale(maximum: graph.maximumDependencyHeat, colors: HeatScale.cool)
         var out = "digraph reactor {\n"
-        var caption = title.isEmpty ? "" : title + "\\n"
-        caption += graph.at.map { "graph at \(DurationText.formatTime($0))" } ?? "all-time graph"
-        if let note = graph.omissionNote { caption += "\\n" + Self.escape(note) }
-        if let note = graph.layout.note { caption += "\\n" + Self.escape(note) }
+        var caption = title.isEmpty ? [] : [title]
+        caption.append(graph.at.map { "graph at \(DurationText.formatTime($0))" } ?? "all-time graph")
+        if let note = graph.omissionNote { caption.append(note) }
+        if let note = graph.layout.note { caption.append(note) }
         out += "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=11, nodesep=0.3, ranksep=0.7, newrank=true, "
         out += layoutAttributes()
-        out += "labelloc=t, labeljust=l, label=\"\(Self.escape(caption, keepNewlines: true))\", tooltip=\"Reactor dependency graph\"];\n"
+        out += "labelloc=t, labeljust=l, label=\"\(Self.lines(caption))\", tooltip=\"Reactor dependency graph\"];\n"
         out += "  node [fontname=\"Helvetica\", fontsize=10, style=filled, penwidth=1, color=\"#555555\"];\n"
         out += "  edge [fontname=\"Helvetica\", fontsize=9, color=\"#666666\", fontcolor=\"#333333\", arrowsize=0.7];\n"
         // The fast layout places nodes itself; Graphviz's nop engine cannot draw clusters around them.
@@ -76,7 +76,7 @@ package struct DOTWriter: Sendable {
     /// Positions for the fast layout, from each node's label width.
     private func placement() -> LayeredPlacement {
         let widths = graph.nodes.map { node in
-            LayeredPlacement.width(of: label(for: node, inCluster: false), hexagon: node.kind == .computed)
+            LayeredPlacement.width(of: label(for: node, inCluster: false).map(Self.escape), hexagon: node.kind == .computed)
         }
         return LayeredPlacement(estimate: graph.layout.estimate, widths: widths)
     }
@@ -93,13 +93,14 @@ package struct DOTWriter: Sendable {
         }
         attributes.append("fillcolor=\"\(scale.colors[level])\"")
         if scale.isDark(level) { attributes.append("fontcolor=\"white\"") }
-        attributes.append("label=\"\(Self.escape(label(for: node, inCluster: position == nil), keepNewlines: true))\"")
+        attributes.append("label=\"\(Self.lines(label(for: node, inCluster: position == nil)))\"")
         if let position { attributes.append("pos=\"\(Self.point(position))\"") }
-        attributes.append("tooltip=\"\(Self.escape(tooltip(for: node), keepNewlines: true))\"")
+        attributes.append("tooltip=\"\(Self.lines(tooltip(for: node)))\"")
         return Self.identifier(node.key) + " [" + attributes.joined(separator: ", ") + "];"
     }
 
-    private func label(for node: DependencyGraph.Node, inCluster: Bool) -> String {
+    /// The label's lines, unescaped.
+    private func label(for node: DependencyGraph.Node, inCluster: Bool) -> [String] {
         var name = node.name
         // In its store's cluster, a property goes by its short name.
         if inCluster, let store = node.store, name.hasPrefix(store + ".") { name = String(name.dropFirst(store.count + 1)) }
@@ -107,12 +108,13 @@ package struct DOTWriter: Sendable {
         if node.isComputation {
             let metric = graph.heat == .time ? DurationText.format(node.runs.totalNanoseconds)
                 : "\(node.runs.reruns) rerun\(node.runs.reruns == 1 ? "" : "s")"
-            return name + "\\n" + metric
+            return [name, metric]
         }
-        return node.changes > 0 ? name + "\\n\(node.changes) change\(node.changes == 1 ? "" : "s")" : name
+        return node.changes > 0 ? [name, "\(node.changes) change\(node.changes == 1 ? "" : "s")"] : [name]
     }
 
-    private func tooltip(for node: DependencyGraph.Node) -> String {
+    /// The tooltip's lines, unescaped.
+    private func tooltip(for node: DependencyGraph.Node) -> [String] {
         var lines = ["\(node.name) (\(node.kind.label)\(node.ids.count > 1 ? ", \(node.ids.count) instances" : ""))"]
         if node.isComputation {
             let runs = node.runs
@@ -131,7 +133,7 @@ package struct DOTWriter: Sendable {
         }
         if node.kind != .computation { lines.append("changes: \(node.changes)") }
         if let store = node.store { lines.append("store: \(store)") }
-        return lines.joined(separator: "\\n")
+        return lines
     }
 
     private func attributes(for edge: DependencyGraph.Edge, names: [String: String]) -> String {
@@ -194,22 +196,28 @@ package struct DOTWriter: Sendable {
         "\"" + escape(key) + "\""
     }
 
-    /// Escapes text for a DOT double-quoted string (`\n` sequences kept on request).
-    static func escape(_ text: String, keepNewlines: Bool = false) -> String {
+    /// `lines` escaped and joined with DOT's line break, for labels and tooltips.
+    static func lines(_ lines: [String]) -> String {
+        lines.map(escape).joined(separator: "\\n")
+    }
+
+    /// Escapes text for a DOT double-quoted string. Names are data: a name's own
+    /// line breaks and controls, and the characters XML forbids, become visible
+    /// escapes (`\u{1B}`) instead of breaking a line or reaching the SVG, and `&`
+    /// becomes `&amp;` because Graphviz decodes entities in labels.
+    static func escape(_ text: String) -> String {
         var out = ""
-        var scalars = text.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
+        for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
-            case "\\":
-                if keepNewlines, let next = scalars.next() {
-                    out += next == "n" ? "\\n" : "\\\\" + (next == "\"" ? "\\\"" : String(next))
+            case "\\": out += "\\\\"
+            case "&": out += "&amp;"
+            default:
+                if TerminalEscaping.needsEscape(scalar) || MarkupEscaping.isForbiddenInMarkup(scalar) {
+                    out += "\\" + TerminalEscaping.visible(scalar)
                 } else {
-                    out += "\\\\"
+                    out.unicodeScalars.append(scalar)
                 }
-            case "\n": out += "\\n"
-            case "\r", "\0": break
-            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

@@ -119,10 +119,10 @@ struct LayeredPlacement {
     }
 
     /// A node's width in points, estimated from its label's longest line
-    /// (`lines` as DOT writes them, joined by `\n`; Helvetica at 10 points
+    /// (`lines` as DOT writes them; Helvetica at 10 points
     /// averages under 6 points a character), plus the margins of its shape.
-    static func width(of lines: String, hexagon: Bool) -> Double {
-        let longest = lines.split(separator: "\\n").map(\.count).max() ?? 0
+    static func width(of lines: [String], hexagon: Bool) -> Double {
+        let longest = lines.map(\.count).max() ?? 0
         let text = Double(longest) * 6 + 16
         return max(54, hexagon ? text * 1.3 : text * 1.1)
     }

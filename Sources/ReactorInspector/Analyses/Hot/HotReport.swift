@@ -47,8 +47,9 @@ public struct HotReport: Sendable {
         for entry in entries {
             let metric = order == .reruns ? entry.reruns : Int(clamping: entry.totalNanoseconds)
             let isHot = hottest > 0 && metric * 2 >= hottest
-            let name = entry.instances > 1 ? "\(entry.name) ×\(entry.instances)" : entry.name
-            let causes = entry.topCauses.map { "\($0.cause) ×\($0.count)" }.joined(separator: ", ")
+            let escapedName = TerminalEscaping.escape(entry.name)
+            let name = entry.instances > 1 ? "\(escapedName) ×\(entry.instances)" : escapedName
+            let causes = entry.topCauses.map { "\(TerminalEscaping.escape($0.cause)) ×\($0.count)" }.joined(separator: ", ")
             columns.add([
                 style.bold(name), entry.kind,
                 isHot && order == .reruns ? style.red("\(entry.reruns)") : "\(entry.reruns)",
@@ -66,8 +67,8 @@ public struct HotReport: Sendable {
         if !withActions.isEmpty {
             out += "\n" + style.bold("Root actions") + "\n"
             for entry in withActions {
-                let actions = entry.topActions.map { "\($0.cause) ×\($0.count)" }.joined(separator: ", ")
-                out += "  \(entry.name): \(style.cyan(actions))\n"
+                let actions = entry.topActions.map { "\(TerminalEscaping.escape($0.cause)) ×\($0.count)" }.joined(separator: ", ")
+                out += "  \(TerminalEscaping.escape(entry.name)): \(style.cyan(actions))\n"
             }
         }
         return out

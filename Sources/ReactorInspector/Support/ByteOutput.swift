@@ -15,11 +15,6 @@ public final class ByteOutput {
         buffer.reserveCapacity(capacity + 1024)
     }
 
-    /// Writes to a file handle.
-    public convenience init(fileHandle: FileHandle) {
-        self.init { bytes in try fileHandle.write(contentsOf: bytes) }
-    }
-
     /// Appends UTF-8 text.
     public func append(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)

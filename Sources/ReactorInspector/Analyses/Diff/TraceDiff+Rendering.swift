@@ -27,7 +27,7 @@ extension TraceDiff {
             lines.append("\(title): \(changed.count) changed, \(new.count) new, \(gone.count) gone, \(unchanged) unchanged")
             if !changed.isEmpty {
                 let rows = changed.prefix(limit).map { entry -> [String] in
-                    [entry.regressed ? "! " + entry.name : "  " + entry.name,
+                    [(entry.regressed ? "! " : "  ") + TerminalEscaping.escape(entry.name),
                      "\(entry.base!.reruns) → \(entry.head!.reruns)",
                      Self.signed(entry.rerunsDelta) + Self.percent(entry.rerunsPercent),
                      "\(Self.ms(entry.base!.totalNanoseconds)) → \(Self.ms(entry.head!.totalNanoseconds))",
@@ -56,7 +56,8 @@ extension TraceDiff {
         } else {
             lines.append("\(basePath) → \(headPath)")
         }
-        return lines.joined(separator: "\n") + "\n"
+        // Names are data: nothing in them reaches the terminal raw (padded rows escaped their names first).
+        return lines.map(TerminalEscaping.escape).joined(separator: "\n") + "\n"
     }
 
     /// A Markdown table for PR comments: the changed, new and gone entries, most impact first.

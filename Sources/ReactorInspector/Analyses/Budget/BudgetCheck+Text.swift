@@ -27,6 +27,7 @@ extension BudgetCheck {
         } else {
             lines.append("\(traceName) exceeds budget \(budgetName): \(violations.count) of \(results.count) rules failed")
         }
-        return lines.joined(separator: "\n") + "\n"
+        // Names are data: nothing in them reaches the terminal raw.
+        return lines.map(TerminalEscaping.escape).joined(separator: "\n") + "\n"
     }
 }

@@ -138,8 +138,9 @@ public struct ReplayFormatter {
 
     private mutating func setName(_ id: UInt64, kind: TraceNodeKind, name: String) {
         let display = name.isEmpty ? "\(kind.label)#\(id)" : name
-        let text = NodeText(kind: kind, name: Self.store(display, in: arena),
-                            labeled: Self.store(kind.label + " " + style.bold(display), in: arena), matches: matches(display))
+        let shown = TerminalEscaping.escape(display)
+        let text = NodeText(kind: kind, name: Self.store(shown, in: arena),
+                            labeled: Self.store(kind.label + " " + style.bold(shown), in: arena), matches: matches(display))
         if let slot = index.find(id) {
             nodes[Int(slot)] = text
         } else {
@@ -258,7 +259,7 @@ public struct ReplayFormatter {
             out.append(0x23)   // "#"
             out.appendDecimal(id)
             out.append(" is ")
-            Self.bold(strings[Int(name.index)], out)
+            Self.bold(TerminalEscaping.escape(strings[Int(name.index)]), out)
             if owner != 0 { dim(" of ", owner, out) }
         case let .nodeStopped(id):
             appendLabeled(of: id, to: out)
@@ -292,9 +293,9 @@ public struct ReplayFormatter {
             out.open("36")
             appendName(of: store, to: out)
             out.append(0x2E)   // "."
-            out.append(strings[Int(name.index)])
+            out.append(TerminalEscaping.escape(strings[Int(name.index)]))
             out.close()
-            let arguments = strings[Int(arguments.index)]
+            let arguments = TerminalEscaping.escape(strings[Int(arguments.index)])
             if !arguments.isEmpty {
                 out.append(0x20)
                 out.append(arguments)
@@ -317,7 +318,7 @@ public struct ReplayFormatter {
             out.append(kind.label)
             out.close()
             out.append(": ")
-            out.append(strings[Int(message.index)])
+            out.append(TerminalEscaping.escape(strings[Int(message.index)]))
         }
     }
 
@@ -327,7 +328,7 @@ public struct ReplayFormatter {
             stacks[thread].append(Frame(node: computation, begin: event.timestamp, isAction: false, label: []))
         case let .actionBegan(store, name, _):
             let owner = slot(store)
-            let label = Array((nameText(owner) + "." + strings[Int(name.index)]).utf8)
+            let label = Array((nameText(owner) + "." + TerminalEscaping.escape(strings[Int(name.index)])).utf8)
             stacks[thread].append(Frame(node: store, begin: event.timestamp, isAction: true, label: label))
         case let .rerunEnded(node):
             pop(node, isAction: false, thread: thread)

@@ -1,6 +1,7 @@
 extension WhyReport {
     /// The explanation as text: chains grouped by shape, then each run.
     public func text(style: TextStyle = .plain) -> String {
+        let target = TerminalEscaping.escape(self.target)
         guard let kind else { return "No computation named '\(target)' in this trace.\n" }
         let runs = firstRuns + reruns
         var head = "\(kind.label) \(style.bold(target))"
@@ -35,7 +36,8 @@ extension WhyReport {
 
     private func colored(_ chain: [WhyStep], style: TextStyle) -> String {
         chain.displayedSteps.map { step, text in
-            switch step {
+            let text = TerminalEscaping.escape(text)
+            return switch step {
             case .action: style.cyan(text)
             case .changed: style.yellow(text)
             case .ran: style.green(text)
