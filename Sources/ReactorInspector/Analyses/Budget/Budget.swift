@@ -74,7 +74,7 @@ extension TraceIssueKind {
         case .cycle: "cycle"
         case .writeOutsideAction: "writeOutsideAction"
         case .misuse: "misuse"
-        case .lockWait: "lock-wait"
+        case .lockWait: "lockWait"
         }
     }
 
