@@ -108,7 +108,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     public static func start(path: String, options: Options = Options()) throws -> TraceRecorder {
         try currentRecorder.withLock { current in
             if let running = current { throw TraceRecorderError.alreadyRecording(path: running.path) }
-            let recorder = try TraceRecorder(path: path, options: options)
+            let recorder = try TraceRecorder(path: path, options: options, flushesOnFatalSignals: options.flushesOnCrash)
             current = recorder
             ReactorTracing.install(recorder)
             registerExitHandler()
@@ -171,7 +171,13 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// tracer: events reach it only through its ``ReactorTracer`` methods (for a
     /// tracer that forwards to several others, or to record a synthetic stream).
     /// ``start(path:options:)`` is the usual way in.
-    public init(path: String, options: Options = Options()) throws {
+    public convenience init(path: String, options: Options = Options()) throws {
+        try self.init(path: path, options: options, flushesOnFatalSignals: false)
+    }
+
+    /// Opens a recording; with `flushesOnFatalSignals`, its writer is the one the
+    /// fatal-signal handlers wait for (the process's installed recording only).
+    init(path: String, options: Options, flushesOnFatalSignals: Bool) throws {
         self.path = path
         self.options = options
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -193,7 +199,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
             close(descriptor)
             throw TraceRecorderError.cannotCreate(path: path, reason: String(cString: strerror(writer.writeError)))
         }
-        writer.startThread()
+        writer.startThread(flushesOnFatalSignals: flushesOnFatalSignals)
     }
 
     /// The wall-clock time at which `CLOCK_MONOTONIC` read `monotonic` (a moment ago).

@@ -70,6 +70,8 @@ final class TraceWriter: @unchecked Sendable {
     /// The writer thread runs: from then on a write error is reported on stderr
     /// (before, it is the error `TraceRecorder.init` throws).
     private var reportsWriteErrors = false
+    /// This writer is the one the fatal-signal handlers wait for (set before its thread starts).
+    private var handlesFatalSignals = false
 
     init(descriptor: Int32, path: String, time: TraceTimeSource, segmentCapacity: Int, maxQueuedSegments: Int,
          flushInterval: Duration) {
@@ -107,8 +109,10 @@ final class TraceWriter: @unchecked Sendable {
     }
 
     /// Starts the writer thread.
-    func startThread() {
-        reactor_trace_crash_arm()
+    /// With `flushesOnFatalSignals`, a fatal signal waits for this writer to flush.
+    func startThread(flushesOnFatalSignals: Bool) {
+        handlesFatalSignals = flushesOnFatalSignals
+        if flushesOnFatalSignals { reactor_trace_crash_arm() }
         let thread = Thread { [self] in run() }
         thread.name = "ReactorTrace.writer"
         thread.start()
@@ -127,12 +131,12 @@ final class TraceWriter: @unchecked Sendable {
         reportsWriteErrors = true
         let intervalNanoseconds = flushInterval.components.seconds * 1_000_000_000
             + flushInterval.components.attoseconds / 1_000_000_000
-        reactor_trace_crash_set_writer_thread()
+        if handlesFatalSignals { reactor_trace_crash_set_writer_thread() }
         var fatalSignal: Int32 = 0
         while true {
             _ = wakeSignal.wait(timeout: .now() + .nanoseconds(Int(max(1, intervalNanoseconds))))
             // A thread dying of a fatal signal waits in its handler for this flush.
-            fatalSignal = reactor_trace_crash_pending()
+            fatalSignal = handlesFatalSignals ? reactor_trace_crash_pending() : 0
             let stopping = stopRequested.load(ordering: .acquiring)
             if fatalSignal != 0 { break }
             shipPublished()
@@ -147,7 +151,7 @@ final class TraceWriter: @unchecked Sendable {
         shipPublished()
         writeEndBlock()
         close(descriptor)
-        reactor_trace_crash_disarm()
+        if handlesFatalSignals { reactor_trace_crash_disarm() }
         if fatalSignal != 0 { reactor_trace_crash_flushed() }
         finishedSignal.signal()
     }
