@@ -17,8 +17,12 @@ extension Reactor {
     /// the lock (so these do not go to a runtime's `issueHandler`, which is read
     /// under it). The default prints one line to stderr. Must not block.
     public static var lockWaitHandler: @Sendable (ReactorIssue) -> Void {
-        get { lockWaitHandlerSlot.withLock { $0 } }
-        set { lockWaitHandlerSlot.withLock { $0 = newValue } }
+        get { lockWaitHandlerSlot.load(ordering: .acquiring).takeUnretainedValue().handler }
+        set {
+            // The replaced box is never released (a waiting thread may be calling
+            // its handler), as replaced tracers are kept: handlers are set rarely.
+            _ = lockWaitHandlerSlot.exchange(.passRetained(LockWaitHandlerBox(newValue)), ordering: .acquiringAndReleasing)
+        }
     }
 
     /// Reports a lock wait to the trace and ``lockWaitHandler``.
@@ -28,4 +32,12 @@ extension Reactor {
     }
 }
 
-private let lockWaitHandlerSlot = Mutex<@Sendable (ReactorIssue) -> Void>({ Reactor.printIssue($0) })
+/// Holds the lock-wait handler behind one pointer, so that reading it is one
+/// atomic load that ThreadSanitizer sees (it does not see inside `Mutex`).
+private final class LockWaitHandlerBox: Sendable {
+    let handler: @Sendable (ReactorIssue) -> Void
+    init(_ handler: @escaping @Sendable (ReactorIssue) -> Void) { self.handler = handler }
+}
+
+private let lockWaitHandlerSlot = Atomic<Unmanaged<LockWaitHandlerBox>>(
+    .passRetained(LockWaitHandlerBox { Reactor.printIssue($0) }))
