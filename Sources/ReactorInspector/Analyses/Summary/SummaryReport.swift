@@ -69,14 +69,19 @@ public struct SummaryReport: Sendable, Codable, Equatable {
     /// Events the recorder produced but could not write (a full disk, say), from the end block.
     public let eventsDropped: UInt64
 
+    /// The `eventsByKind` key of the events this reader skipped (extension
+    /// events and unknown enumeration values): counted in `events` as the end block counts them.
+    public static let skippedKind = "skipped (unknown kind)"
+
     /// Summarises `model`, listing up to `top` computations and actions;
     /// `end` is the trace's end block, if it has one.
     public init(model: TraceModel, top: Int = 5, end: TraceEnd? = nil) {
         ending = end.map { $0.termination.label }
         eventsDropped = end?.eventsDropped ?? 0
-        events = model.eventCount
+        events = model.totalEvents
         var byKind: [String: Int] = [:]
         for (kind, count) in model.eventsByKind { byKind[kind.name] = count }
+        if model.skippedEvents > 0 { byKind[Self.skippedKind] = model.skippedEvents }
         eventsByKind = byKind
         nodes = model.nodes.count
         var nodeKinds: [String: Int] = [:]
@@ -134,6 +139,7 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         for kind in TraceEventKind.allCases {
             if let count = eventsByKind[kind.name] { kinds.add([kind.name, "\(count)"]) }
         }
+        if let count = eventsByKind[Self.skippedKind] { kinds.add([Self.skippedKind, "\(count)"]) }
         out += kinds.render(indent: "  ")
         out += "\n" + style.bold("Nodes by kind") + "\n"
         var nodeKinds = TextColumns([.left, .right])
