@@ -49,6 +49,10 @@ public enum TraceRecord: Sendable, Hashable {
     /// on): its first value, or the one a write, send or recomputation gave it,
     /// just before that write's `changed`. Already bounded; `‹redacted›` for secrets.
     case value(node: UInt64, value: String)
+    /// Where `node` was created in the source (`fileID:line`), or, when
+    /// `isActionCall`, where the action the store `node` just began was called
+    /// (untimed; extension tag 65, written once per node and once per action).
+    case site(node: UInt64, site: String, isActionCall: Bool)
 
     /// The kind of the record, for filtering and counting.
     public var kind: TraceEventKind {
@@ -67,13 +71,15 @@ public enum TraceRecord: Sendable, Hashable {
         case .flushEnded: .flushEnded
         case .issue: .issue
         case .value: .value
+        case .site: .site
         }
     }
 }
 
 /// The kinds of trace records; the raw value is the kind's tag in the log
 /// (see docs/TRACE_FORMAT.md) for tags 1–13. `value` is extension tag 64
-/// (``TraceFormat/valueTag``) in the log; its raw value 14 only numbers it here.
+/// (``TraceFormat/valueTag``) and `site` extension tag 65 (``TraceFormat/siteTag``)
+/// in the log; their raw values 14 and 15 only number them here.
 public enum TraceEventKind: UInt8, Sendable, CaseIterable, Codable {
     case nodeCreated = 1
     case nodeNamed = 2
@@ -89,6 +95,7 @@ public enum TraceEventKind: UInt8, Sendable, CaseIterable, Codable {
     case flushEnded = 12
     case issue = 13
     case value = 14
+    case site = 15
 
     /// The name used on the command line and in reports (`depend`, `rerun-begin`…).
     public var name: String {
@@ -107,6 +114,7 @@ public enum TraceEventKind: UInt8, Sendable, CaseIterable, Codable {
         case .flushEnded: "flush-end"
         case .issue: "issue"
         case .value: "value"
+        case .site: "site"
         }
     }
 }

@@ -78,6 +78,7 @@ import Testing
             .actionBegan(store: 1, name: "addTodo(_:)", arguments: "\"walk\""), .actionEnded(store: 1),
             .flushBegan, .flushEnded, .issue(kind: .runaway, node: 4, message: "too many reruns"),
             .value(node: 2, value: "[\"walk\"]"),
+            .site(node: 7, site: "Todos/TodoStore.swift:12", isActionCall: true),
         ]
         #expect(Set(records.map(\.kind)) == Set(TraceEventKind.allCases))
         var strings = ["already there"]
@@ -87,7 +88,7 @@ import Testing
             #expect(plain.resolved(in: strings) == record)
         }
         #expect(strings == ["already there", "TodoStore", "TodoStore.todos", "addTodo(_:)", "\"walk\"", "too many reruns",
-                           "[\"walk\"]"])
+                           "[\"walk\"]", "Todos/TodoStore.swift:12"])
     }
 
     @Test func everyKindReadsTheSameBothWays() throws {

@@ -62,6 +62,8 @@ enum TraceFixtures {
         .value(node: 1, value: "\"all\""),
         .value(node: 3, value: "‹redacted›"),
         .value(node: 1, value: ""),
+        .site(node: 7, site: "Todos/TodoStore.swift:12", isActionCall: false),
+        .site(node: 7, site: "Todos/TodoStore.swift:12", isActionCall: true),
         // Strings after values: the string table's references skip the value table's entries.
         .issue(kind: .misuse, node: 1, message: "computation 'x' reran 10000 times"),
         .nodeNamed(id: 3, name: "\"all\"", owner: 0),
@@ -84,6 +86,7 @@ enum TraceFixtures {
         case .flushEnded: tracer.flushEnded()
         case let .issue(kind, node, message): tracer.issue(kind, node: node, message: message)
         case let .value(node, value): tracer.value(node, description: value)
+        case let .site(node, site, isActionCall): tracer.site(node, site: site, isActionCall: isActionCall)
         }
     }
 }

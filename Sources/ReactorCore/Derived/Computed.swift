@@ -95,8 +95,10 @@ extension Reactor {
     @inlinable
     public func computed<Value>(_ name: String? = nil, fileID: String = #fileID, line: Int = #line,
                                 _ body: @escaping () -> Value) -> Computed<Value> {
-        Computed(reactor: self, name: name ?? "\(fileID):\(line)", body: body,
-                 recompute: { Computed<Value>.recomputeAlwaysChanged($0) })
+        let computed = Computed(reactor: self, name: name ?? "\(fileID):\(line)", body: body,
+                                recompute: { Computed<Value>.recomputeAlwaysChanged($0) })
+        traceSite(computed.node.id, fileID: fileID, line: line)
+        return computed
     }
 
     /// A lazy, memoized value derived from the reactive data `body` reads; a
@@ -104,8 +106,10 @@ extension Reactor {
     @inlinable
     public func computed<Value: Equatable>(_ name: String? = nil, fileID: String = #fileID, line: Int = #line,
                                            _ body: @escaping () -> Value) -> Computed<Value> {
-        Computed(reactor: self, name: name ?? "\(fileID):\(line)", body: body,
-                 recompute: { Computed<Value>.recomputeCutOffByEquality($0) })
+        let computed = Computed(reactor: self, name: name ?? "\(fileID):\(line)", body: body,
+                                recompute: { Computed<Value>.recomputeCutOffByEquality($0) })
+        traceSite(computed.node.id, fileID: fileID, line: line)
+        return computed
     }
 }
 

@@ -79,6 +79,7 @@ public final class Reactor: @unchecked Sendable {
             let computation = Computation(reactor: self, name: name ?? "\(fileID):\(line)",
                                           parentID: parent?.id ?? 0, kind: .computation,
                                           onError: onError, body: body)
+            traceSite(computation.id, fileID: fileID, line: line)
             do {
                 try computation.compute()
                 computation.firstRun = false

@@ -36,19 +36,23 @@ open class Store: TraceOwner {
     @exclusivity(unchecked) var subscribers: [(id: UInt64, handler: (Action) -> Void)] = []
     @exclusivity(unchecked) var storedRequireActions = false
 
-    /// Creates a store named `name` (default: the subclass's type name).
-    public init(name: String? = nil, reactor: Reactor = .shared) {
+    /// Creates a store named `name` (default: the subclass's type name);
+    /// `fileID` and `line` are its creation site in traces.
+    public init(name: String? = nil, reactor: Reactor = .shared,
+                fileID: StaticString = #fileID, line: UInt = #line) {
         self.name = name ?? String(describing: Self.self)
         self.reactor = reactor
         traceID = ReactorTracing.makeID()
         _ = storeRegistry  // created outside the graph lock, before any use under it
         withTracer { [name = self.name, traceID] in $0.nodeCreated(traceID, kind: .store, name: name, parent: 0) }
+        traceSite(traceID, fileID: fileID, line: line)
     }
 
     /// Creates a store that reports writes to its state outside actions when
     /// `requireActions` is true (MobX's `enforceActions`).
-    public convenience init(name: String? = nil, reactor: Reactor = .shared, requireActions: Bool) {
-        self.init(name: name, reactor: reactor)
+    public convenience init(name: String? = nil, reactor: Reactor = .shared, requireActions: Bool,
+                            fileID: StaticString = #fileID, line: UInt = #line) {
+        self.init(name: name, reactor: reactor, fileID: fileID, line: line)
         self.requireActions = requireActions
     }
 
@@ -84,7 +88,10 @@ open class Store: TraceOwner {
     ///
     /// `name` defaults to the calling method, so `addTodo(_:)` in
     /// `func addTodo(_ text: String) { action(text) { ... } }`.
-    public func action<T>(_ arguments: Any..., name: String = #function, body: () throws -> T) rethrows -> T {
+    ///
+    /// `fileID` and `line`, the call's site, are recorded with the action.
+    public func action<T>(_ arguments: Any..., name: String = #function, fileID: StaticString = #fileID,
+                          line: UInt = #line, body: () throws -> T) rethrows -> T {
         try graph.lock.withLock {
             defer { storeRegistry.announceCompletedActions() }
             return try graph.operation {
@@ -93,6 +100,7 @@ open class Store: TraceOwner {
                     // Arguments are values: described only when values are recorded.
                     let summary = limit > 0 ? TraceValueText.arguments(arguments, limit: limit) : ""
                     tracer.actionBegan(store: traceID, name: name, arguments: summary)
+                    tracer.site(traceID, site: "\(fileID):\(line)", isActionCall: true)
                 }
                 defer {
                     storeRegistry.actionNesting -= 1
@@ -107,10 +115,14 @@ open class Store: TraceOwner {
 
     /// Calls `handler` after each action of this store completes, until the
     /// returned subscription is cancelled or released.
-    public func subscribe(_ handler: @escaping (Action) -> Void) -> Subscription {
+    ///
+    /// `fileID` and `line` are the subscription's creation site in traces.
+    public func subscribe(fileID: StaticString = #fileID, line: UInt = #line,
+                          _ handler: @escaping (Action) -> Void) -> Subscription {
         let id = ReactorTracing.makeID()
         graph.lock.withLock { subscribers.append((id, handler)) }
         withTracer { [name, traceID] in $0.nodeCreated(id, kind: .subscription, name: "\(name) subscriber", parent: traceID) }
+        traceSite(id, fileID: fileID, line: line)
         return Subscription { [weak self] in
             graph.lock.withLock { self?.subscribers.removeAll { $0.id == id } }
             withTracer { $0.nodeStopped(id) }

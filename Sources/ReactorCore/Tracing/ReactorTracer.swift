@@ -51,6 +51,10 @@ public protocol ReactorTracer: AnyObject, Sendable {
     /// value, or the first value of a node): already cut to ``valueLengthLimit``
     /// and `‹redacted›` for secrets. Emitted just before the write's `changed`.
     func value(_ node: UInt64, description: String)
+    /// Where `node` was created (`fileID:line`), sent once just after its
+    /// `nodeCreated`; or, when `isActionCall`, where the action the store
+    /// `node` just began was called, sent just after its `actionBegan`.
+    func site(_ node: UInt64, site: String, isActionCall: Bool)
 }
 
 extension ReactorTracer {
@@ -58,4 +62,6 @@ extension ReactorTracer {
     public var valueLengthLimit: Int { 0 }
     /// Ignores values (``valueLengthLimit`` is 0, so the core sends none).
     public func value(_ node: UInt64, description: String) {}
+    /// Ignores sites.
+    public func site(_ node: UInt64, site: String, isActionCall: Bool) {}
 }

@@ -81,3 +81,17 @@ func withTracer(_ emit: (any ReactorTracer) -> Void) {
     }
     #endif
 }
+
+/// Sends `node`'s creation site (or, with `isActionCall`, the call site of the
+/// action it just began) to the tracer. The text is built only when a tracer
+/// is installed: untraced, passing a site costs two arguments.
+@usableFromInline
+func traceSite(_ node: UInt64, fileID: String, line: Int, isActionCall: Bool = false) {
+    withTracer { $0.site(node, site: "\(fileID):\(line)", isActionCall: isActionCall) }
+}
+
+/// `traceSite` for a `#fileID` given as a `StaticString` (no allocation untraced).
+@usableFromInline
+func traceSite(_ node: UInt64, fileID: StaticString, line: UInt, isActionCall: Bool = false) {
+    withTracer { $0.site(node, site: "\(fileID):\(line)", isActionCall: isActionCall) }
+}

@@ -138,6 +138,9 @@ public final class TraceModelBuilder {
                 issue(kind, node: node, message: batch.string(message), at: time)
             case .value:
                 eventCounts[Int(TraceEventKind.value.rawValue)] += 1
+            case let .site(id, site, isActionCall):
+                eventCounts[Int(TraceEventKind.site.rawValue)] += 1
+                if !isActionCall { sited(id, site: batch.string(site)) }
             }
         }
     }
@@ -268,6 +271,10 @@ extension TraceModelBuilder {
             nodes[Int(parentNode)].children.append(id)
         }
         matchTarget(node)
+    }
+
+    private func sited(_ id: UInt64, site: String) {
+        nodes[Int(position(of: id, inferring: .dependency))].site = site
     }
 
     private func named(_ id: UInt64, name: String, owner: UInt64) {

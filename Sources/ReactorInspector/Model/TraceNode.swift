@@ -27,6 +27,9 @@ public struct TraceNode: Sendable, Identifiable {
     public var runs: RunStats
     /// Its invalidations, by cause.
     public var invalidations: InvalidationCounts
+    /// Where it was created in the source (`Module/File.swift:42`), when the
+    /// trace records sites; nil otherwise.
+    public var site: String?
 
     /// Creates a node record.
     public init(id: UInt64, kind: TraceNodeKind, givenName: String, owner: UInt64 = 0, parent: UInt64 = 0,

@@ -42,6 +42,9 @@ final class ThreadRecorder: @unchecked Sendable {
     @exclusivity(unchecked) var lastValueNode: UInt64 = 0
     @exclusivity(unchecked) var values: [String: UInt64] = [:]
     @exclusivity(unchecked) var nextValue: UInt64 = 1
+    /// The site table: creation and call sites, interned per context.
+    @exclusivity(unchecked) var sites: [String: UInt64] = [:]
+    @exclusivity(unchecked) var nextSite: UInt64 = 1
 
     /// What the writer takes: segments filled up, in order, and the current one.
     let handoff: LockedValue<Handoff>
@@ -186,6 +189,8 @@ final class ThreadRecorder: @unchecked Sendable {
         lastValueNode = 0
         values.removeAll(keepingCapacity: true)
         nextValue = 1
+        sites.removeAll(keepingCapacity: true)
+        nextSite = 1
     }
 }
 
@@ -331,6 +336,44 @@ extension ThreadRecorder {
             } else {
                 values[description] = nextValue
                 nextValue &+= 1
+                pointer = Self.put(0, pointer)
+                pointer = Self.put(UInt64(length), pointer)
+                if length > 0, let source = utf8.baseAddress { pointer.update(from: source, count: length) }
+                pointer += length
+            }
+            commit(pointer)
+        }
+    }
+
+    /// A site event: tag 65, the body's length, the node (plain varint), the
+    /// role (0 creation, 1 action call), then a reference to the site table
+    /// or a new site. Once per node or action call, off the hot path.
+    func site(_ node: UInt64, site: String, isActionCall: Bool) {
+        var copy = site
+        copy.withUTF8 { utf8 in
+            var length = utf8.count
+            if length > TraceFormat.maxStringLength {
+                length = TraceFormat.maxStringLength
+                while length > 0, utf8[length] & 0xC0 == 0x80 { length -= 1 }
+            }
+            // After `reserve`: a new segment resets the site table.
+            var pointer = reserve(Self.fixedBound &+ length)
+            pointer.pointee = TraceFormat.siteTag
+            let reference = sites[site]
+            var body = Varint.size(node) &+ 1
+            if let reference {
+                body &+= Varint.size(reference)
+            } else {
+                body &+= 1 &+ Varint.size(UInt64(length)) &+ length
+            }
+            pointer = Self.put(UInt64(body), pointer + 1)
+            pointer = Self.put(node, pointer)
+            pointer = Self.put(isActionCall ? 1 : 0, pointer)
+            if let reference {
+                pointer = Self.put(reference, pointer)
+            } else {
+                sites[site] = nextSite
+                nextSite &+= 1
                 pointer = Self.put(0, pointer)
                 pointer = Self.put(UInt64(length), pointer)
                 if length > 0, let source = utf8.baseAddress { pointer.update(from: source, count: length) }

@@ -67,6 +67,11 @@ extension TraceRecorder {
         withThread { $0.value(node, description: description) }
     }
 
+    /// Records `site` (extension tag 65, untimed; sites interned per context).
+    public func site(_ node: UInt64, site: String, isActionCall: Bool) {
+        withThread { $0.site(node, site: site, isActionCall: isActionCall) }
+    }
+
     /// Records `issue` (timed).
     public func issue(_ kind: TraceIssueKind, node: UInt64, message: String) {
         withThread { $0.issue(kind, node: node, message: message) }

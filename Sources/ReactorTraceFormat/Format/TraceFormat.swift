@@ -32,6 +32,9 @@ public enum TraceFormat {
     /// The extension tag of a `value` event (1.1): a node's value, with its own
     /// register and value table, so that a 1.0 reader skips it safely.
     public static let valueTag: UInt8 = 64
+    /// The extension tag of a `site` event (1.1): a node's creation site or an
+    /// action's call site, with its own site table, skipped by a 1.0 reader.
+    public static let siteTag: UInt8 = 65
 }
 
 /// The clock a trace's timestamps come from (a raw byte, so that a newer minor

@@ -23,6 +23,8 @@ struct ChunkDecoder {
         var valueNode: UInt64 = 0
         /// The value table: entry r is `strings[valueEntries[r - 1]]`.
         var valueEntries: [UInt32] = []
+        /// The site table: entry r is `strings[siteEntries[r - 1]]`.
+        var siteEntries: [UInt32] = []
 
         init(nextSequence: UInt32, eventTime: UInt64 = 0) {
             self.nextSequence = nextSequence
@@ -53,6 +55,14 @@ struct ChunkDecoder {
                 guard let length = reader.readVarint(), length <= UInt64(reader.readableBytes) else { return nil }
                 if tag == TraceFormat.valueTag {
                     guard decodeValue(&reader, length: Int(length), &context, &output) else { return nil }
+                    continue
+                }
+                if tag == TraceFormat.siteTag {
+                    switch decodeSite(&reader, length: Int(length), &context, &output) {
+                    case .decoded: break
+                    case .unknownValue: skipped += 1
+                    case .malformed: return nil
+                    }
                     continue
                 }
                 guard reader.skip(Int(length)) else { return nil }
@@ -166,8 +176,9 @@ struct ChunkDecoder {
                   readTime(&reader, &context) else { return .malformed }
             guard let issueKind = TraceIssueKind(rawValue: rawKind) else { return .unknownValue }
             return emit(.issue(kind: issueKind, node: node, message: message), context, &output)
-        case .value:
-            // Tag 14 is not a value event (that is extension tag 64): invalid, like 15–63.
+        case .value, .site:
+            // Tags 14 and 15 are not value or site events (those are extension tags 64
+            // and 65): invalid, like 16–63.
             return .malformed
         }
     }
@@ -197,6 +208,33 @@ struct ChunkDecoder {
         }
         guard reader.readableBytes >= end, reader.skip(reader.readableBytes - end) else { return false }
         return output.emit(.value(node: node, value: text), at: context.time)
+    }
+
+    /// A site event's body (docs/TRACE_FORMAT.md, "Sites"): the node, the role
+    /// (0 creation, 1 action call), then a reference to the site table or a new
+    /// site. Later bytes are skipped; an unknown role skips the event's meaning
+    /// but not its table entry.
+    private func decodeSite(_ reader: inout UnsafeByteReader, length: Int, _ context: inout Context,
+                            _ output: inout Output) -> Outcome {
+        let end = reader.readableBytes - length
+        guard let node = reader.readVarint(), let role = reader.readVarint(), let reference = reader.readVarint(),
+              reader.readableBytes >= end else { return .malformed }
+        let text: TraceStringID
+        if reference == 0 {
+            guard context.strings.count < Int(UInt32.max),
+                  let count = reader.readVarint(), Int(clamping: count) <= reader.readableBytes - end,
+                  let string = reader.readString(Int(count))
+            else { return .malformed }
+            context.strings.append(string)
+            context.siteEntries.append(UInt32(context.strings.count - 1))
+            text = TraceStringID(index: UInt32(context.strings.count - 1))
+        } else {
+            guard reference <= UInt64(context.siteEntries.count) else { return .malformed }
+            text = TraceStringID(index: context.siteEntries[Int(reference - 1)])
+        }
+        guard reader.readableBytes >= end, reader.skip(reader.readableBytes - end) else { return .malformed }
+        guard role <= 1 else { return .unknownValue }
+        return output.emit(.site(node: node, site: text, isActionCall: role == 1), at: context.time) ? .decoded : .malformed
     }
 
     private func readID(_ reader: inout UnsafeByteReader, _ register: inout UInt64) -> UInt64? {

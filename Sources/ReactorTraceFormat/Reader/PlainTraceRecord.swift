@@ -30,6 +30,8 @@ public enum PlainTraceRecord: Sendable, Hashable, BitwiseCopyable {
     case issue(kind: TraceIssueKind, node: UInt64, message: TraceStringID)
     /// `node` now holds the value `value` (only in traces recorded with values on).
     case value(node: UInt64, value: TraceStringID)
+    /// `node`'s creation site, or the call site of the action it just began (`isActionCall`).
+    case site(node: UInt64, site: TraceStringID, isActionCall: Bool)
 
     /// The kind of the record, for filtering and counting.
     public var kind: TraceEventKind {
@@ -48,6 +50,7 @@ public enum PlainTraceRecord: Sendable, Hashable, BitwiseCopyable {
         case .flushEnded: .flushEnded
         case .issue: .issue
         case .value: .value
+        case .site: .site
         }
     }
 
@@ -76,6 +79,7 @@ public enum PlainTraceRecord: Sendable, Hashable, BitwiseCopyable {
         case .flushEnded: self = .flushEnded
         case let .issue(kind, node, message): self = .issue(kind: kind, node: node, message: intern(message))
         case let .value(node, value): self = .value(node: node, value: intern(value))
+        case let .site(node, site, isActionCall): self = .site(node: node, site: intern(site), isActionCall: isActionCall)
         }
     }
 
@@ -100,6 +104,8 @@ public enum PlainTraceRecord: Sendable, Hashable, BitwiseCopyable {
         case .flushEnded: .flushEnded
         case let .issue(kind, node, message): .issue(kind: kind, node: node, message: strings[Int(message.index)])
         case let .value(node, value): .value(node: node, value: strings[Int(value.index)])
+        case let .site(node, site, isActionCall):
+            .site(node: node, site: strings[Int(site.index)], isActionCall: isActionCall)
         }
     }
 }

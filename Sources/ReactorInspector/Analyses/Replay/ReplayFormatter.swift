@@ -232,6 +232,10 @@ public struct ReplayFormatter {
         case let .value(node, value):
             primary = name(node)
             fields.append(("value", JSONText.quoted(strings[Int(value.index)])))
+        case let .site(node, site, isActionCall):
+            primary = name(node)
+            fields.append(("site", JSONText.quoted(strings[Int(site.index)])))
+            fields.append(("actionCall", isActionCall ? "true" : "false"))
         }
         var line = "{\"timeNanoseconds\":\(event.timestamp),\"thread\":\(event.thread),\"kind\":\"\(kind.name)\",\"name\":\(primary)"
         for (key, value) in fields { line += ",\"\(key)\":\(value)" }
@@ -349,6 +353,7 @@ public struct ReplayFormatter {
         case .flushBegan, .flushEnded: return false
         case let .issue(_, id, _): return node(id)
         case let .value(id, _): return node(id)
+        case let .site(id, _, _): return node(id)
         }
     }
 
@@ -457,6 +462,10 @@ public struct ReplayFormatter {
             appendLabeled(of: node, to: out)
             out.append(" = ")
             out.append(TerminalEscaping.escape(strings[Int(value.index)]))
+        case let .site(node, site, isActionCall):
+            appendLabeled(of: node, to: out)
+            out.append(isActionCall ? " action called at " : " created at ")
+            out.append(TerminalEscaping.escape(strings[Int(site.index)]))
         }
     }
 

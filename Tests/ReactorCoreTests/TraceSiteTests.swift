@@ -1,0 +1,61 @@
+import Synchronization
+import Testing
+import ReactorCore
+import ReactorTraceFormat
+
+/// Collects the sites the core sends (other suites' too: tests filter by node and line).
+final class SiteTracer: ReactorTracer {
+    struct Site: Equatable { var node: UInt64; var site: String; var isActionCall: Bool }
+    private let recorded = Mutex<[Site]>([])
+    var sites: [Site] { recorded.withLock { $0 } }
+
+    func site(_ node: UInt64, site: String, isActionCall: Bool) {
+        recorded.withLock { $0.append(Site(node: node, site: site, isActionCall: isActionCall)) }
+    }
+    func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {}
+    func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {}
+    func nodeStopped(_ id: UInt64) {}
+    func depend(computation: UInt64, dependency: UInt64) {}
+    func changed(dependency: UInt64) {}
+    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {}
+    func rerunBegan(computation: UInt64, firstRun: Bool) {}
+    func rerunEnded(computation: UInt64) {}
+    func actionBegan(store: UInt64, name: String, arguments: String) {}
+    func actionEnded(store: UInt64) {}
+    func flushBegan() {}
+    func flushEnded() {}
+    func issue(_ kind: TraceIssueKind, node: UInt64, message: String) {}
+}
+
+private final class SiteStore: Store, @unchecked Sendable {
+    @Reactive var count = 0
+    init() { super.init(name: "SiteStore") }
+    func bump() { action { count += 1 } }
+}
+
+// Members of the serialized `TracerTests` suite (they install the process-wide tracer).
+extension TracerTests {
+    @Test func creatingFunctionsAndActionsSendTheirSiteOnce() {
+        let tracer = SiteTracer()
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let file = "ReactorCoreTests/TraceSiteTests.swift"
+        let store = SiteStore()
+        let autorun = reactor.autorun { _ in }; let autorunLine = #line
+        let computed = reactor.computed { 1 }; let computedLine = #line
+        let subscription = store.subscribe { _ in }; let subscribeLine = #line
+        store.bump()
+        store.bump()
+        let sites = tracer.sites
+        #expect(sites.contains(.init(node: autorun.id, site: "\(file):\(autorunLine)", isActionCall: false)))
+        #expect(sites.filter { !$0.isActionCall && $0.site == "\(file):\(computedLine)" }.count == 1)
+        #expect(sites.contains(.init(node: store.traceID, site: "\(file):32", isActionCall: false)))
+        #expect(sites.filter { $0.site == "\(file):\(subscribeLine)" }.count == 1)
+        #expect(sites.filter { $0.isActionCall && $0.node == store.traceID } == [.init(node: store.traceID, site: "\(file):33", isActionCall: true),
+                                                     .init(node: store.traceID, site: "\(file):33", isActionCall: true)])
+        _ = computed.value
+        subscription.cancel()
+        autorun.stop()
+    }
+}
