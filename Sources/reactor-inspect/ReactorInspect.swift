@@ -27,7 +27,7 @@ struct ReactorInspect: ParsableCommand {
             trace, bad flag, unknown name), with one line on stderr.
             """,
         subcommands: [SummaryCommand.self, HotCommand.self, WhyCommand.self, ReplayCommand.self, GraphCommand.self,
-                      CheckCommand.self, DiffCommand.self, ExportCommand.self, ReportCommand.self]
+                      CheckCommand.self, DiffCommand.self, ExportCommand.self, ReportCommand.self, TopCommand.self]
     )
 
     /// Runs the command; every failure is one line on stderr and exit status 2

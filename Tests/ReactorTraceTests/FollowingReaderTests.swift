@@ -36,7 +36,7 @@ import Testing
         let path = TraceFixtures.temporaryPath("follow")
         defer { unlink(path) }
         // The header only: no events yet, nothing wrong.
-        FileManager.default.createFile(atPath: path, contents: Data(bytes[0..<blocks[0]]))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes[0..<blocks[0]])))
         let reader = try TraceReader(following: path)
         #expect(reader.isFollowing)
         #expect(try Self.drain(reader).isEmpty)
@@ -73,7 +73,7 @@ import Testing
         bytes[blocks[1] + TraceFormat.blockHeaderLength] ^= 0xFF  // payload byte: checksum no longer matches
         let path = TraceFixtures.temporaryPath("follow-damaged")
         defer { unlink(path) }
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let reader = try TraceReader(following: path)
         _ = try Self.drain(reader)
         #expect(reader.isFinished)

@@ -40,6 +40,8 @@ public final class TraceReader: Sequence {
     public private(set) var chunksRead = 0
     /// Threads seen so far.
     public var threadCount: Int { contexts.count }
+    /// Bytes of the file read so far: the offset of the next block.
+    public var bytesRead: Int { input.offset }
     /// Whether this reader follows a trace that is still being recorded (see
     /// ``init(following:)``).
     public let isFollowing: Bool
