@@ -10,7 +10,7 @@ struct SummaryCommand: ParsableCommand {
             Examples:
               reactor-inspect summary out/todos.trace
               reactor-inspect summary out/todos.trace --json | jq .events
-            """
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument
@@ -28,7 +28,7 @@ struct SummaryCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try trace.model(output: output)
-        let summary = SummaryReport(model: loaded.value, top: top)
+        let summary = SummaryReport(model: loaded.value, top: top, end: loaded.report.end)
         Terminal.print(json ? try JSONText.encode(summary) : summary.text(style: output.style))
         try loaded.finish()
     }

@@ -15,7 +15,7 @@ struct WhyCommand: ParsableCommand {
               reactor-inspect why out/todos.trace list
               reactor-inspect why out/counter.trace label --limit 3
               reactor-inspect why out/todos.trace '#42' --json
-            """
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument
@@ -38,12 +38,13 @@ struct WhyCommand: ParsableCommand {
     func run() throws {
         let options = TraceModelOptions(explaining: [computation], whyEntryLimit: limit)
         let loaded = try trace.model(options: options, output: output)
-        guard let report = loaded.value.why(computation), !report.isUnknown else {
+        guard var report = loaded.value.why(computation), !report.isUnknown else {
             let suggestions = loaded.value.suggestions(for: computation)
             let hint = suggestions.isEmpty ? "; `reactor-inspect hot` lists them"
                 : " (did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?)"
             throw ValidationError("no computation named '\(computation)' in \(trace.path)\(hint)")
         }
+        report.attachIssues(loaded.value.issues)
         Terminal.print(json ? try JSONText.encode(report) : report.text(style: output.style))
         try loaded.finish()
     }

@@ -33,6 +33,7 @@ import Testing
         case .flushBegan: tracer.flushBegan()
         case .flushEnded: tracer.flushEnded()
         case let .issue(kind, node, message): tracer.issue(kind, node: node, message: message)
+        case let .value(node, value): tracer.value(node, description: value)
         }
     }
 

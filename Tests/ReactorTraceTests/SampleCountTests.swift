@@ -12,6 +12,8 @@ import ReactorTrace
     /// `changed` events of reactive properties (the writes).
     struct TraceCounts {
         var reruns: [String: Int] = [:]
+        /// Runs of operator and binding stages: one per value each handled.
+        var stageRuns: [String: Int] = [:]
         var writes = 0
         /// `changed` events of `ReactiveProperty` nodes and of subjects.
         var propertyWrites = 0
@@ -35,6 +37,8 @@ import ReactorTrace
                 names[id] = name
                 kinds[id] = kind
                 if kind == .reactiveValue { properties.insert(id) }
+            case let .rerunBegan(id, _) where kinds[id] == .operator || kinds[id] == .binding:
+                counts.stageRuns[names[id] ?? "#\(id)", default: 0] += 1
             case let .rerunBegan(id, firstRun) where !firstRun:
                 counts.reruns[names[id] ?? "#\(id)", default: 0] += 1
             case let .changed(dependency) where properties.contains(dependency):
@@ -146,7 +150,8 @@ import ReactorTrace
         #expect(trace.reruns == reruns)
         #expect(trace.writes == json["writes"] as? Int)
         #expect(trace.actions.count == json["actions"] as? Int)
-        #expect(trace.actions.first == "addTodo(_:) \"Buy milk\"")
+        // Recorded without values: no argument reaches the file.
+        #expect(trace.actions.first == "addTodo(_:)")
         #expect(trace.actions.contains("clearCompleted()"))
         #expect(trace.issues == 0)   // requireActions, and every write is in an action
         // The store's state is named after the store and owned by its node.
@@ -174,5 +179,46 @@ import ReactorTrace
         #expect(trace.propertyWrites == json["writes"] as? Int)
         // Each send into the text field's subject, and its completion.
         #expect(trace.subjectChanges == (json["sends"] as? Int).map { $0 + 1 })
+        // Each stage ran once per value it received: the field's binding per
+        // send; the streams of the username per write, plus the value they
+        // start with; distinctUntilChanged until take(3) had three values.
+        let sends = try #require(json["sends"] as? Int)
+        #expect(trace.stageRuns == [
+            "usernameField.bind(to: Profile.username)": sends,
+            "Profile.username.map": sends + 1,
+            "Profile.username.map.bind(to: Label)": sends + 1,
+            "Profile.username.distinctUntilChanged": 4,   // "", josh, josh, joshaber
+            "Profile.username.distinctUntilChanged.take(3)": 3,
+            "Profile.username.distinctUntilChanged.take(3).filter": 3,
+        ])
+    }
+
+    /// The profile sample's password ("swordfish") is in a redacted property, a
+    /// `Redacted` action argument and a redacted `@Reactive` token: whether values
+    /// are recorded or not, its bytes appear nowhere in the file.
+    @Test(arguments: [[], ["--trace-values", "200"]])
+    func secretsNeverReachTheTraceBytes(valueOptions: [String]) throws {
+        let path = TraceFixtures.temporaryPath("profile-secrets")
+        defer { unlink(path) }
+        let run = try BuiltProducts.run("profile", ["--trace", path] + valueOptions)
+        #expect(run.status == 0)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        func contains(_ text: String) -> Bool {
+            let needle = Array(text.utf8)
+            return bytes.indices.contains { start in bytes[start...].starts(with: needle) }
+        }
+        #expect(!contains("swordfish"))
+        let events = try TraceFixtures.readAll(bytes).events
+        let values = events.compactMap { if case let .value(_, text) = $0.record { text } else { nil } }
+        let login = events.compactMap { if case let .actionBegan(_, "login(_:_:)", arguments) = $0.record { arguments } else { nil } }
+        if valueOptions.isEmpty {
+            #expect(values.isEmpty)
+            #expect(login == [""])
+        } else {
+            // Values are written (so the absence above is not for want of values).
+            #expect(values.contains("\"joshaber\""))
+            #expect(values.filter { $0 == "‹redacted›" }.count == 4)   // password and token, initial and new
+            #expect(login == ["\"josh\", ‹redacted›"])
+        }
     }
 }

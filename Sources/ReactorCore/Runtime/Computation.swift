@@ -233,6 +233,10 @@ extension Computation {
 
     func stop(cause: InvalidationCause, source: UInt64) {
         if stopped { return }
+        // Already invalidated, it records no invalidation below: the stop's
+        // cause is recorded all the same, so that the trace says what stopped it.
+        let invalidatedBefore = isDerived ? derivedState == .dirty : invalidated
+        if invalidatedBefore { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         if isDerived {
             markDirty(cause: cause, source: source)
             unlinkAllDependencies()  // also those read since an invalidation during its own run
@@ -298,13 +302,16 @@ extension Computation {
         defer { if traced { withTracer { $0.rerunEnded(computation: id) } } }
         let previous = graph.current
         let previousInCompute = graph.inCompute
+        let previousRunning = graph.lock.runningComputation.load(ordering: .relaxed)
         graph.current = .passUnretained(self)
         graph.inCompute = true
+        graph.lock.runningComputation.store(id, ordering: .relaxed)
         beginTracking(traced: traced)
         defer {
             finishTracking()
             graph.current = previous
             graph.inCompute = previousInCompute
+            graph.lock.runningComputation.store(previousRunning, ordering: .relaxed)
         }
         try body?(self)
     }

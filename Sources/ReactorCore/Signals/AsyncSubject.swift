@@ -28,7 +28,10 @@ public final class AsyncSubject<Value>: @unchecked Sendable {
         signalDelivery {
             guard !core.isTerminated else { return }
             last = value
-            withTracer { $0.changed(dependency: core.id) }
+            withTracerAndValueLimit { tracer, limit in
+                if limit > 0 { TraceValueText.record(value, node: core.id, redacted: core.isRedacted, limit: limit, to: tracer) }
+                tracer.changed(dependency: core.id)
+            }
         }
     }
 
@@ -53,7 +56,7 @@ public final class AsyncSubject<Value>: @unchecked Sendable {
 
     /// Nothing until completion; then the last value and the completion.
     public var signal: Signal<Value> {
-        Signal { [self] observer in
+        Signal(name: core.name) { [self] observer in
             if completed, let last { observer.forward(last) }
             return core.register(observer)
         }

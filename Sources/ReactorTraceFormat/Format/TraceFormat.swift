@@ -8,7 +8,7 @@ public enum TraceFormat {
     public static let majorVersion: UInt16 = 1
     /// The minor version this library writes; files with a newer minor are read,
     /// skipping what this version does not know.
-    public static let minorVersion: UInt16 = 0
+    public static let minorVersion: UInt16 = 1
     /// The size of the file header this version writes.
     public static let headerLength = 44
     /// The largest header length a reader accepts (room for future minor versions).
@@ -29,6 +29,9 @@ public enum TraceFormat {
 
     /// The first event tag whose events are length-prefixed (extensions a reader may skip).
     public static let firstExtensionTag: UInt8 = 64
+    /// The extension tag of a `value` event (1.1): a node's value, with its own
+    /// register and value table, so that a 1.0 reader skips it safely.
+    public static let valueTag: UInt8 = 64
 }
 
 /// The clock a trace's timestamps come from (a raw byte, so that a newer minor
