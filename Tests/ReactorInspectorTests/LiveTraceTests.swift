@@ -98,6 +98,33 @@ import Testing
         #expect(latest.changeCount == 2)
     }
 
+    @Test func anActionsChangesCarryTheirValues() throws {
+        var script = TraceScript()
+        script.setUp()
+        script.add(.actionBegan(store: TraceScript.store, name: "addTodo(_:)", arguments: "\"milk\""))
+        // As the recorder writes them: the new value just before its change, and again before a second change.
+        script.add(.value(node: TraceScript.todos, value: "[]"))
+        script.add(.changed(dependency: TraceScript.todos))
+        script.add(.value(node: TraceScript.todos, value: "[\"milk\"]"))
+        script.add(.changed(dependency: TraceScript.todos))
+        script.add(.changed(dependency: TraceScript.visibleValue))
+        script.add(.actionEnded(store: TraceScript.store))
+        let path = NSTemporaryDirectory() + "live-values-\(UUID().uuidString).rtrace"
+        defer { unlink(path) }
+        let recorder = try TraceRecorder(path: path)
+        for event in script.events { Self.send(event.record, to: recorder) }
+        recorder.stop()
+        let live = LiveTrace(path: path)
+        try live.poll()
+        var sampler = LiveSampler()
+        let action = try #require(sampler.snapshot(of: live, model: live.model()).actions.first)
+        #expect(action.changed == ["TodoStore.todos", "visibleTodos.value"])
+        #expect(action.values == ["[\"milk\"]", nil])
+        #expect(action.changeCount == 3)
+        let text = sampler.snapshot(of: live, model: live.model()).text()
+        #expect(text.contains("changed TodoStore.todos = [\"milk\"], visibleTodos.value"))
+    }
+
     @Test func histogramSubtractionLeavesTheIntervalsSamples() {
         var histogram = DurationHistogram()
         for _ in 0..<100 { histogram.record(1_000) }

@@ -16,10 +16,13 @@ public struct LiveAction: Sendable, Equatable {
     public let changed: [UInt64]
     /// How many `changed` events it made in all.
     public let changeCount: Int
+    /// The value each of ``changed`` held when the action ended, where the
+    /// trace records values (nil for the others).
+    public let values: [String?]
 
     /// An action record.
     public init(store: UInt64, name: String, arguments: String, beganAt: UInt64, durationNanoseconds: UInt64,
-                changed: [UInt64], changeCount: Int) {
+                changed: [UInt64], changeCount: Int, values: [String?] = []) {
         self.store = store
         self.name = name
         self.arguments = arguments
@@ -27,5 +30,6 @@ public struct LiveAction: Sendable, Equatable {
         self.durationNanoseconds = durationNanoseconds
         self.changed = changed
         self.changeCount = changeCount
+        self.values = values.count == changed.count ? values : Array(repeating: nil, count: changed.count)
     }
 }

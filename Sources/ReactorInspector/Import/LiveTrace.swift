@@ -50,6 +50,9 @@ public final class LiveTrace {
         var arguments: String
         var beganAt: UInt64
         var changed: [UInt64] = []
+        var values: [String?] = []
+        /// Values recorded for nodes not yet in `changed` (the recorder writes a value just before its change).
+        var pendingValues: [UInt64: String] = [:]
         var changeCount = 0
     }
 
@@ -144,6 +147,17 @@ public final class LiveTrace {
                 if stack[stack.count - 1].changed.count < Self.changedLimit,
                    !stack[stack.count - 1].changed.contains(dependency) {
                     stack[stack.count - 1].changed.append(dependency)
+                    stack[stack.count - 1].values.append(stack[stack.count - 1].pendingValues[dependency])
+                }
+                stack[stack.count - 1].pendingValues[dependency] = nil
+                openActions[batch.thread] = stack
+            case let .value(node, value):
+                // A value recorded inside an action, for a dependency it changes: the latest one wins.
+                guard var stack = openActions[batch.thread], !stack.isEmpty else { break }
+                if let position = stack[stack.count - 1].changed.firstIndex(of: node) {
+                    stack[stack.count - 1].values[position] = batch.string(value)
+                } else if stack[stack.count - 1].pendingValues.count < Self.changedLimit {
+                    stack[stack.count - 1].pendingValues[node] = batch.string(value)
                 }
                 openActions[batch.thread] = stack
             default:
@@ -167,7 +181,7 @@ public final class LiveTrace {
         guard actionLimit > 0 else { return }
         recentActions.append(LiveAction(store: open.store, name: open.name, arguments: open.arguments,
                                         beganAt: open.beganAt, durationNanoseconds: time &- open.beganAt,
-                                        changed: open.changed, changeCount: open.changeCount))
+                                        changed: open.changed, changeCount: open.changeCount, values: open.values))
         if recentActions.count > actionLimit { recentActions.removeFirst(recentActions.count - actionLimit) }
     }
 }

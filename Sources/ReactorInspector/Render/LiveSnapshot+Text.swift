@@ -39,7 +39,9 @@ extension LiveSnapshot {
             if !action.arguments.isEmpty { line += " " + Self.fit(TerminalEscaping.escape(action.arguments), 24) }
             line += "  " + DurationText.format(action.durationNanoseconds)
             if action.changeCount > 0 {
-                let names = action.changed.map { Self.fit(TerminalEscaping.escape($0), 24) }.joined(separator: ", ")
+                let names = zip(action.changed, action.values).map { name, value in
+                    Self.fit(TerminalEscaping.escape(name), 24) + (value.map { " = " + Self.fit(TerminalEscaping.escape($0), 24) } ?? "")
+                }.joined(separator: ", ")
                 let more = action.changeCount > action.changed.count ? " (\(action.changeCount) changes)" : ""
                 line += "  changed " + names + more
             }

@@ -54,7 +54,8 @@ public struct LiveSampler: Sendable {
             return LiveSnapshot.Action(
                 name: store.isEmpty ? action.name : "\(store).\(action.name)", arguments: action.arguments,
                 atNanoseconds: action.beganAt &- start, durationNanoseconds: action.durationNanoseconds,
-                changed: action.changed.map { model.name(of: $0) }, changeCount: action.changeCount)
+                changed: action.changed.map { model.name(of: $0) }, changeCount: action.changeCount,
+                values: action.values)
         }
         let issues = model.issues.suffix(recent).reversed().map { issue in
             LiveSnapshot.Issue(atNanoseconds: issue.timestamp &- start, kind: issue.kind.label,

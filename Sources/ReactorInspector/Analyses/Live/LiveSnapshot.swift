@@ -16,6 +16,9 @@ public struct LiveSnapshot: Sendable, Codable, Equatable {
         public let changed: [String]
         /// How many `changed` events it made in all.
         public let changeCount: Int
+        /// The value each of ``changed`` held after the action, where the trace
+        /// records values (`null` for the others).
+        public let values: [String?]
     }
 
     /// An issue the runtime reported.
