@@ -177,8 +177,14 @@ public final class Reactor: @unchecked Sendable {
 
     static func printIssue(_ issue: ReactorIssue) {
         let line = "Reactor: \(issue)\n"
-        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        writeToStandardError(line)
     }
+}
+
+/// Writes `text` to file descriptor 2 in one call (outside `Reactor`, whose
+/// `write(_:)` would hide libc's `write` inside the type).
+private func writeToStandardError(_ text: String) {
+    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
 }
 
 // MARK: - Flushing (graph lock held)

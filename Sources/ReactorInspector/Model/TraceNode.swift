@@ -49,8 +49,9 @@ public struct TraceNode: Sendable, Identifiable {
         givenName.isEmpty ? "\(kind.label)#\(id)" : givenName
     }
 
-    /// True for nodes that run: autoruns and computeds.
-    public var isComputation: Bool { kind == .computation || kind == .computed }
+    /// True for nodes that run: autoruns, computeds and signal stages
+    /// (operators and bindings, which run once per value they handle).
+    public var isComputation: Bool { kind.runs }
 
     /// True if the node existed at `timestamp` (created by then, not yet stopped).
     public func isAlive(at timestamp: UInt64) -> Bool {

@@ -89,6 +89,7 @@ package struct DOTWriter: Sendable {
         switch node.kind {
         case .computation: attributes.append("shape=box, style=\"rounded,filled\"")
         case .computed: attributes.append("shape=hexagon")
+        case .operator, .binding: attributes.append("shape=cds")
         default: attributes.append("shape=ellipse")
         }
         attributes.append("fillcolor=\"\(scale.colors[level])\"")
@@ -174,7 +175,7 @@ package struct DOTWriter: Sendable {
         out += "label=<<TABLE BORDER=\"1\" COLOR=\"#bbbbbb\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"
         out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)<B>legend</B>  fill: \(Self.html(metric))</FONT></TD></TR>"
         out += "<TR>\(cells)</TR>"
-        out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)box: autorun · hexagon: computed · ellipse: property</FONT></TD></TR>"
+        out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)box: autorun · hexagon: computed · arrow: operator or binding · ellipse: property, subject</FONT></TD></TR>"
         let edges = graph.layout.edgeLabels ? "×n: invalidations" : "hover an edge: invalidations"
         out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)\(edges) · dashed: nesting</FONT></TD></TR>"
         out += "</TABLE>>];\n"

@@ -1,7 +1,7 @@
 /// Reads a trace log back as a stream of ``TraceEvent``s.
 ///
 /// ```swift
-/// let reader = try TraceReader(path: "app.rtrace")
+/// let reader = try TraceReader(path: "app.trace")
 /// while let event = try reader.next() { … }
 /// if let truncation = reader.truncation { print("stopped at byte \(truncation.offset): \(truncation)") }
 /// ```
