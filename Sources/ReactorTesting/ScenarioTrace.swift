@@ -75,19 +75,16 @@ public struct ScenarioTrace {
 
     /// Reads a recorded trace into the model and the budget profile.
     static func read(_ path: String) throws -> ScenarioTrace {
+        // As `check` reads a trace: the profile feeds the one model every view reads.
         let profile = TraceProfile()
-        let builder = TraceModelBuilder()
         let report: TraceReadReport
         do {
-            report = try TraceFile.forEachEvent(path: path) { event in
-                profile.record(event)
-                builder.consume(event)
-            }
+            report = try TraceFile.forEachEvent(path: path) { profile.record($0) }
         } catch {
             throw ScenarioError.unreadableTrace(error.description)
         }
         if let warning = report.warning { throw ScenarioError.unreadableTrace(warning) }
-        return ScenarioTrace(model: builder.finish(), profile: profile)
+        return ScenarioTrace(model: profile.model, profile: profile)
     }
 
     /// Every run of the computations named `name` (autoruns or computeds), first runs included.

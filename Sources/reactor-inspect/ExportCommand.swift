@@ -32,7 +32,7 @@ struct ExportCommand: ParsableCommand {
             Examples:
               reactor-inspect export out/todos.trace --format chrome -o todos.json
               reactor-inspect export out/todos.trace --format otlp -o todos.otlp.json
-            """
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument

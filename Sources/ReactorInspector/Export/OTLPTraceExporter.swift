@@ -147,7 +147,7 @@ public final class OTLPTraceExporter {
                      thread: thread)
         case .invalidated(let computation, let cause, let source):
             var attributes: [(String, Value)] = [("reactor.node", .string(model.name(of: computation))),
-                                                 ("reactor.cause", .string(Self.label(cause)))]
+                                                 ("reactor.cause", .string(cause.label))]
             let span: UInt64?
             switch cause {
             case .dependency:
@@ -156,7 +156,7 @@ public final class OTLPTraceExporter {
             case .parent:
                 span = pending[source]?.span
                 attributes.append(("reactor.cause.node", .string(model.name(of: source))))
-            case .explicit, .stop:
+            case .explicit, .stop, .runaway, .error:
                 span = innermost(thread)?.id
             }
             pending[computation] = PendingCause(cause: cause, source: source, span: span)
@@ -168,7 +168,7 @@ public final class OTLPTraceExporter {
                                           ("reactor.node.kind", .string(kind.label)),
                                           ("reactor.run.first", .bool(firstRun))])
             if !firstRun, let cause = pending.removeValue(forKey: computation) {
-                var attributes: [(String, Value)] = [("reactor.cause", .string(Self.label(cause.cause)))]
+                var attributes: [(String, Value)] = [("reactor.cause", .string(cause.cause.label))]
                 if cause.source != 0 { attributes.append(("reactor.cause.node", .string(model.name(of: cause.source)))) }
                 span.attributes += attributes
                 if let target = cause.span, target != recording.id { span.links.append(Link(span: target, attributes: attributes)) }
@@ -344,15 +344,6 @@ public final class OTLPTraceExporter {
 
     private func unixTime(_ traceTime: UInt64) -> UInt64 {
         options.wallStartNanoseconds &+ traceTime
-    }
-
-    private static func label(_ cause: InvalidationCause) -> String {
-        switch cause {
-        case .dependency: "dependency"
-        case .parent: "parent"
-        case .explicit: "explicit"
-        case .stop: "stop"
-        }
     }
 
     /// 16 lowercase hex digits.
