@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "ReportAssertions", path: "Tests/ReportAssertions"),
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore", "ReportAssertions"]),
         .testTarget(name: "ProfilingScenarios", dependencies: ["ReactorCore", "ReactorTrace", "ReactorTesting"]),
-        .testTarget(name: "ReactorTestingTests", dependencies: ["ReactorTesting", "ReactorInspector", "ReactorCore", "ReactorTraceFormat"]),
+        .testTarget(name: "ReactorTestingTests", dependencies: ["ReactorTesting", "ReactorInspector", "ReactorCore", "ReactorTrace", "ReactorTraceFormat"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore",

@@ -37,8 +37,10 @@ public struct ScenarioTrace {
     /// The profile the budget check reads.
     let profile: TraceProfile
 
-    /// Records `body` and reads the trace back.
-    public static func record(scope: Scope = .task, _ body: () throws -> Void) throws -> ScenarioTrace {
+    /// Records `body` and reads the trace back; `options` are the recorder's
+    /// (e.g. `TraceRecorder.Options(values: .described(maxLength: 200))` to record values).
+    public static func record(scope: Scope = .task, options: TraceRecorder.Options = TraceRecorder.Options(),
+                              _ body: () throws -> Void) throws -> ScenarioTrace {
         guard ScenarioTracer.scenario == 0 else { throw ScenarioError.nestedRecording }
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("reactor-scenario-\(getpid())-\(UUID().uuidString).trace").path
@@ -46,7 +48,7 @@ public struct ScenarioTrace {
         let writeError: Int32 = try recording.withLock { _ in
             let recorder: TraceRecorder
             do {
-                recorder = try TraceRecorder(path: path)
+                recorder = try TraceRecorder(path: path, options: options)
             } catch {
                 throw ScenarioError.recordingFailed("\(error)")
             }

@@ -81,4 +81,11 @@ final class ScenarioTracer: ReactorTracer {
     func issue(_ kind: TraceIssueKind, node: UInt64, message: String) {
         target?.issue(kind, node: node, message: message)
     }
+
+    /// The recorder's: values are described only when the recording asks for them.
+    var valueLengthLimit: Int { recorder.valueLengthLimit }
+
+    func value(_ node: UInt64, description: String) {
+        target?.value(node, description: description)
+    }
 }

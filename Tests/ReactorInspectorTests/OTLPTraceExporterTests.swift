@@ -147,6 +147,20 @@ import ReactorTrace
         #expect(model.unfinishedRuns == 1)
     }
 
+    @Test func aWrittenValueIsAnAttributeOfItsChange() throws {
+        var script = TraceScript()
+        script.setUp()
+        script.add(.actionBegan(store: TraceScript.store, name: "addTodo(_:)", arguments: "milk"), advance: 10)
+        script.add(.value(node: TraceScript.todos, value: "[milk]"))
+        script.add(.changed(dependency: TraceScript.todos))
+        script.add(.changed(dependency: TraceScript.todos))     // no value just before: none attached
+        script.add(.actionEnded(store: TraceScript.store), advance: 10)
+        let (spans, _) = try spans(try export(script.events))
+        let action = try #require(spans.first { (try? kind($0)) == "action" })
+        let events = try #require(action["events"] as? [[String: Any]])
+        #expect(try events.map { try attributes($0)["reactor.value"] as? String } == ["[milk]", nil])
+    }
+
     @Test func anUncaughtErrorMarksItsRunAsAnError() throws {
         var script = TraceScript()
         script.add(.nodeCreated(id: 9, kind: .computation, name: "throws", parent: 0))

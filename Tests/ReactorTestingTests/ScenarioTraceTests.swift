@@ -3,6 +3,7 @@ import Testing
 import ReactorCore
 import ReactorInspector
 import ReactorTesting
+import ReactorTrace
 import ReactorTraceFormat
 
 /// A list screen: `list` reruns on every write of `items`, `count` only when the count changes.
@@ -156,6 +157,17 @@ private final class ForwardingTracer: ReactorTracer {
         }
         ReactorTracing.install(before)
         #expect(try fourteenWrites().reruns(of: "list") == 14)
+    }
+
+    @Test func valuesAreRecordedWhenTheOptionsAskForThem() throws {
+        let plain = try fourteenWrites()
+        #expect(plain.model.eventsByKind[.value] == nil)
+        let withValues = try ScenarioTrace.record(options: TraceRecorder.Options(values: .described(maxLength: 50))) {
+            let screen = ListScreen()
+            screen.write(["a", "b"])
+        }
+        #expect((withValues.model.eventsByKind[.value] ?? 0) > 0)
+        #expect(withValues.reruns(of: "list") == 1)
     }
 
     @Test func recordingsDoNotNest() throws {

@@ -11,7 +11,8 @@ import ReactorTraceFormat
 /// the change that invalidated it happened (the action that wrote the
 /// property, or the computed's run that produced a new value), with the
 /// invalidation's cause and source as the link's attributes: the causal chain
-/// change → invalidate → run. Changes, invalidations and issues are span events
+/// change → invalidate → run. Changes (with the written value, in a trace
+/// recorded with values), invalidations and issues are span events
 /// of the span open on their thread (at most ``maxEventsPerSpan`` each, the
 /// rest counted in `droppedEventsCount`).
 ///
@@ -90,6 +91,8 @@ public final class OTLPTraceExporter {
     /// The span of each computation's latest finished run (a computed's change follows its run).
     private var lastRunSpan: [UInt64: UInt64] = [:]
     private var pending: [UInt64: PendingCause] = [:]
+    /// Per thread, the value event just read, for the `changed` that follows it.
+    private var lastValue: [UInt32: (node: UInt64, value: String)] = [:]
     private var actionNames: [ActionKey: String] = [:]
     private var wroteSpan = false
     private var finished = false
@@ -136,15 +139,20 @@ public final class OTLPTraceExporter {
         let thread = event.thread
         let time = event.timestamp
         lastTime[thread] = max(lastTime[thread] ?? 0, time)
+        // A write's value comes just before its `changed`, on the same thread.
+        let written = lastValue.removeValue(forKey: thread)
         switch event.record {
         case .nodeCreated, .nodeNamed, .nodeStopped, .depend:
             break
+        case .value(let node, let value):
+            lastValue[thread] = (node, value)
         case .changed(let dependency):
             // A computed announces its new value right after its run: that run is where it changed.
             let span = model.node(dependency)?.kind == .computed ? lastRunSpan[dependency] : innermost(thread)?.id
             changeSpan[dependency] = span ?? recording.id
-            addEvent(SpanEvent(time: time, name: "changed", attributes: [("reactor.node", .string(model.name(of: dependency)))]),
-                     thread: thread)
+            var attributes: [(String, Value)] = [("reactor.node", .string(model.name(of: dependency)))]
+            if let written, written.node == dependency { attributes.append(("reactor.value", .string(written.value))) }
+            addEvent(SpanEvent(time: time, name: "changed", attributes: attributes), thread: thread)
         case .invalidated(let computation, let cause, let source):
             var attributes: [(String, Value)] = [("reactor.node", .string(model.name(of: computation))),
                                                  ("reactor.cause", .string(cause.label))]
