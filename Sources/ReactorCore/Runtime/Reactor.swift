@@ -84,7 +84,7 @@ public final class Reactor: @unchecked Sendable {
                 computation.firstRun = false
             } catch {
                 computation.firstRun = false
-                computation.stop(cause: .stop, source: 0)
+                computation.stop(cause: .error, source: 0)
                 if let onError { onError(error) } else { report(.uncaughtError(error, computation: computation)) }
             }
             // A child that already stopped (it threw, or stopped itself) needs no link.
@@ -273,7 +273,7 @@ extension Reactor {
         }
         computation.runsInFlush += 1
         if computation.runsInFlush > storedRunawayLimit {
-            computation.stop(cause: .stop, source: 0)
+            computation.stop(cause: .runaway, source: 0)
             report(.runaway(computation: computation, reruns: computation.runsInFlush - 1))
             return false
         }

@@ -130,6 +130,8 @@ package struct DOTWriter: Sendable {
             if counts.byParent > 0 { causes.append("\(counts.byParent) with parent") }
             if counts.explicit > 0 { causes.append("\(counts.explicit) explicit") }
             if counts.byStop > 0 { causes.append("\(counts.byStop) stop()") }
+            if counts.byRunaway > 0 { causes.append("\(counts.byRunaway) runaway") }
+            if counts.byError > 0 { causes.append("\(counts.byError) error") }
             lines.append("invalidations: " + (causes.isEmpty ? "0" : causes.joined(separator: ", ")))
         }
         if node.kind != .computation { lines.append("changes: \(node.changes)") }

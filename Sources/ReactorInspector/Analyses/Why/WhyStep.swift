@@ -33,7 +33,7 @@ public enum WhyStep: Sendable, Equatable, CustomStringConvertible {
             case .dependency: "\(kind.label) \(name) invalidated"
             case .parent: "\(kind.label) \(name) stopped with its parent"
             case .explicit: "\(kind.label) \(name) invalidated explicitly (invalidate()/run())"
-            case .stop: "\(kind.label) \(name) stopped (stop())"
+            case .stop, .runaway, .error: "\(kind.label) \(name) stopped \(cause.stopReason)"
             }
         case let .ran(name, kind, firstRun):
             switch (kind, firstRun) {
