@@ -60,6 +60,15 @@ import Testing
         #expect(text.stdout.contains("TodoStore.setVisibilityFilter(_:)"))
     }
 
+    @Test func whyShowsValuesAtEachStep() throws {
+        let trace = try SampleTrace.todos.get()
+        let result = try BuiltProducts.inspect("why", trace.path, "countLabel")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(
+            "TodoStore.todos changed: [] → [todos.Todo(id: 1, text: \"Buy milk\", done: false)]"))
+        #expect(result.stdout.contains("computed remainingCount recomputed to a new value: 0 → 1"))
+    }
+
     static let badInputs: [(arguments: [String], message: String)] = [
         (["state", "{todos}", "--at", "9999s"], "is past the end of the trace"),
         (["state", "{todos}", "--at", "action:0"], "actions count from 1"),

@@ -141,6 +141,20 @@ import Testing
         #expect(Self.actionEnd(3, of: events) == .failure(.beyondActions(requested: 3, actions: 2)))
     }
 
+    @Test func whyShowsTheValuesEachChangeWentBetween() throws {
+        let model = Self.script().model(TraceModelOptions(explaining: ["list"]))
+        let report = try #require(model.why("list"))
+        let chains = report.entries.map(\.chain.chainDescription)
+        #expect(chains.count == 4)
+        #expect(chains[1] == "action TodoStore.setFilter(_:) active → TodoStore.filter changed: all → active"
+            + " → computed visible invalidated → computed visible recomputed to a new value: 3 items → 2 items"
+            + " → autorun list invalidated → autorun list reran")
+        #expect(chains[3].contains("TodoStore.filter changed: completed → all"))
+        // Grouped by shape, values left out: one pattern for the three reruns.
+        #expect(report.patterns.first?.count == 3)
+        #expect(report.patterns.first?.chain.chainDescription.contains("→ all") == false)
+    }
+
     @Test func momentsParse() {
         #expect(TraceMoment.parse("action:3") == .success(.afterAction(3)))
         #expect(TraceMoment.parse("1.5ms") == .success(.time(1_500_000)))

@@ -220,6 +220,10 @@ extension TraceModelBuilder {
         var valueRoot: Int32 = -1
         /// Whether the node's values go to the value history.
         var inHistory = false
+        /// The value before the current one, and whether the current one was
+        /// recorded since the node's last change (a write's value, shown on its change).
+        var previousValue: String?
+        var valueAwaitsChange = false
     }
 
     /// One entry of the value history: positions, not strings, until the end.
@@ -401,17 +405,23 @@ extension TraceModelBuilder {
     private func changed(_ dependencyID: UInt64, thread: Int) {
         let dependency = position(of: dependencyID, inferring: .dependency)
         nodes[Int(dependency)].changes += 1
+        // The write's value event comes right before its change.
+        var values: WhyValueChange?
+        if states[Int(dependency)].valueAwaitsChange, let value = nodes[Int(dependency)].value {
+            states[Int(dependency)].valueAwaitsChange = false
+            if explains { values = WhyValueChange(previous: states[Int(dependency)].previousValue, value: value) }
+        }
         if nodes[Int(dependency)].kind == .computed {
             // A computed announces a new value right after its run: the run is the cause.
             states[Int(dependency)].changeRoot = states[Int(dependency)].runRoot
             if explains {
-                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency),
+                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency, values: values),
                                                                      after: states[Int(dependency)].runCause)
             }
         } else {
             states[Int(dependency)].changeRoot = enclosingRoot(thread)
             if explains {
-                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency),
+                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency, values: values),
                                                                      after: enclosingCause(thread))
             }
         }
@@ -551,6 +561,8 @@ extension TraceModelBuilder {
         if states[Int(node)].inHistory { recordHistory(node, value: value, root: root, at: time) }
         // Chunks of different threads interleave out of time order: the latest write wins.
         if let known = nodes[Int(node)].valueTimestamp, known > time { return }
+        states[Int(node)].previousValue = nodes[Int(node)].value
+        states[Int(node)].valueAwaitsChange = true
         nodes[Int(node)].value = value
         nodes[Int(node)].valueTimestamp = time
         states[Int(node)].valueRoot = root
@@ -633,8 +645,8 @@ extension TraceModelBuilder {
                 let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
                 return .action(name: storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)",
                                arguments: arguments)
-            case let .changed(node):
-                return .changed(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind)
+            case let .changed(node, values):
+                return .changed(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind, values: values)
             case let .invalidated(node, cause):
                 return .invalidated(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind, cause: cause)
             case let .ran(node, firstRun):

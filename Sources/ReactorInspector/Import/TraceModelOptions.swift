@@ -17,7 +17,7 @@ public struct TraceModelOptions: Sendable {
     /// values are those of that moment (`state --at`, `graph --at`).
     public var until: UInt64?
     /// Keep each node's latest value (``TraceNode/value``). Off by default: a
-    /// value event then costs only its count.
+    /// value event then costs only its count. On for a value history and for explanations.
     public var tracksValues: Bool
     /// Nodes (by name, or `#id`) whose every value is kept in order with the
     /// action that set it (``TraceModel/valueHistory``, for `history`).
@@ -32,7 +32,8 @@ public struct TraceModelOptions: Sendable {
         self.whyEntryLimit = max(0, whyEntryLimit)
         self.issueLimit = max(0, issueLimit)
         self.until = until
-        self.tracksValues = tracksValues || valueHistoryOf != nil
+        // Explanations show the values each change went between.
+        self.tracksValues = tracksValues || valueHistoryOf != nil || !explaining.isEmpty
         self.valueHistoryOf = valueHistoryOf
     }
 }

@@ -134,7 +134,8 @@ public struct ReplayFormatter {
         let thread = Int(event.thread)
         if thread >= stacks.count { stacks.append(contentsOf: repeatElement([], count: thread - stacks.count + 1)) }
         let kind = event.record.kind
-        if case let .value(node, value) = event.record, !takeValue(strings[Int(value.index)], of: node) {
+        // Text folds a write's value into its changed line; JSON keeps one object per event.
+        if case let .value(node, value) = event.record, !takeValue(strings[Int(value.index)], of: node), !json {
             return false
         }
         // Filter before formatting: most events of a large trace are dropped.
