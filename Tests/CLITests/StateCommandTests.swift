@@ -69,6 +69,20 @@ import Testing
         #expect(result.stdout.contains("computed remainingCount recomputed to a new value: 0 → 1"))
     }
 
+    @Test func graphAtAnActionDrawsThatMomentsCountsAndValues() throws {
+        let trace = try SampleTrace.todos.get()
+        let result = try BuiltProducts.inspect("graph", trace.path, "--at", "action:3", "--format", "dot", "-o", "-")
+        #expect(result.status == 0, "\(result.stderr)")
+        // Three addTodo actions: list reran three times by then (it reruns many more by the end).
+        #expect(result.stdout.contains("label=\"list\\n3 reruns\""))
+        #expect(result.stdout.contains("label=\"remainingCount\\n3 reruns\\n= 3\""))
+        #expect(result.stdout.contains("label=\"filter\\n= all\""))
+        #expect(result.stdout.contains("value: [todos.Todo(id: 1, text: \\\"Buy milk\\\""))
+        let whole = try BuiltProducts.inspect("graph", trace.path, "--format", "dot", "-o", "-")
+        #expect(!whole.stdout.contains("label=\"list\\n3 reruns\""))
+        #expect(!whole.stdout.contains("= all"))
+    }
+
     static let badInputs: [(arguments: [String], message: String)] = [
         (["state", "{todos}", "--at", "9999s"], "is past the end of the trace"),
         (["state", "{todos}", "--at", "action:0"], "actions count from 1"),

@@ -88,7 +88,7 @@ import Testing
         bytes[8] = 2
         bytes[10] = 0
         TraceBytes.reseal(&bytes)
-        #expect(throws: TraceDecodingError.unsupportedVersion(major: 2, minor: TraceFormat.minorVersion)) {
+        #expect(throws: TraceDecodingError.unsupportedVersion(major: 2, minor: 0)) {
             try TraceReader(bytes: bytes)
         }
         #expect(TraceDecodingError.unsupportedVersion(major: 2, minor: 0).description.contains("2.0"))

@@ -38,6 +38,7 @@ extension TraceFile {
         }
         var options = options
         options.until = resolved.timestamp
+        options.snapshotAt = resolved.timestamp
         let built: (TraceModel, TraceReadReport)
         do {
             built = try model(path: path, options: options, progress: progress)
