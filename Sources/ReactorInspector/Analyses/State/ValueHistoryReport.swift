@@ -75,13 +75,25 @@ public struct ValueHistoryReport: Sendable, Equatable {
         if entries.isEmpty {
             return out + "  no value recorded for it\n"
         }
-        var columns = TextColumns([.right, .left, .left])
-        for entry in entries {
-            let change = entry.previous.map { TerminalEscaping.escape($0) + " → " } ?? ""
+        // Lines are written as they are made (no table of cells): a busy node has
+        // hundreds of thousands of values.
+        func change(_ entry: Entry) -> String {
             let node = instances > 1 ? style.dim("#\(entry.node) ") : ""
-            columns.add([DurationText.formatTime(entry.timeNanoseconds), node + change + TerminalEscaping.escape(entry.value),
-                         entry.action.map { style.cyan(TerminalEscaping.escape($0)) } ?? style.dim("(no action)")])
+            return node + (entry.previous.map { TerminalEscaping.escape($0) + " → " } ?? "") + TerminalEscaping.escape(entry.value)
         }
-        return out + columns.render(indent: "  ")
+        var timeWidth = 0, changeWidth = 0
+        for entry in entries {
+            timeWidth = max(timeWidth, DurationText.formatTime(entry.timeNanoseconds).count)
+            changeWidth = max(changeWidth, TextColumns.visibleWidth(change(entry)))
+        }
+        var text = out
+        for entry in entries {
+            let time = DurationText.formatTime(entry.timeNanoseconds)
+            let shown = change(entry)
+            text += "  " + String(repeating: " ", count: timeWidth - time.count) + time + "  " + shown
+                + String(repeating: " ", count: max(0, changeWidth - TextColumns.visibleWidth(shown))) + "  "
+                + (entry.action.map { style.cyan(TerminalEscaping.escape($0)) } ?? style.dim("(no action)")) + "\n"
+        }
+        return text
     }
 }
