@@ -33,6 +33,13 @@ import Testing
         #expect(changes[2].hasSuffix("property TodoStore.filter"))
     }
 
+    @Test func askingForValueLinesShowsEveryValue() {
+        var formatter = ReplayFormatter(filter: ReplayFilter(kinds: [.value]))
+        let lines = Self.events.compactMap { formatter.line(for: $0) }
+        #expect(lines.count == 3)
+        #expect(lines.map { $0.components(separatedBy: " = ").last } == ["all", "active", "completed"])
+    }
+
     @Test func aTraceWithoutValuesReplaysAsBefore() {
         var formatter = ReplayFormatter()
         let withoutValues = Self.events.filter { if case .value = $0.record { false } else { true } }

@@ -18,7 +18,8 @@ public struct ReplayFormatter {
     /// Colours or plain.
     public let style: TextStyle
     /// One JSON object a line instead of text (`replay --json`): `timeNanoseconds`,
-    /// `thread`, `kind`, `name`, and per kind the other node, cause, first run or duration.
+    /// `thread`, `kind`, `name`, and per kind the other node, cause, first run or duration;
+    /// `value` (and `previousValue`) on value and changed objects of a trace with values.
     public let json: Bool
 
     /// What a line shows of a node, prepared when it is created or named:
@@ -134,8 +135,10 @@ public struct ReplayFormatter {
         let thread = Int(event.thread)
         if thread >= stacks.count { stacks.append(contentsOf: repeatElement([], count: thread - stacks.count + 1)) }
         let kind = event.record.kind
-        // Text folds a write's value into its changed line; JSON keeps one object per event.
-        if case let .value(node, value) = event.record, !takeValue(strings[Int(value.index)], of: node), !json {
+        // In text, a write's new value folds into its `changed` line, unless value lines are
+        // what was asked for; JSON keeps one object an event.
+        if case let .value(node, value) = event.record, !takeValue(strings[Int(value.index)], of: node),
+           !json, filter.kinds?.contains(.value) != true {
             return false
         }
         // Filter before formatting: most events of a large trace are dropped.
@@ -195,12 +198,9 @@ public struct ReplayFormatter {
             primary = name(dependency)
             let node = slot(dependency)
             if node < values.count, values[node].awaitsChange, let new = values[node].current {
-                if let previous = values[node].previous { fields.append(("previous", JSONText.quoted(previous))) }
+                if let previous = values[node].previous { fields.append(("previousValue", JSONText.quoted(previous))) }
                 fields.append(("value", JSONText.quoted(new)))
             }
-        case let .value(node, value):
-            primary = name(node)
-            fields.append(("value", JSONText.quoted(strings[Int(value.index)])))
         case let .invalidated(computation, cause, source):
             primary = name(computation)
             fields.append(("cause", JSONText.quoted(cause.label)))
@@ -229,6 +229,9 @@ public struct ReplayFormatter {
             primary = node == 0 ? JSONText.quoted(issueKind.label) : name(node)
             fields.append(("issue", JSONText.quoted(issueKind.label)))
             fields.append(("message", JSONText.quoted(strings[Int(message.index)])))
+        case let .value(node, value):
+            primary = name(node)
+            fields.append(("value", JSONText.quoted(strings[Int(value.index)])))
         }
         var line = "{\"timeNanoseconds\":\(event.timestamp),\"thread\":\(event.thread),\"kind\":\"\(kind.name)\",\"name\":\(primary)"
         for (key, value) in fields { line += ",\"\(key)\":\(value)" }
