@@ -95,9 +95,9 @@ import Testing
 
     @Test func newerMinorVersionReadsSkippingWhatItAdds() throws {
         let original = Self.smallTrace.bytes
-        // A 1.1 header: 16 more bytes of fields this reader does not know.
+        // A 1.9 header: 16 more bytes of fields this reader does not know.
         var header = Array(original[0..<40]) + [UInt8](repeating: 0xAB, count: 16)
-        header[10] = 1
+        header[10] = 9
         TraceBytes.setUInt32(&header, at: 12, 60)
         header.appendLittleEndian(CRC32.checksum(header))
         // A block of an unknown type, and a chunk with an extension event (tag 65,
@@ -110,7 +110,7 @@ import Testing
                                      flags: TraceFormat.freshContextFlag, payload: payload)
         let bytes = header + unknownBlock + chunk + original[TraceFormat.headerLength...]
         let (events, reader) = try TraceFixtures.readAll(bytes)
-        #expect(reader.header.minor == 1)
+        #expect(reader.header.minor == 9)
         #expect(reader.header.length == 60)
         #expect(reader.skippedEvents == 1)
         #expect(reader.truncation == nil)

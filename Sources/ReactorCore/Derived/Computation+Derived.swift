@@ -177,12 +177,13 @@ extension Computation {
         }
         members.append(self)
         let names = members.reversed().map { $0.name ?? "#\($0.id)" }
-        reactor.report(.cycle(names: names))
+        reactor.report(.cycle(names: names), node: id)
     }
 
     /// A computed read itself during its first computation: there is no value to return.
     @usableFromInline
     func trapOnFirstComputationCycle() -> Never {
-        fatalError("Reactor: computed '\(name ?? "#\(id)")' read itself during its first computation")
+        // The cycle was reported (and traced) by `reportCycle()` on the way here.
+        runtimeFatalError("Reactor: computed '\(name ?? "#\(id)")' read itself during its first computation")
     }
 }
