@@ -155,6 +155,38 @@ import Testing
         #expect(report.patterns.first?.chain.chainDescription.contains("→ all") == false)
     }
 
+    @Test func hostileValuesAreEscapedInEveryMedium() throws {
+        let hostile = "\u{1B}]0;owned\u{07}<script>&\"\nnext\u{202E}"
+        var script = EventScript()
+        script.create(1, .store, "S")
+        script.create(2, .reactiveValue, "S.x")
+        script.emit(.value(node: 2, value: "0"), after: 0)
+        script.create(3, .computation, "reader")
+        script.run(3, first: true) { $0.depend(3, 2) }
+        script.action(1, "set(_:)") { s in
+            s.emit(.value(node: 2, value: hostile), after: 0)
+            s.changed(2)
+            s.invalidate(3, .dependency, 2)
+        }
+        script.flush { $0.run(3) { $0.depend(3, 2) } }
+        let model = script.model(TraceModelOptions(snapshotAt: script.time, until: script.time, valueHistoryOf: "S.x"))
+        let moment = ResolvedMoment(moment: .time(script.time), timestamp: script.time, action: nil)
+        let state = StateReport(model: model, moment: moment).text(style: .ansi, tracePath: "t.trace")
+        let history = try ValueHistoryReport(model: model, name: "S.x", path: "t.trace").text(style: .ansi)
+        for text in [state, history] {
+            #expect(text.contains("\\u{1B}]0;owned\\u{7}"))
+            #expect(!text.contains("\u{07}") && !text.contains("\u{202E}") && !text.contains("\nnext"))
+        }
+        let dot = try GraphRenderer.render(model: model, options: GraphOptions(selection: .all, at: script.time),
+                                           format: .dot, title: "t").output
+        #expect(dot.contains("&lt;script&gt;") || dot.contains("<script>&amp;"))
+        #expect(!dot.contains("\u{1B}") && !dot.contains("\u{202E}"))
+        let svg = try GraphRenderer.render(model: model, options: GraphOptions(selection: .all, at: script.time),
+                                           format: .svg, title: "t").output
+        #expect(!svg.contains("<script>"))
+        #expect(!svg.contains("\u{1B}"))
+    }
+
     @Test func momentsParse() {
         #expect(TraceMoment.parse("action:3") == .success(.afterAction(3)))
         #expect(TraceMoment.parse("1.5ms") == .success(.time(1_500_000)))
