@@ -1,5 +1,6 @@
 import BuiltProducts
 import Foundation
+import ReportAssertions
 import Testing
 
 /// `state` and `history` end to end on the todos sample recorded with values,
@@ -81,6 +82,31 @@ import Testing
         let whole = try BuiltProducts.inspect("graph", trace.path, "--format", "dot", "-o", "-")
         #expect(!whole.stdout.contains("label=\"list\\n3 reruns\""))
         #expect(!whole.stdout.contains("= all"))
+    }
+
+    @Test func theHTMLReportHasAnActionTimelineWithWhatEachActionChanged() throws {
+        let trace = try SampleTrace.todos.get()
+        let out = SampleTrace.directory.appendingPathComponent("todos-timeline.html")
+        let result = try BuiltProducts.inspect("report", trace.path, "-o", out.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOf: out, encoding: .utf8)
+        HTMLAssertions.expectBalanced(html)
+        HTMLAssertions.expectSelfContained(html)
+        #expect(html.contains("<h2>Action timeline</h2>"))
+        #expect(html.components(separatedBy: "<details class=\"action\">").count - 1 == 14)
+        // The 7th action set the filter from all to active (descriptions are escaped).
+        let seventh = try #require(html.components(separatedBy: "<details class=\"action\">").dropFirst(7).first)
+        #expect(seventh.contains("#7 <code>TodoStore.setVisibilityFilter(_:)</code>"))
+        #expect(seventh.contains("<tr><td><code>TodoStore.filter</code></td><td><code class=\"args\">all</code></td><td><code class=\"args\">active</code></td></tr>"))
+        #expect(seventh.contains("<th>Reruns up to here</th>"))
+        #expect(seventh.contains("<tr><td><code>list</code></td><td class=\"num\">7</td></tr>"))
+        #expect(html.contains("text: &quot;Buy milk&quot;"))
+
+        let counter = try SampleTrace.counter.get()
+        let plainOut = SampleTrace.directory.appendingPathComponent("counter-timeline.html")
+        _ = try BuiltProducts.inspect("report", counter.path, "-o", plainOut.path)
+        let plain = try String(contentsOf: plainOut, encoding: .utf8)
+        #expect(!plain.contains("<h2>Action timeline</h2>"))  // the counter has no store actions
     }
 
     static let badInputs: [(arguments: [String], message: String)] = [

@@ -177,6 +177,14 @@ import Testing
             #expect(text.contains("\\u{1B}]0;owned\\u{7}"))
             #expect(!text.contains("\u{07}") && !text.contains("\u{202E}") && !text.contains("\nnext"))
         }
+        let timeline = ActionTimeline()
+        for event in script.events { timeline.record(event) }
+        timeline.finish()
+        #expect(timeline.steps.count == 1)
+        #expect(timeline.steps.first?.changes.first?.after == hostile)
+        let html = ProfileReport(profile: TraceProfile(), traceName: "t", actionTimeline: timeline).html()
+        #expect(html.contains("&lt;script&gt;&amp;&quot;"))
+        #expect(!html.contains("<script>") && !html.contains("\u{1B}") && !html.contains("\u{202E}"))
         let dot = try GraphRenderer.render(model: model, options: GraphOptions(selection: .all, at: script.time),
                                            format: .dot, title: "t").output
         #expect(dot.contains("&lt;script&gt;") || dot.contains("<script>&amp;"))
