@@ -41,6 +41,15 @@ public struct TraceModel: Sendable {
     public internal(set) var explanations: [String: WhyReport]
     /// Runs that began but whose end the trace does not hold (a truncated trace).
     public internal(set) var unfinishedRuns: Int
+    /// Every value of the nodes asked for in ``TraceModelOptions/valueHistoryOf``,
+    /// in time order (empty otherwise).
+    public internal(set) var valueHistory: [TraceValueChange] = []
+    /// The latest timestamp of the trace, including events after
+    /// ``TraceModelOptions/until`` that were read but not applied.
+    public internal(set) var latestTimestampRead: UInt64 = 0
+    /// True if the trace holds value events (recorded with value capture on).
+    /// (Also when they all came after ``TraceModelOptions/until``.)
+    public internal(set) var hasValues = false
 
     let positions: [UInt64: Int]
 

@@ -27,6 +27,11 @@ public struct TraceNode: Sendable, Identifiable {
     public var runs: RunStats
     /// Its invalidations, by cause.
     public var invalidations: InvalidationCounts
+    /// The description of the last value the trace recorded for it, when the
+    /// model tracks values (``TraceModelOptions/tracksValues``); nil when none was.
+    public var value: String?
+    /// When ``value`` was recorded.
+    public var valueTimestamp: UInt64?
 
     /// Creates a node record.
     public init(id: UInt64, kind: TraceNodeKind, givenName: String, owner: UInt64 = 0, parent: UInt64 = 0,
@@ -42,6 +47,8 @@ public struct TraceNode: Sendable, Identifiable {
         self.changes = 0
         self.runs = RunStats()
         self.invalidations = InvalidationCounts()
+        self.value = nil
+        self.valueTimestamp = nil
     }
 
     /// The name to show: the given name, or ``unnamed(_:createdAs:)``.
