@@ -5,8 +5,8 @@ import Darwin
 #endif
 import ReactorTraceFormat
 
-/// Follows a trace file while the app records it, for the live views (`top`,
-/// `serve`): each ``poll(maxEvents:)`` reads the chunks that have landed since
+/// Follows a trace file while the app records it, for the live view (`top`):
+/// each ``poll(maxEvents:)`` reads the chunks that have landed since
 /// the last one into one ``TraceModelBuilder``, and ``model()`` is the model
 /// of the trace so far — the same model every other command reads.
 ///

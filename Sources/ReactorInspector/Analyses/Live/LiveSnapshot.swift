@@ -1,6 +1,6 @@
 /// What a live view shows at one moment: the state of the recording, the hot
-/// table, the latest actions and the issues. `top` prints it as text, `serve`
-/// sends it as JSON (its field names are the JSON keys).
+/// table, the latest actions and the issues. `top` prints it as text, or as
+/// JSON with `--json` (its field names are the JSON keys).
 public struct LiveSnapshot: Sendable, Codable, Equatable {
     /// An action that ended, as the live views list it.
     public struct Action: Sendable, Codable, Equatable {
