@@ -68,6 +68,7 @@ struct ReportCommand: ParsableCommand {
         // One pass: the profile builds the trace's model, which the graph reads too.
         let profile = TraceProfile()
         let report = try trace.forEachEvent(output: output) { profile.record($0) }
+        profile.countUnreadEvents(of: report)
         var graph: String?
         if resolved == .html {
             do {

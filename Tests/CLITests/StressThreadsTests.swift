@@ -22,6 +22,9 @@ import Testing
         #expect(reader.threadCount == 5)
         #expect(reader.truncation == nil)
         #expect(reader.end?.threads == 5)
+        // Each writer's first event is a write (untimed): a clock event goes before it.
+        #expect(reader.clockEvents == 4)
+        events += reader.clockEvents
         #expect(reader.end?.events == UInt64(events))
 
         let summary = try BuiltProducts.inspect("summary", trace.path, "--json")

@@ -31,7 +31,8 @@ public enum TraceFile {
             }
         })) == true {}
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
-                               skippedEvents: reader.skippedEvents, trailingBytesOffset: reader.trailingBytesOffset)
+                               skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
+                               trailingBytesOffset: reader.trailingBytesOffset)
     }
 
     /// Lends `body` every readable event of the trace at `path` a batch at a
@@ -53,7 +54,8 @@ public enum TraceFile {
             }
         }
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
-                               skippedEvents: reader.skippedEvents, trailingBytesOffset: reader.trailingBytesOffset)
+                               skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
+                               trailingBytesOffset: reader.trailingBytesOffset)
     }
 
     /// Builds the model of the trace at `path` in one streaming pass.
@@ -64,6 +66,7 @@ public enum TraceFile {
         let report = try forEachBatch(path: path, progress: progress) { builder.consume($0) }
         var model = builder.finish()
         model.skippedEvents = report.skippedEvents
+        model.clockEvents = report.clockEvents
         return (model, report)
     }
 

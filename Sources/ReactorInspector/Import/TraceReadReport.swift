@@ -10,16 +10,19 @@ public struct TraceReadReport: Sendable, Equatable {
     public let truncation: TraceTruncation?
     /// Events of kinds or values this reader does not know, skipped (not in `events`).
     public let skippedEvents: Int
+    /// Clock events read (they set a thread's time and carry nothing else; not in `events`).
+    public let clockEvents: Int
     /// Where bytes after the intact end block begin, if the file has any.
     public let trailingBytesOffset: Int?
 
     /// Creates a report.
     public init(path: String, events: Int, truncation: TraceTruncation?, skippedEvents: Int = 0,
-                trailingBytesOffset: Int? = nil) {
+                clockEvents: Int = 0, trailingBytesOffset: Int? = nil) {
         self.path = path
         self.events = events
         self.truncation = truncation
         self.skippedEvents = skippedEvents
+        self.clockEvents = clockEvents
         self.trailingBytesOffset = trailingBytesOffset
     }
 

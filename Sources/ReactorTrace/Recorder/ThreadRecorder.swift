@@ -38,6 +38,9 @@ final class ThreadRecorder: @unchecked Sendable {
     @exclusivity(unchecked) var lastNode: UInt64 = 0
     @exclusivity(unchecked) var strings: [String: UInt64] = [:]
     @exclusivity(unchecked) var nextString: UInt64 = 1
+    /// Whether this thread has written a time yet. Until it has, an untimed
+    /// event would read as the trace's start, so a clock event goes first.
+    @exclusivity(unchecked) var clocked = false
 
     /// What the writer takes: segments filled up, in order, and the current one.
     let handoff: LockedValue<Handoff>
@@ -91,6 +94,7 @@ final class ThreadRecorder: @unchecked Sendable {
     /// The time since the trace began, as a delta from this thread's last timed event.
     @inline(__always)
     func timeDelta() -> UInt64 {
+        clocked = true
         let time = self.time.now()
         guard time > lastTime else { return 0 }
         defer { lastTime = time }
@@ -200,8 +204,21 @@ extension ThreadRecorder {
         commit(pointer)
     }
 
+    /// A clock event (docs/TRACE_FORMAT.md, "Clock events"): the thread's time
+    /// before its first event, when that event is untimed.
+    @inline(never)
+    func clock() {
+        let pointer = reserve(Self.fixedBound)
+        pointer.pointee = TraceFormat.clockTag
+        // The body (one varint, at most 10 bytes) follows its one-byte length.
+        let end = Self.put(timeDelta(), pointer + 2)
+        pointer[1] = UInt8(end - (pointer + 2))
+        commit(end)
+    }
+
     @inline(__always)
     func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {
+        if _slowPath(!clocked) { clock() }
         var pointer = reserve(Self.fixedBound &+ Self.stringBound(name))
         pointer.pointee = TraceEventKind.nodeNamed.rawValue
         pointer = Self.putID(id, &lastNode, pointer + 1)
@@ -221,6 +238,7 @@ extension ThreadRecorder {
 
     @inline(__always)
     func depend(computation: UInt64, dependency: UInt64) {
+        if _slowPath(!clocked) { clock() }
         var pointer = reserve(Self.fixedBound)
         pointer.pointee = TraceEventKind.depend.rawValue
         pointer = Self.putID(computation, &lastComputation, pointer + 1)
@@ -230,6 +248,7 @@ extension ThreadRecorder {
 
     @inline(__always)
     func changed(dependency: UInt64) {
+        if _slowPath(!clocked) { clock() }
         var pointer = reserve(Self.fixedBound)
         pointer.pointee = TraceEventKind.changed.rawValue
         pointer = Self.putID(dependency, &lastDependency, pointer + 1)
@@ -238,6 +257,7 @@ extension ThreadRecorder {
 
     @inline(__always)
     func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+        if _slowPath(!clocked) { clock() }
         var pointer = reserve(Self.fixedBound)
         pointer.pointee = TraceEventKind.invalidated.rawValue
         pointer = Self.putID(computation, &lastComputation, pointer + 1)

@@ -66,6 +66,8 @@ public struct SummaryReport: Sendable, Codable, Equatable {
     /// The `eventsByKind` key of the events this reader skipped (extension
     /// events and unknown enumeration values): counted in `events` as the end block counts them.
     public static let skippedKind = "skipped (unknown kind)"
+    /// The `eventsByKind` key of clock events (a thread's time before its first untimed event).
+    public static let clockKind = "clock"
 
     /// Summarises `model`, listing up to `top` computations and actions.
     public init(model: TraceModel, top: Int = 5) {
@@ -73,6 +75,7 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         var byKind: [String: Int] = [:]
         for (kind, count) in model.eventsByKind { byKind[kind.name] = count }
         if model.skippedEvents > 0 { byKind[Self.skippedKind] = model.skippedEvents }
+        if model.clockEvents > 0 { byKind[Self.clockKind] = model.clockEvents }
         eventsByKind = byKind
         nodes = model.nodes.count
         var nodeKinds: [String: Int] = [:]
