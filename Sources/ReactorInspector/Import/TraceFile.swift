@@ -32,7 +32,7 @@ public enum TraceFile {
         })) == true {}
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
                                skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
-                               trailingBytesOffset: reader.trailingBytesOffset)
+                               trailingBytesOffset: reader.trailingBytesOffset, end: reader.end)
     }
 
     /// Lends `body` every readable event of the trace at `path` a batch at a
@@ -55,7 +55,7 @@ public enum TraceFile {
         }
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
                                skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
-                               trailingBytesOffset: reader.trailingBytesOffset)
+                               trailingBytesOffset: reader.trailingBytesOffset, end: reader.end)
     }
 
     /// Builds the model of the trace at `path` in one streaming pass.
