@@ -86,6 +86,7 @@ public struct ScenarioTrace {
             throw ScenarioError.unreadableTrace(error.description)
         }
         if let warning = report.warning { throw ScenarioError.unreadableTrace(warning) }
+        profile.countUnreadEvents(of: report)
         return ScenarioTrace(model: profile.model, profile: profile)
     }
 

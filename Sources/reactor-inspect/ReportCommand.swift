@@ -73,6 +73,7 @@ struct ReportCommand: ParsableCommand {
             if resolved == .html { timeline.record(event) }
         }
         timeline.finish()
+        profile.countUnreadEvents(of: report)
         var graph: String?
         if resolved == .html {
             do {

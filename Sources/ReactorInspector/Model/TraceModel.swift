@@ -20,9 +20,12 @@ public struct TraceModel: Sendable {
     /// with an enumeration value this reader does not know. They are events of
     /// the trace all the same: the end block counts them.
     public internal(set) var skippedEvents = 0
-    /// Every event of the trace, decoded or skipped: the number the end block's
-    /// `events` counts.
-    public var totalEvents: Int { eventCount + skippedEvents }
+    /// Clock events: a thread's time before its first untimed event, read
+    /// into the thread's time and not decoded into records.
+    public internal(set) var clockEvents = 0
+    /// Every event of the trace, decoded, skipped or clock: the number the end
+    /// block's `events` counts.
+    public var totalEvents: Int { eventCount + skippedEvents + clockEvents }
     /// Events by kind (kinds with none are absent).
     public internal(set) var eventsByKind: [TraceEventKind: Int]
     /// The first event's timestamp.

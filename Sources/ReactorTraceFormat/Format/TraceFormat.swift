@@ -32,6 +32,10 @@ public enum TraceFormat {
     /// The extension tag of a `value` event (1.1): a node's value, with its own
     /// register and value table, so that a 1.0 reader skips it safely.
     public static let valueTag: UInt8 = 64
+    /// Extension tag of a **clock** event (1.1): its body is a `time` field and
+    /// nothing else. The recorder writes one before a thread's first event when
+    /// that event has no time of its own, so that no event reads as the trace's start.
+    public static let clockTag: UInt8 = 66
 }
 
 /// The clock a trace's timestamps come from (a raw byte, so that a newer minor

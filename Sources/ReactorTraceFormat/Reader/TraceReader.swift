@@ -40,6 +40,9 @@ public final class TraceReader: Sequence {
     public private(set) var trailingBytesOffset: Int?
     /// Events of kinds this reader does not know (a newer minor version), skipped by length.
     public private(set) var skippedEvents = 0
+    /// Clock events read (docs/TRACE_FORMAT.md, "Clock events"): they set their thread's
+    /// time and are events of the trace, but carry nothing else, so they are not returned.
+    public private(set) var clockEvents = 0
     /// Chunks decoded so far.
     public private(set) var chunksRead = 0
     /// Threads seen so far.
@@ -325,6 +328,7 @@ public final class TraceReader: Sequence {
         pendingThread = thread
         pendingCount = decoded.stored
         skippedEvents += decoded.skipped
+        clockEvents += decoded.clocks
         chunksRead += 1
         return nil
     }
