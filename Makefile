@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: setup build test tsan bench demo profile-demo clean
+.PHONY: setup build test tsan bench bench-table demo profile-demo clean
 
 # Installs what a fresh Debian machine lacks (libgraphviz-dev for CGraphviz).
 setup:
@@ -49,6 +49,11 @@ profile-demo: setup
 # Its MallocInterposer trait counts allocations, so no jemalloc is needed. About 5 minutes.
 bench: setup
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+
+# Regenerates the results table of Benchmarks/README.md: ReactorCore against the
+# plain OpenCombine map chain (callgrind instructions, allocations, wall clock).
+bench-table: setup
+	./Benchmarks/Scripts/results-table.sh
 
 clean:
 	rm -rf .build .build-tsan Benchmarks/.build
