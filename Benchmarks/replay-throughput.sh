@@ -42,7 +42,7 @@ measure() {
 echo "| events | command | seconds | events/s | peak RSS |"
 echo "| --: | --- | --: | --: | --: |"
 for millions in $SIZES; do
-    trace="$TRACES/stress-${millions}M.rtrace"
+    trace="$TRACES/stress-${millions}M.trace"
     if [ ! -s "$trace" ]; then
         "$BIN/stress" --computations 1000 --writes $((millions * 322)) --trace "$trace" >/dev/null
     fi

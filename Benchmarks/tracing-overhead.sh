@@ -43,14 +43,14 @@ echo "|:--|--:|--:|--:|--:|--:|--:|--:|"
 for case in $CASES; do
     out=$(per "$OUT" 1 11 10 "$case" ReactorCore N)
     off=$(per "$ON" 1 11 10 "$case" ReactorCore N)
-    on=$(per "$ON" 1 11 10 "$case" ReactorCore N --trace "$SCRATCH/t.rtrace")
+    on=$(per "$ON" 1 11 10 "$case" ReactorCore N --trace "$SCRATCH/t.trace")
     # Events and bytes of 10 runs (the file includes its header and end block).
-    line=$("$ON" "$case" ReactorCore 10 --trace "$SCRATCH/t.rtrace")
+    line=$("$ON" "$case" ReactorCore 10 --trace "$SCRATCH/t.trace")
     events=$(sed -n 's/.*traced: \([0-9]*\) events.*/\1/p' <<<"$line")
     bytes=$(sed -n 's/.*events, \([0-9]*\) bytes.*/\1/p' <<<"$line")
     echo "| $case | $out | $off | $(ratio "$off" "$out") | $on | $(ratio "$on" "$off") | $(( events / 10 )) | $(ratio "$bytes" "$events") |"
 done
 out=$(per "$OUT" 100000 200000 100000 events N)
 off=$(per "$ON" 100000 200000 100000 events N)
-on=$(per "$ON" 100000 200000 100000 events N --trace "$SCRATCH/t.rtrace")
+on=$(per "$ON" 100000 200000 100000 events N --trace "$SCRATCH/t.trace")
 echo "| one \`changed()\` | $out | $off | $(ratio "$off" "$out") | $on | +$(( on - off )) an event | 1 | |"

@@ -26,30 +26,30 @@ record() {   # record TRACE [ENV=VALUE…]: the scenario test with the recorder 
 }
 
 echo "==> 1. record the scenario on main and on the pull request"
-record "$out/main.rtrace"
-record "$out/pr.rtrace" REACTOR_PROFILE_SLOW_FOOTER=1
+record "$out/main.trace"
+record "$out/pr.trace" REACTOR_PROFILE_SLOW_FOOTER=1
 
 echo; echo "==> 2. gate on the budget"
-step reactor-inspect check "$out/main.rtrace" --budget "$budget"
-"$inspect" check "$out/main.rtrace" --budget "$budget"
-step reactor-inspect check "$out/pr.rtrace" --budget "$budget" --junit "$out/budget.xml"
+step reactor-inspect check "$out/main.trace" --budget "$budget"
+"$inspect" check "$out/main.trace" --budget "$budget"
+step reactor-inspect check "$out/pr.trace" --budget "$budget" --junit "$out/budget.xml"
 status=0
-"$inspect" check "$out/pr.rtrace" --budget "$budget" --junit "$out/budget.xml" || status=$?
+"$inspect" check "$out/pr.trace" --budget "$budget" --junit "$out/budget.xml" || status=$?
 echo "(exit status $status)"
 
 echo; echo "==> 3. diff the pull request against main"
-step reactor-inspect diff "$out/main.rtrace" "$out/pr.rtrace" --fail-on-regression 10 --min-time-ms 1
+step reactor-inspect diff "$out/main.trace" "$out/pr.trace" --fail-on-regression 10 --min-time-ms 1
 diff_status=0
-"$inspect" diff "$out/main.rtrace" "$out/pr.rtrace" --fail-on-regression 10 --min-time-ms 1 || diff_status=$?
+"$inspect" diff "$out/main.trace" "$out/pr.trace" --fail-on-regression 10 --min-time-ms 1 || diff_status=$?
 echo "(exit status $diff_status)"
 
 echo; echo "==> 4. reports"
-"$inspect" report "$out/pr.rtrace" -o "$out/pr.html"
-"$inspect" report "$out/pr.rtrace" -o "$out/pr.md"
-"$inspect" diff "$out/main.rtrace" "$out/pr.rtrace" --markdown --fail-on-regression 10 --min-time-ms 1 >"$out/diff.md" \
+"$inspect" report "$out/pr.trace" -o "$out/pr.html"
+"$inspect" report "$out/pr.trace" -o "$out/pr.md"
+"$inspect" diff "$out/main.trace" "$out/pr.trace" --markdown --fail-on-regression 10 --min-time-ms 1 >"$out/diff.md" \
     || [ $? -eq 1 ]   # 1: regressions found, which the table marks
 echo "wrote $out/diff.md"
-"$inspect" export "$out/pr.rtrace" --format chrome -o "$out/pr.json"
+"$inspect" export "$out/pr.trace" --format chrome -o "$out/pr.json"
 
 # The pull request is meant to fail both gates; anything else means the example broke.
 if [ "$status" -ne 1 ] || [ "$diff_status" -ne 1 ]; then

@@ -34,7 +34,7 @@ final class Tally {
 
 let tally = Tally()
 let profile = Profile()
-let usernameField = PassthroughSubject<String>()   // the text field's text, as RAC's rac_textSubscribable
+let usernameField = PassthroughSubject<String>(name: "usernameField")   // the text field's text, as RAC's rac_textSubscribable
 let nameLabel = Label()
 let shoutLabel = Label()
 

@@ -25,7 +25,7 @@ struct CheckCommand: ParsableCommand {
               reactor-inspect check out/todos.trace --budget budget.json
               reactor-inspect check out/todos.trace --budget budget.json --junit reports/budget.xml
               reactor-inspect check out/todos.trace --budget budget.json --verbose
-            """
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument
@@ -40,6 +40,9 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "List the rules that passed too.")
     var verbose = false
 
+    @Flag(help: "Print JSON: each rule's outcome and the computations' records.")
+    var json = false
+
     func run() throws {
         let inputs = [trace.path, budget]
         let junitFile = try junit.map { try CIFiles.output($0, inputs: inputs) }
@@ -49,7 +52,12 @@ struct CheckCommand: ParsableCommand {
         let check = BudgetCheck(budget: parsed, profile: profile)
         let budgetName = CIFiles.displayName(budget)
         let traceName = CIFiles.displayName(trace.path)
-        Terminal.print(check.text(budgetName: budgetName, traceName: traceName, verbose: verbose))
+        if json {
+            Terminal.print(try check.json(budgetName: budgetName, traceName: traceName,
+                                          computations: ComputationRecord.all(in: profile.model)))
+        } else {
+            Terminal.print(check.text(budgetName: budgetName, traceName: traceName, verbose: verbose))
+        }
         if let junitFile {
             do {
                 try junitFile.write(check.junitXML(budgetName: budgetName, traceName: traceName))

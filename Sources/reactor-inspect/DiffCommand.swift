@@ -18,7 +18,7 @@ struct DiffCommand: ParsableCommand {
               reactor-inspect diff main.trace pr.trace --fail-on-regression 10
               reactor-inspect diff main.trace pr.trace --markdown >> "$GITHUB_STEP_SUMMARY"
               reactor-inspect diff main.trace pr.trace --json
-            """
+            """ + MetricsHelp.pointer
     )
 
     @Argument(help: ArgumentHelp("The base trace (before).", valueName: "base"))
@@ -40,8 +40,9 @@ struct DiffCommand: ParsableCommand {
     var failOnRegression: Double?
 
     @Option(name: .customLong("min-time-ms"),
-            help: ArgumentHelp("Time changes smaller than this never count as regressions.", valueName: "ms"))
-    var minimumTimeMilliseconds: Double = 0.1
+            help: ArgumentHelp("Typical-run changes smaller than this are noise (with the 25% rule; docs/PROFILING_IN_CI.md).",
+                               valueName: "ms"))
+    var minimumTimeMilliseconds: Double = 0.001
 
     @Option(help: "How many rows to print per section.")
     var top = 30
@@ -66,6 +67,7 @@ struct DiffCommand: ParsableCommand {
         } else {
             Terminal.print(diff.text(basePath: base, headPath: head, limit: top))
         }
+        if let notice = baseReport.trailingBytesNotice { Terminal.standardError.write("reactor-inspect: warning: \(notice)\n") }
         if let warning = baseReport.warning { Terminal.standardError.write("reactor-inspect: warning: \(warning)\n") }
         try headReport.finish()
         if baseReport.warning != nil { throw ExitCode(2) }

@@ -21,7 +21,7 @@ struct ExportCommand: ParsableCommand {
             Examples:
               reactor-inspect export out/todos.trace --format chrome -o todos.json
               (then open https://ui.perfetto.dev and drop todos.json on it)
-            """
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument

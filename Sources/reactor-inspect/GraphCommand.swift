@@ -23,7 +23,7 @@ struct GraphCommand: ParsableCommand {
               reactor-inspect graph out/todos.trace --focus list --depth 2 -o list.svg
               reactor-inspect graph out/stress.trace --top 30 --heat time
               reactor-inspect graph out/todos.trace --at 2ms --format dot -o -
-            """
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument

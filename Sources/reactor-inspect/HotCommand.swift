@@ -16,7 +16,7 @@ struct HotCommand: ParsableCommand {
               reactor-inspect hot out/todos.trace
               reactor-inspect hot out/stress.trace --by time --top 20
               reactor-inspect hot out/counter.trace --json
-            """
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument

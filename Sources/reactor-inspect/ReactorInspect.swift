@@ -25,7 +25,7 @@ struct ReactorInspect: ParsableCommand {
             Exit status: 0 on success, 1 when check finds a budget exceeded or diff a
             regression, 2 for bad input (unreadable, damaged or foreign
             trace, bad flag, unknown name), with one line on stderr.
-            """,
+            """ + MetricsHelp.pointer,
         subcommands: [SummaryCommand.self, HotCommand.self, WhyCommand.self, ReplayCommand.self, GraphCommand.self,
                       CheckCommand.self, DiffCommand.self, ExportCommand.self, ReportCommand.self]
     )

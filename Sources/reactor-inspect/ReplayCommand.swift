@@ -20,7 +20,8 @@ struct ReplayCommand: ParsableCommand {
               reactor-inspect replay out/todos.trace
               reactor-inspect replay out/todos.trace --filter rerun --filter name:list
               reactor-inspect replay out/stress.trace --filter from:10ms --filter to:12ms
-            """
+              reactor-inspect replay out/todos.trace --json
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument
@@ -41,6 +42,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Keep events at or before this trace time.")
     var to: String?
 
+    @Flag(help: "Print one JSON object a line: timeNanoseconds, thread, kind, name and the event's fields.")
+    var json = false
+
     func run() throws {
         var replayFilter = ReplayFilter()
         var terms = filter + kind.map { "kind:\($0)" } + name.map { "name:\($0)" }
@@ -51,7 +55,7 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        var formatter = ReplayFormatter(filter: replayFilter, style: output.style)
+        var formatter = ReplayFormatter(filter: replayFilter, style: output.style, json: json)
         // Lines are built as bytes and written in blocks: no String per line.
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 17)

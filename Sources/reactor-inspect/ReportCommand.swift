@@ -6,34 +6,36 @@ import ReactorInspector
 struct ReportCommand: ParsableCommand {
     /// The report formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case html, md
+        case html, md, json
     }
 
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write a self-contained profiling report (HTML) or a compact one for PR comments (Markdown).",
+        abstract: "Write a self-contained profiling report (HTML), a compact one for PR comments (Markdown), or its figures as JSON.",
         discussion: """
             The HTML report is one file that loads nothing from the network: a summary, the
             hot computations with their causes, the actions and the reruns they caused, a
             histogram of rerun durations, a timeline of flushes and actions, and the
             dependency graph (rendered in process by Graphviz) with the hottest outlined.
-            The format follows the output's extension (.html or .md) unless --format says.
+            The format follows the output's extension (.html, .md or .json) unless --format says;
+            JSON has the totals and a `computations` array of the shared records.
 
             Examples:
               reactor-inspect report out/todos.trace -o profile.html
               reactor-inspect report out/todos.trace -o profile.md
               reactor-inspect report out/todos.trace --format md -o - >> "$GITHUB_STEP_SUMMARY"
-            """
+              reactor-inspect report out/todos.trace --format json -o -
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument
     @OptionGroup var output: OutputOptions
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("The output file, or - for standard output. An existing file is replaced (atomically); a device, FIFO or symlink is written through.", valueName: "out.html|out.md"))
+            help: ArgumentHelp("The output file, or - for standard output. An existing file is replaced (atomically); a device, FIFO or symlink is written through.", valueName: "out.html|out.md|out.json"))
     var out: String
 
-    @Option(help: "The format, when the output's extension does not say (html or md).")
+    @Option(help: "The format, when the output's extension does not say (html, md or json).")
     var format: Format?
 
     @Option(help: "How many computations the hot table lists.")
@@ -45,9 +47,9 @@ struct ReportCommand: ParsableCommand {
     func validate() throws {
         if top < 1 { throw ValidationError("--top must be at least 1") }
         if graphTop < 1 { throw ValidationError("--graph-top must be at least 1") }
-        if format == nil, out == "-" { throw ValidationError("writing to standard output needs --format html or --format md") }
+        if format == nil, out == "-" { throw ValidationError("writing to standard output needs --format html, md or json") }
         if format == nil, Self.format(of: out) == nil {
-            throw ValidationError("cannot tell the format of \(out): use a .html or .md name, or --format")
+            throw ValidationError("cannot tell the format of \(out): use a .html, .md or .json name, or --format")
         }
     }
 
@@ -55,6 +57,7 @@ struct ReportCommand: ParsableCommand {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "html", "htm": .html
         case "md", "markdown": .md
+        case "json": .json
         default: nil
         }
     }
@@ -62,23 +65,23 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         let resolved = format ?? Self.format(of: out) ?? .html
         let file = try CIFiles.output(out, inputs: [trace.path])
-        // One pass feeds both the CI profile and the inspector's model (for the graph).
+        // One pass: the profile builds the trace's model, which the graph reads too.
         let profile = TraceProfile()
-        let builder = TraceModelBuilder()
-        let report = try trace.forEachEvent(output: output) { event in
-            profile.record(event)
-            if resolved == .html { builder.consume(event) }
-        }
+        let report = try trace.forEachEvent(output: output) { profile.record($0) }
         var graph: String?
         if resolved == .html {
             do {
-                graph = try ProfileReport.dependencyGraphSVG(model: builder.finish(), computations: graphTop)
+                graph = try ProfileReport.dependencyGraphSVG(model: profile.model, computations: graphTop)
             } catch {
                 Terminal.standardError.write("reactor-inspect: warning: the report has no dependency graph: \(error)\n")
             }
         }
         let profileReport = ProfileReport(profile: profile, traceName: CIFiles.displayName(trace.path), graphSVG: graph, hotLimit: top)
-        let text = resolved == .html ? profileReport.html() : profileReport.markdown(limit: min(top, 10))
+        let text = switch resolved {
+        case .html: profileReport.html()
+        case .md: profileReport.markdown(limit: min(top, 10))
+        case .json: try profileReport.json()
+        }
         do {
             try file.write(text)
             try file.commit()

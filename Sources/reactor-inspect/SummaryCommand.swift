@@ -10,7 +10,7 @@ struct SummaryCommand: ParsableCommand {
             Examples:
               reactor-inspect summary out/todos.trace
               reactor-inspect summary out/todos.trace --json | jq .events
-            """
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument

@@ -59,6 +59,9 @@ struct Loaded<Value> {
     /// Prints the warning of a damaged trace and fails with status 2 after the
     /// output was written, so scripts notice; an intact trace does nothing.
     func finish() throws {
+        if let notice = report.trailingBytesNotice {
+            Terminal.standardError.write("reactor-inspect: warning: \(notice)\n")
+        }
         if let warning = report.warning {
             Terminal.standardError.write("reactor-inspect: warning: \(warning)\n")
             throw ExitCode(2)

@@ -15,7 +15,7 @@ struct WhyCommand: ParsableCommand {
               reactor-inspect why out/todos.trace list
               reactor-inspect why out/counter.trace label --limit 3
               reactor-inspect why out/todos.trace '#42' --json
-            """
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument

@@ -23,6 +23,18 @@ import Testing
         #expect(deltas == deltas.sorted(by: >))
     }
 
+    @Test(arguments: ["todos", "stress"])
+    func theSameScenarioRecordedTwiceIsUnchanged(sample: String) throws {
+        let first = try SampleTrace.named(sample)
+        let arguments = sample == "stress" ? ["--computations", "60", "--writes", "300"] : []
+        let second = try SampleTrace.record(sample, arguments, file: "\(sample)-again")
+        let result = try BuiltProducts.inspect("diff", first.path, second.path, "--fail-on-regression", "10")
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.hasPrefix("diff \(first.path) → \(second.path)\n"))
+        #expect(result.stdout.contains("computations: 0 changed, 0 new, 0 gone"), "\(result.stdout)")
+        #expect(result.stdout.contains("  total"))
+    }
+
     @Test func failOnRegression() throws {
         let traces = try SampleTraces.load()
         let regressed = try BuiltProducts.inspect("diff", traces.stressBase, traces.stressHead, "--fail-on-regression", "20")

@@ -27,7 +27,7 @@ import Testing
         let result = try BuiltProducts.inspect("report", traces.counter, "--format", "md", "-o", "-")
         #expect(result.status == 0)
         try MarkdownAssertions.expectWellFormedTables(result.stdout)
-        #expect(result.stdout.contains("| `label` | autorun | 100 |"))
+        #expect(result.stdout.contains("| `label` | autorun | 101 | 100 |"))
     }
 
     @Test func unknownExtensionIsBadInput() throws {
@@ -35,6 +35,6 @@ import Testing
         let result = try BuiltProducts.inspect("report", traces.counter, "-o", "/tmp/report.txt")
         #expect(result.status == 2)
         #expect(result.stderr.split(separator: "\n").count == 1)
-        #expect(result.stderr.contains("use a .html or .md name"))
+        #expect(result.stderr.contains("use a .html, .md or .json name"))
     }
 }

@@ -5,7 +5,7 @@
 // an ordinary `swift test` skips it; run it on its own, since the recorder is
 // process-wide and would also record any suite running beside it.
 //
-//   REACTOR_PROFILE_TRACE=traces/pr.rtrace swift test --filter ProfilingScenarios
+//   REACTOR_PROFILE_TRACE=traces/pr.trace swift test --filter ProfilingScenarios
 //
 // REACTOR_PROFILE_SLOW_FOOTER=1 plays a pull request that makes the footer read
 // the whole list instead of the remaining-count computed: same output, more reruns.

@@ -17,6 +17,9 @@ final class SignalTraceRecorder: ReactorTracer {
         case stopped(UInt64)
         case depend(computation: UInt64, dependency: UInt64)
         case changed(UInt64)
+        case invalidated(UInt64, InvalidationCause, source: UInt64)
+        case began(UInt64, firstRun: Bool)
+        case ended(UInt64)
         case actionBegan(store: UInt64, name: String, arguments: String)
         case actionEnded(store: UInt64)
         case issue(TraceIssueKind, node: UInt64)
@@ -24,11 +27,17 @@ final class SignalTraceRecorder: ReactorTracer {
     }
 
     private let thread = pthread_self()
+    /// Records every thread's events (a timer's task), not only the installer's.
+    private let allThreads: Bool
     private let storage = Mutex<[Event]>([])
     var events: [Event] { storage.withLock { $0 } }
 
+    init(allThreads: Bool = false) {
+        self.allThreads = allThreads
+    }
+
     private func record(_ event: Event) {
-        guard pthread_equal(pthread_self(), thread) != 0 else { return }
+        guard allThreads || pthread_equal(pthread_self(), thread) != 0 else { return }
         storage.withLock { $0.append(event) }
     }
 
@@ -39,9 +48,11 @@ final class SignalTraceRecorder: ReactorTracer {
     func nodeStopped(_ id: UInt64) { record(.stopped(id)) }
     func depend(computation: UInt64, dependency: UInt64) { record(.depend(computation: computation, dependency: dependency)) }
     func changed(dependency: UInt64) { record(.changed(dependency)) }
-    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {}
-    func rerunBegan(computation: UInt64, firstRun: Bool) {}
-    func rerunEnded(computation: UInt64) {}
+    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+        record(.invalidated(computation, cause, source: source))
+    }
+    func rerunBegan(computation: UInt64, firstRun: Bool) { record(.began(computation, firstRun: firstRun)) }
+    func rerunEnded(computation: UInt64) { record(.ended(computation)) }
     func actionBegan(store: UInt64, name: String, arguments: String) {
         record(.actionBegan(store: store, name: name, arguments: arguments))
     }
@@ -102,6 +113,146 @@ extension TracerTests {
         #expect(began < ended)
 
         #expect(events.contains { if case .created(_, .signal, "greeting", 0) = $0 { true } else { false } })
+    }
+
+    @Test func aSendIsTracedThroughEachStageToTheAutorunItReruns() throws {
+        let tracer = SignalTraceRecorder()
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let field = PassthroughSubject<Int>(name: "field")
+        let property = ReactiveProperty(initialValue: 0, name: "model.value")
+        let binding = field.signal.map { $0 * 2 }.filter { $0 > 0 }.bind(to: property)
+        let label = reactor.autorun("label") { _ in _ = property.value }
+        field.send(0)   // filtered out: the binding does not run
+        field.send(2)
+        binding.cancel()
+        label.stop()
+
+        let events = tracer.events
+        func created(_ kind: TraceNodeKind, _ name: String) throws -> UInt64 {
+            try #require(events.lazy.compactMap { event -> UInt64? in
+                if case let .created(id, kind2, name2, 0) = event, kind2 == kind, name2 == name { id } else { nil }
+            }.first)
+        }
+        let map = try created(.operator, "field.map")
+        let filter = try created(.operator, "field.map.filter")
+        let bind = try created(.binding, "field.map.filter.bind(to: model.value)")
+        // The first edge is known at subscription.
+        #expect(events.contains(.depend(computation: map, dependency: field.id)))
+
+        let sends = events.indices.filter { events[$0] == .changed(field.id) }
+        try #require(sends.count == 2)
+        // 0: map runs and sends, filter runs and drops it.
+        #expect(Array(events[sends[0]..<sends[1]]) == [
+            .changed(field.id),
+            .invalidated(map, .dependency, source: field.id), .began(map, firstRun: false),
+            .changed(map),
+            .invalidated(filter, .dependency, source: map), .began(filter, firstRun: false),
+            .ended(filter),
+            .ended(map),
+        ])
+        // 2: through both operators into the binding, whose write invalidates the autorun.
+        #expect(Array(events[sends[1]...].prefix(16)) == [
+            .changed(field.id),
+            .invalidated(map, .dependency, source: field.id), .began(map, firstRun: false),
+            .changed(map),
+            .invalidated(filter, .dependency, source: map), .began(filter, firstRun: false),
+            .changed(filter),
+            .invalidated(bind, .dependency, source: filter), .began(bind, firstRun: false),
+            .changed(property.id),
+            .invalidated(label.id, .dependency, source: property.id),
+            .ended(bind),
+            .ended(filter),
+            .ended(map),
+            .began(label.id, firstRun: false),
+            .depend(computation: label.id, dependency: property.id),
+        ])
+        // Each stage's node ends with its subscription.
+        for stage in [map, filter, bind] { #expect(events.contains(.stopped(stage))) }
+    }
+
+    @Test func aBridgedSignalIsTheSourceOfTheStagesItFeeds() throws {
+        let tracer = SignalTraceRecorder()
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let property = ReactiveProperty(initialValue: 1, name: "count")
+        let subscription = reactor.signal("total") { property.value }.map { $0 + 1 }.subscribe()
+        property.value = 2
+        subscription.cancel()
+
+        let events = tracer.events
+        let total = try #require(events.lazy.compactMap { event -> UInt64? in
+            if case let .created(id, .signal, "total", 0) = event { id } else { nil }
+        }.first)
+        let map = try #require(events.lazy.compactMap { event -> UInt64? in
+            if case let .created(id, .operator, "total.map", 0) = event { id } else { nil }
+        }.first)
+        // The first value and the one after the write: each a change of the
+        // signal's node, received by the map stage from it.
+        #expect(events.filter { $0 == .changed(total) }.count == 2)
+        #expect(events.filter { $0 == .invalidated(map, .dependency, source: total) }.count == 2)
+    }
+
+    @Test func stagesSubscribedWithoutATracerRecordNothing() {
+        let subject = PassthroughSubject<Int>(name: "quiet")
+        var received: [Int] = []
+        let subscription = subject.signal.map { $0 + 1 }.subscribe(next: { received.append($0) })
+        let tracer = SignalTraceRecorder()
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        subject.send(1)
+        subscription.cancel()
+        #expect(received == [2])
+        // The subject's send is recorded; the stage, created untraced, is not a node.
+        let events = tracer.events
+        #expect(events.first == .changed(subject.id))
+        #expect(!events.contains { event in
+            switch event {
+            case .created, .invalidated, .began, .ended: true
+            default: false
+            }
+        })
+    }
+
+    @Test func aDebouncedSendIsARunOfTheStageCausedByTheSubject() async throws {
+        let tracer = SignalTraceRecorder(allThreads: true)
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let clock = ManualClock()
+        let field = PassthroughSubject<String>(name: "query")
+        let probe = EventProbe<String>()
+        let subscription = probe.subscribe(field.signal.debounce(for: .seconds(1), clock: clock).map { $0 })
+        field.send("a")
+        await clock.waitUntilSleeping()
+        clock.advance(by: .seconds(1))
+        #expect(await probe.next() == .value("a"))
+        subscription.cancel()
+
+        // Other suites' events are recorded too: look at this pipeline's nodes only.
+        let events = tracer.events
+        let debounce = try #require(events.lazy.compactMap { event -> UInt64? in
+            if case let .created(id, .operator, "query.debounce(for: 1.0 seconds)", 0) = event { id } else { nil }
+        }.first)
+        let map = try #require(events.lazy.compactMap { event -> UInt64? in
+            if case let .created(id, .operator, "query.debounce(for: 1.0 seconds).map", 0) = event { id } else { nil }
+        }.first)
+        let runs = events.filter { event in
+            switch event {
+            case let .invalidated(id, _, _), let .began(id, _), let .ended(id): id == debounce || id == map
+            case let .changed(id): id == debounce
+            default: false
+            }
+        }
+        #expect(runs == [
+            // The send: the stage runs and holds the value.
+            .invalidated(debounce, .dependency, source: field.id), .began(debounce, firstRun: false), .ended(debounce),
+            // The timer: a run caused by the subject again, which sends the value on.
+            .invalidated(debounce, .dependency, source: field.id), .began(debounce, firstRun: false),
+            .changed(debounce), .invalidated(map, .dependency, source: debounce), .began(map, firstRun: false),
+            .ended(map), .ended(debounce),
+        ])
     }
 
     @Test func writeOutsideActionIsTracedAsAnIssue() {

@@ -175,6 +175,24 @@ struct TracerTests {
         }
     }
 
+    @Test func stopsByRunawayAndByErrorSaySo() {
+        struct Failure: Error {}
+        tracing { tracer in
+            let reactor = Reactor(scheduler: .manual)
+            reactor.issueHandler = { _ in }
+            reactor.runawayLimit = 3
+            let failing = reactor.autorun(onError: { _ in }) { _ in throw Failure() }
+            #expect(tracer.events.suffix(2) == [
+                .invalidated(failing.id, .error, source: 0),
+                .stopped(failing.id),
+            ])
+            let runaway = reactor.autorun { c in c.invalidate() }
+            reactor.flush()
+            #expect(runaway.isStopped)
+            #expect(tracer.events.contains(.invalidated(runaway.id, .runaway, source: 0)))
+        }
+    }
+
     @Test func nestedRerunsNest() {
         tracing { tracer in
             let reactor = Reactor(scheduler: .manual)

@@ -112,6 +112,41 @@ import Testing
         #expect(report.patterns.reduce(0) { $0 + $1.count } == 7)
     }
 
+    @Test func limitZeroListsNoRunButCountsAndGroupsThemAll() throws {
+        let report = try why("list", in: .todos(adds: 3), limit: 0)
+        #expect(report.entries.isEmpty)
+        #expect(report.omittedEntries == 4)
+        #expect(report.patterns.reduce(0) { $0 + $1.count } == 4)
+        let text = report.text()
+        #expect(!text.contains("first run  "))
+        #expect(text.contains("4 more (use --limit N to list more)"))
+    }
+
+    @Test func stopsSayWhatStoppedThem() throws {
+        var script = EventScript()
+        script.create(1, .computation, "outer")
+        script.run(1, first: true) { s in
+            s.create(2, .computation, "worker", parent: 1)
+            s.run(2, first: true)
+        }
+        script.invalidate(2, .parent, 1)
+        for (id, cause) in [(3, InvalidationCause.stop), (4, .runaway), (5, .error)] {
+            script.create(UInt64(id), .computation, "worker")
+            script.run(UInt64(id), first: true)
+            script.invalidate(UInt64(id), cause)
+        }
+        let report = try why("worker", in: script)
+        #expect(report.stops == 4)
+        #expect(report.stopsByCause == ["parent": 1, "stop": 1, "runaway": 1, "error": 1])
+        #expect(report.entries.filter { $0.event == .stopped }.map(\.stopCause) == [.parent, .stop, .runaway, .error])
+        let text = report.text()
+        #expect(text.contains("4 stops (1 with its parent's rerun, 1 by stop(), 1 as a runaway, 1 by an error)"))
+        #expect(text.contains("autorun worker stopped as a runaway"))
+        #expect(!text.contains("by its parent"))
+        let json = try JSONText.encode(report)
+        #expect(json.contains("\"stopCause\" : \"runaway\""))
+    }
+
     @Test func unknownNameYieldsAnEmptyReport() throws {
         let report = try why("nothing", in: .todos())
         #expect(report.isUnknown)

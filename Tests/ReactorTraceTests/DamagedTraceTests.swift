@@ -87,7 +87,9 @@ import Testing
         var bytes = Self.smallTrace.bytes
         bytes[8] = 2
         TraceBytes.reseal(&bytes)
-        #expect(throws: TraceDecodingError.unsupportedVersion(major: 2, minor: 0)) { try TraceReader(bytes: bytes) }
+        #expect(throws: TraceDecodingError.unsupportedVersion(major: 2, minor: TraceFormat.minorVersion)) {
+            try TraceReader(bytes: bytes)
+        }
         #expect(TraceDecodingError.unsupportedVersion(major: 2, minor: 0).description.contains("2.0"))
     }
 

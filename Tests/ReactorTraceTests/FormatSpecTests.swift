@@ -84,6 +84,28 @@ import Testing
         #expect(reader.header == TraceHeader(wallStartNanoseconds: 1, monotonicStartNanoseconds: 2, processID: 3))
     }
 
+    /// Section 5's node kinds 10 and 11, and a signal stage's run as section 5a records it.
+    @Test func signalStageKindsAndRunDecode() throws {
+        let header = TraceHeader(wallStartNanoseconds: 0, monotonicStartNanoseconds: 0, processID: 0).encoded()
+        let payload: [UInt8] = [
+            0x01, 0x0A, 0x06, 0x00, 0x05, 0x73, 0x2E, 0x6D, 0x61, 0x70, 0x00, 0x0A,  // created operator 3 "s.map" at 10
+            0x01, 0x0B, 0x02, 0x00, 0x01, 0x62, 0x00, 0x00,                          // created binding 4 "b"
+            0x05, 0x04,                                                              // changed 2 (the subject)
+            0x06, 0x06, 0x09,                                                        // invalidated 3, dependency, source 2
+            0x07, 0x00, 0x05,                                                        // rerunBegan 3 at 15
+        ]
+        let chunk = TraceBytes.block(type: TraceFormat.chunkBlock, events: 5, flags: 1, payload: payload)
+        let (events, _) = try TraceFixtures.readAll(header + chunk)
+        #expect(events.map(\.record) == [
+            .nodeCreated(id: 3, kind: .operator, name: "s.map", parent: 0),
+            .nodeCreated(id: 4, kind: .binding, name: "b", parent: 0),
+            .changed(dependency: 2),
+            .invalidated(computation: 3, cause: .dependency, source: 2),
+            .rerunBegan(computation: 3, firstRun: false),
+        ])
+        #expect(events.map(\.timestamp) == [10, 10, 10, 10, 15])
+    }
+
     @Test func recorderWritesTheWorkedExampleBytes() throws {
         let bytes = try TraceFixtures.record { recorder in
             recorder.changed(dependency: 5)

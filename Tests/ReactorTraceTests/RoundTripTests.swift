@@ -44,7 +44,7 @@ import Testing
 
 @Suite struct RecorderStartTests {
     @Test func unwritablePathsFailWithAClearError() throws {
-        let path = "/nonexistent-reactor-dir/trace.rtrace"
+        let path = "/nonexistent-reactor-dir/trace.trace"
         #expect(throws: TraceRecorderError.self) { try TraceRecorder.start(path: path) }
         #expect(TraceRecorder.current == nil)
         do {

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func anUnwritableTracePathFailsWithTheRecordersError() throws {
-        let result = try BuiltProducts.run("counter", ["--trace", "/nonexistent-directory/trace.rtrace"])
+        let result = try BuiltProducts.run("counter", ["--trace", "/nonexistent-directory/trace.trace"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("counter: "))
         #expect(result.stderr.split(separator: "\n").count == 1)
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func optionsAfterTraceStillApply() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("commandline-\(UUID()).rtrace").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("commandline-\(UUID()).trace").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try BuiltProducts.run("counter", ["--trace", path, "--increments", "7"])
         #expect(result.status == 0)

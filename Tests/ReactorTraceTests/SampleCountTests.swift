@@ -12,6 +12,8 @@ import ReactorTrace
     /// `changed` events of reactive properties (the writes).
     struct TraceCounts {
         var reruns: [String: Int] = [:]
+        /// Runs of operator and binding stages: one per value each handled.
+        var stageRuns: [String: Int] = [:]
         var writes = 0
         /// `changed` events of `ReactiveProperty` nodes and of subjects.
         var propertyWrites = 0
@@ -35,6 +37,8 @@ import ReactorTrace
                 names[id] = name
                 kinds[id] = kind
                 if kind == .reactiveValue { properties.insert(id) }
+            case let .rerunBegan(id, _) where kinds[id] == .operator || kinds[id] == .binding:
+                counts.stageRuns[names[id] ?? "#\(id)", default: 0] += 1
             case let .rerunBegan(id, firstRun) where !firstRun:
                 counts.reruns[names[id] ?? "#\(id)", default: 0] += 1
             case let .changed(dependency) where properties.contains(dependency):
@@ -174,5 +178,17 @@ import ReactorTrace
         #expect(trace.propertyWrites == json["writes"] as? Int)
         // Each send into the text field's subject, and its completion.
         #expect(trace.subjectChanges == (json["sends"] as? Int).map { $0 + 1 })
+        // Each stage ran once per value it received: the field's binding per
+        // send; the streams of the username per write, plus the value they
+        // start with; distinctUntilChanged until take(3) had three values.
+        let sends = try #require(json["sends"] as? Int)
+        #expect(trace.stageRuns == [
+            "usernameField.bind(to: Profile.username)": sends,
+            "Profile.username.map": sends + 1,
+            "Profile.username.map.bind(to: Label)": sends + 1,
+            "Profile.username.distinctUntilChanged": 4,   // "", josh, josh, joshaber
+            "Profile.username.distinctUntilChanged.take(3)": 3,
+            "Profile.username.distinctUntilChanged.take(3).filter": 3,
+        ])
     }
 }

@@ -7,7 +7,7 @@ enum TraceFixtures {
     /// A fresh path in the temporary directory.
     static func temporaryPath(_ name: String = "trace") -> String {
         let directory = FileManager.default.temporaryDirectory.path
-        return "\(directory)/reactor-\(name)-\(getpid())-\(UUID().uuidString).rtrace"
+        return "\(directory)/reactor-\(name)-\(getpid())-\(UUID().uuidString).trace"
     }
 
     /// Records what `body` sends to a (not installed) recorder and returns the file's bytes.

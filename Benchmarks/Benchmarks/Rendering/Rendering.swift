@@ -51,7 +51,7 @@ let benchmarks: @Sendable () -> Void = {
 /// reads the source took Graphviz minutes to lay out at 200 nodes.)
 func recordedModel(computeds: Int) throws -> TraceModel {
     let path = FileManager.default.temporaryDirectory
-        .appendingPathComponent("reactor-bench-render-\(computeds)-\(getpid()).rtrace").path
+        .appendingPathComponent("reactor-bench-render-\(computeds)-\(getpid()).trace").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     try TraceRecorder.start(path: path)
     do {
@@ -75,7 +75,7 @@ func recordedModel(computeds: Int) throws -> TraceModel {
 /// source across every rank), one autorun reading the last; three writes.
 func recordedDenseModel(nodes: Int) throws -> TraceModel {
     let path = FileManager.default.temporaryDirectory
-        .appendingPathComponent("reactor-bench-dense-\(nodes)-\(getpid()).rtrace").path
+        .appendingPathComponent("reactor-bench-dense-\(nodes)-\(getpid()).trace").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     try TraceRecorder.start(path: path)
     do {

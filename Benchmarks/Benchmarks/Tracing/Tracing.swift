@@ -16,7 +16,7 @@ let throughputEvents = 10_000_000
 
 /// A scratch trace file.
 func scratchTracePath(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("reactor-bench-\(name)-\(getpid()).rtrace").path
+    FileManager.default.temporaryDirectory.appendingPathComponent("reactor-bench-\(name)-\(getpid()).trace").path
 }
 
 /// Starts a recording to a scratch file for a benchmark's setup.

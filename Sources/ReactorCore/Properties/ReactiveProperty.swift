@@ -73,7 +73,7 @@ public final class ReactiveProperty<T>: @unchecked Sendable {
     /// The property as a signal: the current value at subscription, then
     /// every new value. It never completes.
     public func asStream() -> Signal<T> {
-        Signal { [self] observer in
+        Signal(name: core.name) { [self] observer in
             observer.forward(storedValue)
             return core.register(observer)
         }

@@ -233,6 +233,10 @@ extension Computation {
 
     func stop(cause: InvalidationCause, source: UInt64) {
         if stopped { return }
+        // Already invalidated, it records no invalidation below: the stop's
+        // cause is recorded all the same, so that the trace says what stopped it.
+        let invalidatedBefore = isDerived ? derivedState == .dirty : invalidated
+        if invalidatedBefore { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         if isDerived {
             markDirty(cause: cause, source: source)
             unlinkAllDependencies()  // also those read since an invalidation during its own run

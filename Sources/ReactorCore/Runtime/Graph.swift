@@ -23,6 +23,14 @@ final class Graph: @unchecked Sendable {
     /// Parts of computeds released during an operation, kept until it ends:
     /// the frames refreshing them hold no references (see `Computed`).
     @usableFromInline @exclusivity(unchecked) var released: [AnyObject] = []
+    /// Traced signal deliveries only: the node whose value is being delivered
+    /// (a subject, a bridge, an operator's stage), or 0 when unknown.
+    @exclusivity(unchecked) var signalSource: UInt64 = 0
+    /// True when ``signalSource`` is a stage, whose sends its receiver records as its `changed`.
+    @exclusivity(unchecked) var signalSourceIsStage = false
+    /// Traced signal deliveries only: what sent the value the running stage
+    /// handles, kept by a time operator as the cause of its later send.
+    @exclusivity(unchecked) var signalInput: UInt64 = 0
 
     /// Runs `body` as one graph operation: with the lock held, and followed by
     /// the end-of-batch flushes it made necessary when it is the outermost one.

@@ -84,7 +84,7 @@ public final class Reactor: @unchecked Sendable {
                 computation.firstRun = false
             } catch {
                 computation.firstRun = false
-                computation.stop(cause: .stop, source: 0)
+                computation.stop(cause: .error, source: 0)
                 if let onError { onError(error) } else { report(.uncaughtError(error, computation: computation)) }
             }
             // A child that already stopped (it threw, or stopped itself) needs no link.
@@ -177,8 +177,14 @@ public final class Reactor: @unchecked Sendable {
 
     static func printIssue(_ issue: ReactorIssue) {
         let line = "Reactor: \(issue)\n"
-        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        writeToStandardError(line)
     }
+}
+
+/// Writes `text` to file descriptor 2 in one call (outside `Reactor`, whose
+/// `write(_:)` would hide libc's `write` inside the type).
+private func writeToStandardError(_ text: String) {
+    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
 }
 
 // MARK: - Flushing (graph lock held)
@@ -267,7 +273,7 @@ extension Reactor {
         }
         computation.runsInFlush += 1
         if computation.runsInFlush > storedRunawayLimit {
-            computation.stop(cause: .stop, source: 0)
+            computation.stop(cause: .runaway, source: 0)
             report(.runaway(computation: computation, reruns: computation.runsInFlush - 1))
             return false
         }

@@ -53,7 +53,7 @@ public final class AsyncSubject<Value>: @unchecked Sendable {
 
     /// Nothing until completion; then the last value and the completion.
     public var signal: Signal<Value> {
-        Signal { [self] observer in
+        Signal(name: core.name) { [self] observer in
             if completed, let last { observer.forward(last) }
             return core.register(observer)
         }

@@ -51,7 +51,7 @@ public final class BehaviorSubject<Value>: @unchecked Sendable {
 
     /// The current value followed by every later one.
     public var signal: Signal<Value> {
-        Signal { [self] observer in
+        Signal(name: core.name) { [self] observer in
             if !core.isTerminated { observer.forward(current) }
             return core.register(observer)
         }

@@ -17,6 +17,18 @@ public struct Observer<Value> {
         signalDelivery { sink.receive(value) }
     }
 
+    /// Sends the subscriber a value that `source` (a node id, or 0) sent:
+    /// traces record the receiving stage's run as caused by that node.
+    func send(_ value: Value, from source: UInt64) {
+        signalDelivery {
+            if source != 0 && TraceEmit.isOn {
+                ReactorCore.graph.withSignalSource(source, isStage: false) { sink.receive(value) }
+            } else {
+                sink.receive(value)
+            }
+        }
+    }
+
     /// Ends the subscription with an error, releasing everything upstream.
     public func send(error: any Error) {
         signalDelivery { sink.receive(error: error) }

@@ -39,7 +39,7 @@ public final class PassthroughSubject<Value>: @unchecked Sendable {
     /// sent while it lasts.
     public var signal: Signal<Value> {
         let core = self.core
-        return Signal { observer in core.register(observer) }
+        return Signal(name: core.name) { observer in core.register(observer) }
     }
 
     /// The id under which the subject appears in traces.

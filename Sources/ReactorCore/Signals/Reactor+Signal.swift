@@ -22,13 +22,15 @@ extension Reactor {
     private func bridge<T>(name: String, isEqual: ((T, T) -> Bool)?, _ expression: @escaping () -> T) -> Signal<T> {
         let signalID = ReactorTracing.makeID()
         withTracer { $0.nodeCreated(signalID, kind: .signal, name: name, parent: 0) }
-        return Signal { [self] observer in
+        return Signal(name: name) { [self] observer in
             var last: T?
             let computation = autorun(name) { _ in
                 let value = expression()
                 if let isEqual, let last, isEqual(last, value) { return }
                 last = value
-                observer.send(value)
+                // The value is a change of the signal's node, caused by this run.
+                withTracer { $0.changed(dependency: signalID) }
+                observer.send(value, from: signalID)
             }
             return Subscription { computation.stop() }
         }

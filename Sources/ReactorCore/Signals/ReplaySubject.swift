@@ -62,7 +62,7 @@ public final class ReplaySubject<Value>: @unchecked Sendable {
 
     /// The buffered values, then every later event.
     public var signal: Signal<Value> {
-        Signal { [self] observer in
+        Signal(name: core.name) { [self] observer in
             let replay = buffer[start...] + buffer[..<start]
             for value in replay {
                 if observer.sink.isTerminated { return nil }

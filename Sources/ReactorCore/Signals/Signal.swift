@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 /// A cold stream of values, ended by at most one error or completion
 /// (ReactiveCocoa's subscribable, in today's names).
 ///
@@ -18,11 +20,21 @@
 /// block them waiting for another thread that uses the reactive graph.
 public struct Signal<Value> {
     @usableFromInline let body: (Observer<Value>) -> Subscription?
+    /// What traces call this signal's source; operators built on it are named
+    /// after it (`Profile.username.distinctUntilChanged.take(3)`).
+    @usableFromInline let name: String
 
     /// A signal whose `body` runs for each new subscriber and returns what to
     /// cancel when that subscription ends (or `nil`).
     public init(_ body: @escaping (Observer<Value>) -> Subscription?) {
+        self.init(name: "signal", body)
+    }
+
+    /// A signal named `name`: the stages of the operators built on it appear
+    /// in traces under names that start with it.
+    public init(name: String, _ body: @escaping (Observer<Value>) -> Subscription?) {
         self.body = body
+        self.name = name
     }
 
     /// Subscribes: runs the body for this subscriber and delivers its events
@@ -31,9 +43,23 @@ public struct Signal<Value> {
     public func subscribe(next: ((Value) -> Void)? = nil,
                           error: ((any Error) -> Void)? = nil,
                           completed: (() -> Void)? = nil) -> Subscription {
-        let sink = SignalSink(next: next, error: error, completed: completed)
+        subscribe(stage: nil, next: next, error: error, completed: completed)
+    }
+
+    /// Subscribes the input of `stage` (an operator's or a binding's), or a
+    /// subscriber's own closures when `stage` is nil.
+    @usableFromInline
+    func subscribe(stage: SignalStage?, next: ((Value) -> Void)?, error: ((any Error) -> Void)?,
+                   completed: (() -> Void)?) -> Subscription {
+        let sink = SignalSink(stage: stage, next: next, error: error, completed: completed)
         signalDelivery {
-            sink.attach(body(Observer(sink: sink)))
+            if _slowPath(TraceEmit.isOn) {
+                // What the body sends now is caused by the subscriber, not by
+                // the value being delivered around it (a `flatMapLatest`'s).
+                ReactorCore.graph.withSignalSource(0, isStage: false) { sink.attach(body(Observer(sink: sink))) }
+            } else {
+                sink.attach(body(Observer(sink: sink)))
+            }
         }
         return Subscription { [sink] in
             graph.operation { sink.cancel() }
@@ -42,11 +68,20 @@ public struct Signal<Value> {
 }
 
 extension Signal {
-    /// Subscribes an operator: upstream values go to `next`, terminal events
-    /// straight on to `observer`. Events arrive with the graph lock held.
+    /// The name of the operator `operatorName` applied to this signal.
     @inlinable
-    func relay<Output>(to observer: Observer<Output>, next: @escaping (Value) -> Void) -> Subscription {
-        subscribe(next: next,
+    func named(_ operatorName: String) -> String {
+        name + "." + operatorName
+    }
+
+    /// Subscribes an operator's stage named `stageName`: upstream values go
+    /// to `next`, terminal events straight on to `observer`. Events arrive
+    /// with the graph lock held.
+    @inlinable
+    func relay<Output>(as stageName: String, to observer: Observer<Output>,
+                       next: @escaping (Value) -> Void) -> Subscription {
+        subscribe(stage: SignalStage(.operator, stageName),
+                  next: next,
                   error: { observer.forward(error: $0) },
                   completed: { observer.forwardCompleted() })
     }

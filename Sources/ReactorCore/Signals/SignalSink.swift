@@ -23,9 +23,16 @@ final class SignalSink<Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var isTerminated = false
     /// What this sink subscribed to; released when it terminates.
     @usableFromInline @exclusivity(unchecked) var upstream: Subscription?
+    /// The stage node this sink feeds (see ``SignalStage``), or 0: a
+    /// subscriber's own closures, or a stage subscribed while untraced.
+    @usableFromInline let traceNode: UInt64
+    /// False when another sink of the stage reports the node stopped.
+    let ownsTraceNode: Bool
 
     @usableFromInline
-    init(next: ((Value) -> Void)?, error: ((any Error) -> Void)?, completed: (() -> Void)?) {
+    init(stage: SignalStage?, next: ((Value) -> Void)?, error: ((any Error) -> Void)?, completed: (() -> Void)?) {
+        traceNode = stage?.id ?? 0
+        ownsTraceNode = stage?.ownsNode ?? false
         handlers = .passRetained(SignalHandlers(next: next, error: error, completed: completed))
     }
 
@@ -39,12 +46,44 @@ final class SignalSink<Value>: @unchecked Sendable {
     func receive(_ value: Value) {
         guard let handlers else { return }
         deliveries += 1
-        handlers._withUnsafeGuaranteedRef { $0.next?(value) }
+        // Only a stage's sink checks for a tracer (one field, then one load):
+        // a subscriber's own closures cost nothing more than untraced.
+        if _slowPath(traceNode != 0) && TraceEmit.isOn {
+            receiveTraced(value, handlers)
+        } else {
+            handlers._withUnsafeGuaranteedRef { $0.next?(value) }
+        }
         deliveries -= 1
         if deliveries == 0, let retired = retiredHandlers {
             retiredHandlers = nil
             retired.release()
         }
+    }
+
+    /// `receive` of a stage's sink while tracing: records the sender's
+    /// `changed` if it is a stage, and this stage's run (see ``SignalStage``).
+    /// Graph lock held.
+    @usableFromInline @inline(never)
+    func receiveTraced(_ value: Value, _ handlers: Unmanaged<SignalHandlers<Value>>) {
+        let graph = ReactorCore.graph
+        let source = graph.signalSource
+        let node = traceNode
+        withTracer { tracer in
+            if graph.signalSourceIsStage { tracer.changed(dependency: source) }
+            if source != 0 {
+                tracer.invalidated(computation: node, cause: .dependency, source: source)
+            } else {
+                tracer.invalidated(computation: node, cause: .explicit, source: 0)
+            }
+            tracer.rerunBegan(computation: node, firstRun: false)
+        }
+        let input = graph.signalInput
+        graph.signalInput = source
+        graph.withSignalSource(node, isStage: true) {
+            handlers._withUnsafeGuaranteedRef { $0.next?(value) }
+        }
+        graph.signalInput = input
+        withTracer { $0.rerunEnded(computation: node) }
     }
 
     /// Delivers the error, then releases the closures and cancels upstream. Graph lock held.
@@ -83,6 +122,10 @@ final class SignalSink<Value>: @unchecked Sendable {
     /// the caller, counting the terminal delivery about to run.
     private func terminate() -> (Unmanaged<SignalHandlers<Value>>?, Subscription?)? {
         isTerminated = true
+        if ownsTraceNode && traceNode != 0 {
+            let node = traceNode
+            withTracer { $0.nodeStopped(node) }
+        }
         let detached = handlers
         handlers = nil
         let upstream = self.upstream

@@ -38,8 +38,22 @@ final class SubjectCore<Value>: @unchecked Sendable {
     /// Graph lock held, nonreactive.
     @inlinable
     func deliver(_ value: Value) {
+        if _slowPath(TraceEmit.isOn) { return deliverTraced(value) }
+        if dependency.subscribersHead != nil { dependency.notifySubscribers() }
+        send(value)
+    }
+
+    /// `deliver` while tracing: the write is a `changed` of this node, and the
+    /// stages it reaches record this node as what sent the value.
+    @usableFromInline @inline(never)
+    func deliverTraced(_ value: Value) {
         withTracer { $0.changed(dependency: id) }
         if dependency.subscribersHead != nil { dependency.notifySubscribers() }
+        ReactorCore.graph.withSignalSource(id, isStage: false) { send(value) }
+    }
+
+    @inlinable @inline(__always)
+    func send(_ value: Value) {
         // A snapshot: subscribers may cancel or subscribe while being told.
         // Copying the array only retains its buffer.
         let snapshot = sinks
@@ -82,7 +96,12 @@ final class SubjectCore<Value>: @unchecked Sendable {
         if sink.isTerminated { return nil }
         sinks.append(sink)
         let subscriptionID = ReactorTracing.makeID()
-        withTracer { $0.nodeCreated(subscriptionID, kind: .subscription, name: "\(name) subscriber", parent: id) }
+        let stage = sink.traceNode
+        withTracer { tracer in
+            tracer.nodeCreated(subscriptionID, kind: .subscription, name: "\(name) subscriber", parent: id)
+            // The pipeline's first edge, drawn before any value flows.
+            if stage != 0 { tracer.depend(computation: stage, dependency: id) }
+        }
         return Subscription { [self] in
             graph.operation {
                 remove(sink)

@@ -80,7 +80,7 @@ public final class ChromeTraceExporter {
             case .dependency: causeName = "dependency \(name(of: source)) changed"
             case .parent: causeName = "parent \(name(of: source)) invalidated"
             case .explicit: causeName = "explicit invalidate()"
-            case .stop: causeName = "stop()"
+            case .stop, .runaway, .error: causeName = "stopped " + cause.stopReason
             }
             try instant(name(of: computation), suffix: " invalidated", thread: thread, at: now, scope: "t",
                         args: [("computation", name(of: computation)), ("cause", causeName), ("event", "invalidate")])
@@ -98,7 +98,7 @@ public final class ChromeTraceExporter {
             let name = name(of: computation)
             openSlices[thread, default: []].append(OpenSlice(kind: .rerun, node: computation, name: name))
             try sliceBegin(name, thread: thread, at: now, args: [
-                ("kind", kinds[computation] == .computed ? "computed" : "autorun"),
+                ("kind", (kinds[computation] ?? .computation).label),
                 ("run", firstRun ? "first run" : "rerun"),
                 ("id", String(computation)),
             ])
@@ -150,7 +150,7 @@ public final class ChromeTraceExporter {
     }
 
     private func name(of id: UInt64) -> String {
-        names[id].flatMap { $0.isEmpty ? nil : $0 } ?? "#\(id)"
+        names[id].flatMap { $0.isEmpty ? nil : $0 } ?? TraceNode.unnamed(id, createdAs: kinds[id])
     }
 
     private func closeSlice(thread: UInt32, at time: UInt64, where matches: (OpenSlice) -> Bool) throws {

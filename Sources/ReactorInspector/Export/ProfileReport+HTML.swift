@@ -7,7 +7,7 @@ extension ProfileReport {
     public func html() -> String {
         let totals = self.totals
         let hot = hotComputations
-        let hottest = hot.first?.totalRerunNanoseconds ?? 0
+        let hottest = hot.first?.stats.totalNanoseconds ?? 0
         var page = """
         <!DOCTYPE html>
         <html lang="en">
@@ -42,18 +42,19 @@ extension ProfileReport {
         }
         page += "</section>\n"
 
-        page += "<section><h2>Hot computations</h2><p class=\"lead\">Ranked by total rerun time; the bar compares each with the hottest. “Why” is the causal chain of the latest rerun.</p>\n"
+        page += "<section><h2>Hot computations</h2><p class=\"lead\">Ranked by total time (every run, first runs included: see docs/METRICS.md); the bar compares each with the hottest. “Why” is the causal chain of the latest rerun.</p>\n"
         if hot.isEmpty {
             page += "<p class=\"empty\">Nothing reran.</p>"
         } else {
-            page += "<table><thead><tr><th>Computation</th><th class=\"num\">Reruns</th><th class=\"num\">Total</th><th class=\"bar-col\"></th><th class=\"num\">Mean</th><th class=\"num\">Max</th><th>Why (latest rerun)</th></tr></thead><tbody>\n"
+            page += "<table><thead><tr><th>Computation</th><th class=\"num\">Runs</th><th class=\"num\">Reruns</th><th class=\"num\">Total</th><th class=\"bar-col\"></th><th class=\"num\">Self</th><th class=\"num\">Mean</th><th class=\"num\">Max</th><th>Why (latest rerun)</th></tr></thead><tbody>\n"
             for computation in hot.prefix(hotLimit) {
-                let share = hottest == 0 ? 0 : Double(computation.totalRerunNanoseconds) / Double(hottest)
+                let stats = computation.stats
+                let share = hottest == 0 ? 0 : Double(stats.totalNanoseconds) / Double(hottest)
                 let instances = computation.instances > 1 ? " <span class=\"muted\">×\(computation.instances)</span>" : ""
                 page += "<tr><td class=\"name\"><span class=\"kind kind-\(computation.kind)\">\(computation.kind)</span> <code>\(Self.x(computation.name))</code>\(instances)</td>"
-                page += "<td class=\"num\">\(computation.reruns)</td><td class=\"num\">\(Self.x(Self.duration(computation.totalRerunNanoseconds)))</td>"
+                page += "<td class=\"num\">\(stats.runs)</td><td class=\"num\">\(stats.reruns)</td><td class=\"num\">\(Self.x(Self.duration(stats.totalNanoseconds)))</td>"
                 page += "<td class=\"bar-col\"><div class=\"meter\"><div style=\"width:\(Self.f(max(share * 100, 1.5)))%\"></div></div></td>"
-                page += "<td class=\"num\">\(Self.x(Self.duration(computation.meanRerunNanoseconds)))</td><td class=\"num\">\(Self.x(Self.duration(computation.maxRerunNanoseconds)))</td>"
+                page += "<td class=\"num\">\(Self.x(Self.duration(stats.selfNanoseconds)))</td><td class=\"num\">\(Self.x(Self.duration(stats.meanNanoseconds)))</td><td class=\"num\">\(Self.x(Self.duration(stats.maxNanoseconds)))</td>"
                 page += "<td class=\"chain\">\(chainHTML(computation.latestRerunCause))</td></tr>\n"
             }
             page += "</tbody></table>"

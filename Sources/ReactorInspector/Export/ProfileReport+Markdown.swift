@@ -17,12 +17,13 @@ extension ProfileReport {
         ]
         let hot = hotComputations
         if !hot.isEmpty {
-            lines.append("| Computation | Kind | Reruns | Total | Mean | Max |")
-            lines.append("| --- | --- | ---: | ---: | ---: | ---: |")
+            lines.append("| Computation | Kind | Runs | Reruns | Total | Self | Mean | Max |")
+            lines.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
             for computation in hot.prefix(limit) {
-                lines.append("| \(code(computation.name)) | \(computation.kind) | \(computation.reruns) | "
-                             + "\(Self.duration(computation.totalRerunNanoseconds)) | \(Self.duration(computation.meanRerunNanoseconds)) | "
-                             + "\(Self.duration(computation.maxRerunNanoseconds)) |")
+                let stats = computation.stats
+                lines.append("| \(code(computation.name)) | \(computation.kind) | \(stats.runs) | \(stats.reruns) | "
+                             + "\(Self.duration(stats.totalNanoseconds)) | \(Self.duration(stats.selfNanoseconds)) | "
+                             + "\(Self.duration(stats.meanNanoseconds)) | \(Self.duration(stats.maxNanoseconds)) |")
             }
             if hot.count > limit { lines.append(""); lines.append("… \(hot.count - limit) more computations reran.") }
             lines.append("")

@@ -21,10 +21,10 @@ public struct ProfileReport {
         self.hotLimit = hotLimit
     }
 
-    /// Computations that reran, most total rerun time first (then most reruns).
+    /// Computations that reran, most total time first (then most reruns).
     public var hotComputations: [ComputationProfile] {
         profile.computations.filter { $0.reruns > 0 }.sorted {
-            if $0.totalRerunNanoseconds != $1.totalRerunNanoseconds { return $0.totalRerunNanoseconds > $1.totalRerunNanoseconds }
+            if $0.stats.totalNanoseconds != $1.stats.totalNanoseconds { return $0.stats.totalNanoseconds > $1.stats.totalNanoseconds }
             if $0.reruns != $1.reruns { return $0.reruns > $1.reruns }
             return $0.name < $1.name
         }

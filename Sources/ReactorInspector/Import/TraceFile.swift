@@ -30,7 +30,8 @@ public enum TraceFile {
                 }
             }
         })) == true {}
-        return TraceReadReport(path: path, events: count, truncation: reader.truncation)
+        return TraceReadReport(path: path, events: count, truncation: reader.truncation,
+                               skippedEvents: reader.skippedEvents, trailingBytesOffset: reader.trailingBytesOffset)
     }
 
     /// Lends `body` every readable event of the trace at `path` a batch at a
@@ -51,7 +52,8 @@ public enum TraceFile {
                 nextProgress += interval
             }
         }
-        return TraceReadReport(path: path, events: count, truncation: reader.truncation)
+        return TraceReadReport(path: path, events: count, truncation: reader.truncation,
+                               skippedEvents: reader.skippedEvents, trailingBytesOffset: reader.trailingBytesOffset)
     }
 
     /// Builds the model of the trace at `path` in one streaming pass.
@@ -60,7 +62,9 @@ public enum TraceFile {
         let builder = TraceModelBuilder(options: options)
         // Whole chunks of plain events, read in place: no event is built or copied.
         let report = try forEachBatch(path: path, progress: progress) { builder.consume($0) }
-        return (builder.finish(), report)
+        var model = builder.finish()
+        model.skippedEvents = report.skippedEvents
+        return (model, report)
     }
 
     private static func open(_ path: String) throws(TraceFileError) -> TraceReader {

@@ -212,6 +212,7 @@ extension TraceModelBuilder {
         var cause: CauseLink?
         var begin: UInt64
         var nestedNanoseconds: UInt64 = 0
+        var firstRun = false
     }
 
     struct ThreadState {
@@ -387,7 +388,7 @@ extension TraceModelBuilder {
             let parent = position(of: source, inferring: .computation)
             states[Int(computation)].pendingRoot = states[Int(parent)].pendingRoot
             if explains { previous = states[Int(parent)].pendingCause }
-        case .explicit, .stop:
+        case .explicit, .stop, .runaway, .error:
             states[Int(computation)].pendingRoot = enclosingRoot(thread)
             if explains { previous = enclosingCause(thread) }
         }
@@ -395,8 +396,8 @@ extension TraceModelBuilder {
         let link = CauseLink.make(.invalidated(node: computation, cause: cause), after: previous)
         states[Int(computation)].pendingCause = link
         let collector = states[Int(computation)].collector
-        if collector >= 0 && (cause == .parent || cause == .stop) {
-            collectors[Int(collector)].record(.stopped, node: nodes[Int(computation)].id, at: time, link: link,
+        if collector >= 0 && cause.stops {
+            collectors[Int(collector)].record(.stopped, stopCause: cause, node: nodes[Int(computation)].id, at: time, link: link,
                                               limit: options.whyEntryLimit)
         }
     }
@@ -430,7 +431,7 @@ extension TraceModelBuilder {
             actions[Int(root)].runsCausedByComputation[computationID, default: 0] += 1
         }
         threads[thread].frames.append(Frame(isAction: false, node: computation, action: -1, root: root,
-                                            cause: cause, begin: time))
+                                            cause: cause, begin: time, firstRun: firstRun))
     }
 
     private func runEnded(_ computationID: UInt64, thread: Int, at time: UInt64) {
@@ -451,6 +452,12 @@ extension TraceModelBuilder {
         nodes[Int(computation)].runs.totalNanoseconds &+= duration
         nodes[Int(computation)].runs.selfNanoseconds &+= exclusive
         nodes[Int(computation)].runs.durations.record(duration)
+        if !frame.firstRun {
+            nodes[Int(computation)].runs.rerunNanoseconds &+= duration
+            if duration > nodes[Int(computation)].runs.maxRerunNanoseconds {
+                nodes[Int(computation)].runs.maxRerunNanoseconds = duration
+            }
+        }
         let remaining = threads[thread].frames.count
         if remaining > 0 { threads[thread].frames[remaining - 1].nestedNanoseconds &+= duration }
         states[Int(computation)].runRoot = frame.root
@@ -485,6 +492,7 @@ extension TraceModelBuilder {
         else { return }
         let frame = threads[thread].frames.remove(at: depth)
         actions[Int(frame.action)].totalNanoseconds &+= time &- frame.begin
+        actions[Int(frame.action)].durations.record(time &- frame.begin)
     }
 
     private func takeSnapshot(at timestamp: UInt64) {
@@ -509,8 +517,10 @@ extension TraceModelBuilder {
         report.firstRuns = collector.firstRuns
         report.reruns = collector.reruns
         report.stops = collector.stops
+        for (cause, count) in collector.stopsByCause { report.stopsByCause[cause.label] = count }
         report.entries = collector.entries.map { entry in
-            WhyEntry(timestamp: entry.timestamp, node: entry.node, event: entry.event, chain: steps(of: entry.link))
+            WhyEntry(timestamp: entry.timestamp, node: entry.node, event: entry.event, chain: steps(of: entry.link),
+                     stopCause: entry.stopCause)
         }
         report.omittedEntries = collector.omitted
         report.patterns = collector.patterns.values

@@ -8,12 +8,26 @@ public struct TraceReadReport: Sendable, Equatable {
     public let events: Int
     /// Where and why reading stopped early; nil for an intact trace.
     public let truncation: TraceTruncation?
+    /// Events of kinds or values this reader does not know, skipped (not in `events`).
+    public let skippedEvents: Int
+    /// Where bytes after the intact end block begin, if the file has any.
+    public let trailingBytesOffset: Int?
 
     /// Creates a report.
-    public init(path: String, events: Int, truncation: TraceTruncation?) {
+    public init(path: String, events: Int, truncation: TraceTruncation?, skippedEvents: Int = 0,
+                trailingBytesOffset: Int? = nil) {
         self.path = path
         self.events = events
         self.truncation = truncation
+        self.skippedEvents = skippedEvents
+        self.trailingBytesOffset = trailingBytesOffset
+    }
+
+    /// One notice for an intact trace followed by bytes that are not part of
+    /// it (read in full all the same), nil otherwise.
+    public var trailingBytesNotice: String? {
+        guard truncation == nil, let trailingBytesOffset else { return nil }
+        return "\(path): bytes after the end block at offset \(trailingBytesOffset) are not part of the trace; ignored"
     }
 
     /// One warning line for a damaged or unfinished trace, nil for an intact one.

@@ -10,6 +10,8 @@ public struct ActionStats: Sendable, Equatable {
     public var count: Int = 0
     /// Time spent inside it (its body; reruns usually follow it).
     public var totalNanoseconds: UInt64 = 0
+    /// The distribution of its invocations' durations (bounded memory).
+    public var durations = DurationHistogram()
     /// Runs of computations whose causal chain starts at this action.
     public var runsCaused: Int = 0
     /// The arguments of its first call, summarised.

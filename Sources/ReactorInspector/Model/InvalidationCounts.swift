@@ -13,12 +13,19 @@ public struct InvalidationCounts: Sendable, Equatable {
     public var explicit = 0
     /// `stop()` was called on it.
     public var byStop = 0
+    /// The flush stopped it as a runaway.
+    public var byRunaway = 0
+    /// Its first run threw, which stopped it.
+    public var byError = 0
 
     /// No invalidations.
     public init() {}
 
     /// All invalidations.
-    public var total: Int { byDependency + byParent + explicit + byStop }
+    public var total: Int { byDependency + byParent + explicit + byStop + byRunaway + byError }
+
+    /// Invalidations that stopped it (by its parent, `stop()`, runaway or error).
+    public var stops: Int { byParent + byStop + byRunaway + byError }
 
     /// Counts one invalidation.
     public mutating func count(_ cause: InvalidationCause) {
@@ -27,6 +34,8 @@ public struct InvalidationCounts: Sendable, Equatable {
         case .parent: byParent += 1
         case .explicit: explicit += 1
         case .stop: byStop += 1
+        case .runaway: byRunaway += 1
+        case .error: byError += 1
         }
     }
 
@@ -36,5 +45,7 @@ public struct InvalidationCounts: Sendable, Equatable {
         byParent += other.byParent
         explicit += other.explicit
         byStop += other.byStop
+        byRunaway += other.byRunaway
+        byError += other.byError
     }
 }

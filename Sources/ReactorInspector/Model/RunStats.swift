@@ -10,6 +10,10 @@ public struct RunStats: Sendable, Equatable {
     public var selfNanoseconds: UInt64 = 0
     /// The distribution of run durations (bounded memory).
     public var durations = DurationHistogram()
+    /// Wall time of the reruns only (first runs left out): budgets' "rerun time".
+    public var rerunNanoseconds: UInt64 = 0
+    /// The longest rerun (first runs left out), exact.
+    public var maxRerunNanoseconds: UInt64 = 0
 
     /// An empty record.
     public init() {}
@@ -18,6 +22,8 @@ public struct RunStats: Sendable, Equatable {
     public var reruns: Int { runs - firstRuns }
     /// The longest run.
     public var maxNanoseconds: UInt64 { durations.maximum }
+    /// The mean run: total over runs (0 without runs).
+    public var meanNanoseconds: UInt64 { runs == 0 ? 0 : totalNanoseconds / UInt64(runs) }
     /// The median run duration (within the histogram's precision).
     public var p50Nanoseconds: UInt64 { durations.percentile(0.5) }
     /// The 99th percentile run duration (within the histogram's precision).
@@ -30,5 +36,7 @@ public struct RunStats: Sendable, Equatable {
         totalNanoseconds &+= other.totalNanoseconds
         selfNanoseconds &+= other.selfNanoseconds
         durations.merge(other.durations)
+        rerunNanoseconds &+= other.rerunNanoseconds
+        maxRerunNanoseconds = max(maxRerunNanoseconds, other.maxRerunNanoseconds)
     }
 }

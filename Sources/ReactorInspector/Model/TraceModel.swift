@@ -14,8 +14,15 @@ public struct TraceModel: Sendable {
     public internal(set) var snapshot: TraceSnapshot?
     /// Store actions by store and name, in order of first call.
     public internal(set) var actions: [ActionStats]
-    /// How many events the trace holds.
+    /// How many events were decoded (of the kinds and values this reader knows).
     public internal(set) var eventCount: Int
+    /// Events skipped as unknown: extension events (tags 64–255) and events
+    /// with an enumeration value this reader does not know. They are events of
+    /// the trace all the same: the end block counts them.
+    public internal(set) var skippedEvents = 0
+    /// Every event of the trace, decoded or skipped: the number the end block's
+    /// `events` counts.
+    public var totalEvents: Int { eventCount + skippedEvents }
     /// Events by kind (kinds with none are absent).
     public internal(set) var eventsByKind: [TraceEventKind: Int]
     /// The first event's timestamp.
@@ -80,7 +87,7 @@ public struct TraceModel: Sendable {
 
     /// The name to show for `id` (`#id` for an unknown node).
     public func name(of id: UInt64) -> String {
-        node(id)?.name ?? "#\(id)"
+        node(id)?.name ?? TraceNode.unnamed(id, createdAs: nil)
     }
 
     /// Nodes matching `name`: by shown name, or `#id`.

@@ -44,13 +44,23 @@ public struct TraceNode: Sendable, Identifiable {
         self.invalidations = InvalidationCounts()
     }
 
-    /// The name to show: the given name, or the kind and id (`dependency#12`).
+    /// The name to show: the given name, or ``unnamed(_:createdAs:)``.
     public var name: String {
-        givenName.isEmpty ? "\(kind.label)#\(id)" : givenName
+        givenName.isEmpty ? Self.unnamed(id, createdAs: createdAt == nil ? nil : kind) : givenName
     }
 
-    /// True for nodes that run: autoruns and computeds.
-    public var isComputation: Bool { kind == .computation || kind == .computed }
+    /// The one name every view gives a node the trace does not name: its kind
+    /// and id (`autorun#12`) when the trace created it, `#12` when the trace
+    /// only refers to it (created before the recording began: its kind is not
+    /// in the trace).
+    public static func unnamed(_ id: UInt64, createdAs kind: TraceNodeKind?) -> String {
+        guard let kind else { return "#\(id)" }
+        return "\(kind.label)#\(id)"
+    }
+
+    /// True for nodes that run: autoruns, computeds and signal stages
+    /// (operators and bindings, which run once per value they handle).
+    public var isComputation: Bool { kind.runs }
 
     /// True if the node existed at `timestamp` (created by then, not yet stopped).
     public func isAlive(at timestamp: UInt64) -> Bool {

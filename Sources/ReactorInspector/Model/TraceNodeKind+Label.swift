@@ -13,6 +13,16 @@ extension TraceNodeKind {
         case .subscription: "subscription"
         case .store: "store"
         case .signal: "signal"
+        case .operator: "operator"
+        case .binding: "binding"
+        }
+    }
+
+    /// True for the kinds that run: autoruns, computeds and signal stages.
+    public var runs: Bool {
+        switch self {
+        case .computation, .computed, .operator, .binding: true
+        default: false
         }
     }
 

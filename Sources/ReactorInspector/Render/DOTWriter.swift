@@ -89,6 +89,7 @@ package struct DOTWriter: Sendable {
         switch node.kind {
         case .computation: attributes.append("shape=box, style=\"rounded,filled\"")
         case .computed: attributes.append("shape=hexagon")
+        case .operator, .binding: attributes.append("shape=cds")
         default: attributes.append("shape=ellipse")
         }
         attributes.append("fillcolor=\"\(scale.colors[level])\"")
@@ -129,6 +130,8 @@ package struct DOTWriter: Sendable {
             if counts.byParent > 0 { causes.append("\(counts.byParent) with parent") }
             if counts.explicit > 0 { causes.append("\(counts.explicit) explicit") }
             if counts.byStop > 0 { causes.append("\(counts.byStop) stop()") }
+            if counts.byRunaway > 0 { causes.append("\(counts.byRunaway) runaway") }
+            if counts.byError > 0 { causes.append("\(counts.byError) error") }
             lines.append("invalidations: " + (causes.isEmpty ? "0" : causes.joined(separator: ", ")))
         }
         if node.kind != .computation { lines.append("changes: \(node.changes)") }
@@ -174,7 +177,7 @@ package struct DOTWriter: Sendable {
         out += "label=<<TABLE BORDER=\"1\" COLOR=\"#bbbbbb\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"
         out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)<B>legend</B>  fill: \(Self.html(metric))</FONT></TD></TR>"
         out += "<TR>\(cells)</TR>"
-        out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)box: autorun · hexagon: computed · ellipse: property</FONT></TD></TR>"
+        out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)box: autorun · hexagon: computed · arrow: operator or binding · ellipse: property, subject</FONT></TD></TR>"
         let edges = graph.layout.edgeLabels ? "×n: invalidations" : "hover an edge: invalidations"
         out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)\(edges) · dashed: nesting</FONT></TD></TR>"
         out += "</TABLE>>];\n"

@@ -26,8 +26,8 @@ public struct DependencyGraph: Sendable {
         /// The heat metric's value (reruns, nanoseconds or changes).
         public var heat: Double
 
-        /// True for autoruns and computeds.
-        public var isComputation: Bool { kind == .computation || kind == .computed }
+        /// True for nodes that run: autoruns, computeds, operators and bindings.
+        public var isComputation: Bool { kind.runs }
     }
 
     /// A drawn edge: `from` is read by `to`, or `to` is nested in `from`.

@@ -13,7 +13,7 @@ import Darwin
 /// Records the reactive core's trace events to a binary log (docs/TRACE_FORMAT.md).
 ///
 /// ```swift
-/// try TraceRecorder.start(path: "app.rtrace")   // or REACTOR_TRACE=app.rtrace + startFromEnvironment()
+/// try TraceRecorder.start(path: "app.trace")   // or REACTOR_TRACE=app.trace + startFromEnvironment()
 /// …
 /// TraceRecorder.stop()                           // ships the rest and closes the file
 /// ```
@@ -98,7 +98,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
 
     /// Starts recording to the path in the environment variable `REACTOR_TRACE`,
     /// if it is set and not empty; returns nil (and does nothing) otherwise.
-    /// Call it once at launch: then `REACTOR_TRACE=app.rtrace ./app` records a trace.
+    /// Call it once at launch: then `REACTOR_TRACE=app.trace ./app` records a trace.
     /// A recording started this way (like any other) is stopped at `exit()`.
     @discardableResult
     public static func startFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,

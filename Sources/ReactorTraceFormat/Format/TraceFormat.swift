@@ -8,7 +8,7 @@ public enum TraceFormat {
     public static let majorVersion: UInt16 = 1
     /// The minor version this library writes; files with a newer minor are read,
     /// skipping what this version does not know.
-    public static let minorVersion: UInt16 = 0
+    public static let minorVersion: UInt16 = 1
     /// The size of the file header this version writes.
     public static let headerLength = 44
     /// The largest header length a reader accepts (room for future minor versions).

@@ -4,13 +4,22 @@ struct ChunkDecoder {
     /// starts a fresh context.
     struct Context {
         var nextSequence: UInt32
+        /// Register `T`: reset by a fresh context.
         var time: UInt64 = 0
+        /// The time the thread's events read as: its latest event's, kept
+        /// across fresh contexts, so that an untimed event at the start of a
+        /// context does not read as earlier than the event before it
+        /// (docs/TRACE_FORMAT.md, section 7, "Event times").
+        var eventTime: UInt64 = 0
         var computation: UInt64 = 0
         var dependency: UInt64 = 0
         var node: UInt64 = 0
         var strings: [String] = []
 
-        init(nextSequence: UInt32) { self.nextSequence = nextSequence }
+        init(nextSequence: UInt32, eventTime: UInt64 = 0) {
+            self.nextSequence = nextSequence
+            self.eventTime = eventTime
+        }
     }
 
     /// What one pass over a chunk came to.
@@ -83,7 +92,7 @@ struct ChunkDecoder {
                               _ output: inout Output) -> Outcome {
         @inline(__always)
         func emit(_ record: PlainTraceRecord, _ context: Context, _ output: inout Output) -> Outcome {
-            output.emit(record, at: context.time) ? .decoded : .malformed
+            output.emit(record, at: context.eventTime) ? .decoded : .malformed
         }
         switch kind {
         case .nodeCreated:
@@ -169,6 +178,7 @@ struct ChunkDecoder {
     private func readTime(_ reader: inout UnsafeByteReader, _ context: inout Context) -> Bool {
         guard let delta = reader.readVarint() else { return false }
         context.time &+= delta
+        if context.time > context.eventTime { context.eventTime = context.time }
         return true
     }
 

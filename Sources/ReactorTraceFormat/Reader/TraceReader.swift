@@ -1,7 +1,7 @@
 /// Reads a trace log back as a stream of ``TraceEvent``s.
 ///
 /// ```swift
-/// let reader = try TraceReader(path: "app.rtrace")
+/// let reader = try TraceReader(path: "app.trace")
 /// while let event = try reader.next() { … }
 /// if let truncation = reader.truncation { print("stopped at byte \(truncation.offset): \(truncation)") }
 /// ```
@@ -34,6 +34,10 @@ public final class TraceReader: Sequence {
     public private(set) var truncation: TraceTruncation?
     /// Events returned so far.
     public var eventsRead: Int { storedEventsRead }
+    /// Where bytes that are not part of the trace begin: the first byte after
+    /// an intact end block, when the file goes on past it (nil otherwise).
+    /// The trace itself is whole; the bytes after it are not read.
+    public private(set) var trailingBytesOffset: Int?
     /// Events of kinds this reader does not know (a newer minor version), skipped by length.
     public private(set) var skippedEvents = 0
     /// Chunks decoded so far.
@@ -225,6 +229,12 @@ public final class TraceReader: Sequence {
             }
         }
         if let failure { throw failure }
+        if type == TraceFormat.endBlock {
+            // The end block closes the trace: whatever follows is not read.
+            finished = true
+            let after = input.offset
+            if try !input.read(1).isEmpty { trailingBytesOffset = after }
+        }
     }
 
     /// Decodes a chunk's events into `events` in one pass; all of them or, if
@@ -237,7 +247,7 @@ public final class TraceReader: Sequence {
             if let previous { contexts[thread] = previous }
             return .corruptChunk(offset: offset)
         }
-        var context = fresh ? ChunkDecoder.Context(nextSequence: sequence) : previous!
+        var context = fresh ? ChunkDecoder.Context(nextSequence: sequence, eventTime: previous?.eventTime ?? 0) : previous!
         // Every stored event takes at least two bytes: a hostile count cannot
         // make the buffer larger than the payload allows.
         let capacity = Swift.min(count, payload.count / 2)

@@ -6,6 +6,10 @@ public enum InvalidationCause: UInt8, Sendable, CaseIterable, BitwiseCopyable {
     case parent = 2
     /// `invalidate()` or `run()` was called.
     case explicit = 3
-    /// `stop()` was called.
+    /// `stop()` was called (or, for a computed, the object was released).
     case stop = 4
+    /// The flush stopped it as a runaway: it kept invalidating itself within one flush.
+    case runaway = 5
+    /// Its first run threw, which stops it (the error went to `onError` or the issue handler).
+    case error = 6
 }

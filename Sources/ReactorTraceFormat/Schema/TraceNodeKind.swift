@@ -18,4 +18,9 @@ public enum TraceNodeKind: UInt8, Sendable, CaseIterable, BitwiseCopyable {
     case store = 8
     /// A signal.
     case signal = 9
+    /// One subscriber's stage of an operator (`map`, `debounce`…): a run per
+    /// value it handles, a `changed` per value it sends on.
+    case `operator` = 10
+    /// A binding's stage: a run per value it writes into its target.
+    case binding = 11
 }

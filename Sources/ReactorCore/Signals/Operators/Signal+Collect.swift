@@ -1,10 +1,14 @@
+import ReactorTraceFormat
+
 extension Signal {
     /// Sends every value as one array when this signal completes, then
     /// completes. An error is passed on and the values are dropped.
     public func collect() -> Signal<[Value]> {
-        Signal<[Value]> { observer in
+        let name = named("collect")
+        return Signal<[Value]>(name: name) { observer in
             var values: [Value] = []  // per subscriber
-            return self.subscribe(next: { values.append($0) },
+            return self.subscribe(stage: SignalStage(.operator, name),
+                                  next: { values.append($0) },
                                   error: { observer.forward(error: $0) },
                                   completed: {
                                       observer.forward(values)
@@ -17,10 +21,12 @@ extension Signal {
     /// when this signal completes.
     public func collect(_ count: Int) -> Signal<[Value]> {
         let size = Swift.max(1, count)
-        return Signal<[Value]> { observer in
+        let name = named("collect(\(size))")
+        return Signal<[Value]>(name: name) { observer in
             var values: [Value] = []
             values.reserveCapacity(size)
-            return self.subscribe(next: { value in
+            return self.subscribe(stage: SignalStage(.operator, name),
+                                  next: { value in
                                       values.append(value)
                                       if values.count == size {
                                           let full = values

@@ -2,8 +2,9 @@ extension Signal {
     /// Sends `transform` of each value, skipping the values it maps to `nil`.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Value) -> T?) -> Signal<T> {
-        Signal<T> { observer in
-            self.relay(to: observer) { value in
+        let name = named("compactMap")
+        return Signal<T>(name: name) { observer in
+            self.relay(as: name, to: observer) { value in
                 if let transformed = transform(value) { observer.forward(transformed) }
             }
         }

@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 import Dispatch
 
 extension Signal {
@@ -5,12 +7,19 @@ extension Signal {
     /// the queue is serial. Events still queued when the subscription is
     /// cancelled are dropped.
     public func observe(on queue: DispatchQueue) -> Signal<Value> {
-        Signal { observer in
+        let name = named("observe(on: \(queue.label))")
+        return Signal(name: name) { observer in
             let target = UncheckedSendable(observer)
+            let stage = SignalStage(.operator, name)
+            let node = stage.id
             return self.subscribe(
+                stage: stage,
                 next: { value in
+                    // Recorded here, on the sending thread, so that the run
+                    // on the queue follows from this send.
+                    stage.recordSend()
                     let value = UncheckedSendable(value)
-                    queue.async { target.wrapped.send(value.wrapped) }
+                    queue.async { target.wrapped.send(value.wrapped, from: node) }
                 },
                 error: { error in
                     let error = UncheckedSendable(error)

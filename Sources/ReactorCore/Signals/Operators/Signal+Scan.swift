@@ -3,9 +3,10 @@ extension Signal {
     /// starting from `initial` (which is not sent).
     public func scan<Result>(_ initial: Result,
                              _ next: @escaping (Result, Value) -> Result) -> Signal<Result> {
-        Signal<Result> { observer in
+        let name = named("scan")
+        return Signal<Result>(name: name) { observer in
             var accumulated = initial  // per subscriber
-            return self.relay(to: observer) { value in
+            return self.relay(as: name, to: observer) { value in
                 accumulated = next(accumulated, value)
                 observer.forward(accumulated)
             }

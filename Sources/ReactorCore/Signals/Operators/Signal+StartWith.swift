@@ -6,13 +6,14 @@ extension Signal {
 
     /// Sends the elements of `values` first, then this signal's events.
     public func startWith(contentsOf values: [Value]) -> Signal<Value> {
-        Signal { observer in
+        let name = named("startWith")
+        return Signal(name: name) { observer in
             for value in values {
                 if observer.sink.isTerminated { return nil }
                 observer.forward(value)
             }
             if observer.sink.isTerminated { return nil }
-            return self.relay(to: observer) { observer.forward($0) }
+            return self.relay(as: name, to: observer) { observer.forward($0) }
         }
     }
 }

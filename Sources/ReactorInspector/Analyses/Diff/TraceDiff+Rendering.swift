@@ -15,25 +15,36 @@ extension TraceDiff {
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
     }
 
-    /// The terminal table: changed entries by impact, then new and gone ones.
+    /// The noise rule in words, as the text and Markdown forms state it.
+    var noiseRule: String {
+        "time changes when the typical run (median run or action) moves by more than "
+            + "\(formatDecimal(Self.noisePercent))% and \(Self.microseconds(minimumTimeNanoseconds)) µs; reruns are exact"
+    }
+
+    /// The terminal table: which traces and the noise rule first, then per section
+    /// the changed entries by impact with a totals row, then new and gone ones.
     /// `limit` caps the rows per section (unchanged ones are counted, not listed).
     public func text(basePath: String, headPath: String, limit: Int = 30) -> String {
-        var lines: [String] = []
+        var lines: [String] = ["diff \(basePath) → \(headPath)", "(\(noiseRule))", ""]
         for (title, entries) in [("computations", computations), ("actions", actions)] {
             let changed = entries.filter { $0.status == .changed }
             let new = entries.filter { $0.status == .new }
             let gone = entries.filter { $0.status == .gone }
             let unchanged = entries.count - changed.count - new.count - gone.count
             lines.append("\(title): \(changed.count) changed, \(new.count) new, \(gone.count) gone, \(unchanged) unchanged")
-            if !changed.isEmpty {
-                let rows = changed.prefix(limit).map { entry -> [String] in
+            if !entries.isEmpty {
+                var rows = changed.prefix(limit).map { entry -> [String] in
                     [(entry.regressed ? "! " : "  ") + TerminalEscaping.escape(entry.name),
                      "\(entry.base!.reruns) → \(entry.head!.reruns)",
                      Self.signed(entry.rerunsDelta) + Self.percent(entry.rerunsPercent),
                      "\(Self.ms(entry.base!.totalNanoseconds)) → \(Self.ms(entry.head!.totalNanoseconds))",
-                     Self.signedMilliseconds(entry.timeDeltaNanoseconds) + Self.percent(entry.timePercent)]
+                     Self.signedMilliseconds(entry.timeDeltaNanoseconds) + Self.percent(entry.timePercent),
+                     entry.timeChanged ? Self.percent(entry.typicalPercent).trimmingCharacters(in: .whitespaces) : "noise"]
                 }
-                lines += Self.table(header: ["  " + (title == "actions" ? "action" : "computation"), "reruns", "Δ reruns", "time ms", "Δ time ms"],
+                let totals = Self.totals(of: entries)
+                rows.append(Self.totalsRow(totals))
+                lines += Self.table(header: ["  " + (title == "actions" ? "action" : "computation"), "reruns", "Δ reruns",
+                                             "total ms", "Δ total ms", "typical"],
                                     rows: rows)
                 if changed.count > limit { lines.append("  … \(changed.count - limit) more changed") }
             }
@@ -53,17 +64,28 @@ extension TraceDiff {
                 lines.append("\(regressions.count) regressed over \(formatDecimal(threshold))%: "
                              + regressions.map(\.name).joined(separator: ", "))
             }
-        } else {
-            lines.append("\(basePath) → \(headPath)")
         }
+        while lines.last == "" { lines.removeLast() }
         // Names are data: nothing in them reaches the terminal raw (padded rows escaped their names first).
         return lines.map(TerminalEscaping.escape).joined(separator: "\n") + "\n"
+    }
+
+    /// The `total` row of a section: every name's reruns and total time, on each side.
+    static func totalsRow(_ totals: Totals) -> [String] {
+        let rerunsDelta = totals.head.reruns - totals.base.reruns
+        let timeDelta = Int64(totals.head.totalNanoseconds) - Int64(totals.base.totalNanoseconds)
+        let rerunsPercent = totals.base.reruns == 0 ? nil : Double(rerunsDelta) / Double(totals.base.reruns) * 100
+        let timePercent = totals.base.totalNanoseconds == 0 ? nil
+            : Double(timeDelta) / Double(totals.base.totalNanoseconds) * 100
+        return ["  total", "\(totals.base.reruns) → \(totals.head.reruns)", signed(rerunsDelta) + percent(rerunsPercent),
+                "\(ms(totals.base.totalNanoseconds)) → \(ms(totals.head.totalNanoseconds))",
+                signedMilliseconds(timeDelta) + percent(timePercent), ""]
     }
 
     /// A Markdown table for PR comments: the changed, new and gone entries, most impact first.
     public func markdown(basePath: String, headPath: String, limit: Int = 20) -> String {
         var lines = ["### Reactor trace diff", "",
-                     "\(MarkupEscaping.markdownCode(basePath)) → \(MarkupEscaping.markdownCode(headPath))", ""]
+                     "\(MarkupEscaping.markdownCode(basePath)) → \(MarkupEscaping.markdownCode(headPath)) (\(noiseRule))", ""]
         let entries = (computations + actions).filter { $0.status != .unchanged }
             .sorted { $0.timeDeltaNanoseconds.magnitude > $1.timeDeltaNanoseconds.magnitude }
         if entries.isEmpty {
@@ -79,6 +101,10 @@ extension TraceDiff {
                              + "\(Self.signed(entry.rerunsDelta))\(Self.percent(entry.rerunsPercent)) | \(time) | "
                              + "\(Self.signedMilliseconds(entry.timeDeltaNanoseconds))\(Self.percent(entry.timePercent)) |")
             }
+            for (title, section) in [("all computations", computations), ("all actions", actions)] where !section.isEmpty {
+                let row = Self.totalsRow(Self.totals(of: section))
+                lines.append("| | **total** | \(title) | \(row[1]) | \(row[2]) | \(row[3]) | \(row[4]) |")
+            }
             if entries.count > limit { lines.append(""); lines.append("… and \(entries.count - limit) more.") }
         }
         if let threshold = regressionThresholdPercent {
@@ -90,6 +116,8 @@ extension TraceDiff {
     }
 
     static func ms(_ nanoseconds: UInt64) -> String { formatDecimal(Double(nanoseconds) / 1e6) }
+
+    static func microseconds(_ nanoseconds: UInt64) -> String { formatDecimal(Double(nanoseconds) / 1e3) }
 
     static func signed(_ value: Int) -> String { value > 0 ? "+\(value)" : "\(value)" }
 

@@ -6,24 +6,29 @@ public struct TraceDiff: Sendable, Equatable, Codable {
     public struct Measures: Sendable, Equatable, Codable {
         /// Reruns (computations) or reruns caused (actions).
         public var reruns: Int
-        /// Total rerun time (computations) or time inside the action (actions), in nanoseconds.
+        /// Total time of every run, first runs included (computations, as `hot`'s total), or time
+        /// inside the action (actions), in nanoseconds.
         public var totalNanoseconds: UInt64
         /// Instances (computations sharing the name) or invocations (actions).
         public var count: Int
+        /// The typical run, which the noise rule compares: the median run (p50) of a
+        /// computation, the median invocation of an action.
+        public var typicalNanoseconds: UInt64
 
         /// Creates measures.
-        public init(reruns: Int, totalNanoseconds: UInt64, count: Int) {
+        public init(reruns: Int, totalNanoseconds: UInt64, count: Int, typicalNanoseconds: UInt64 = 0) {
             self.reruns = reruns
             self.totalNanoseconds = totalNanoseconds
             self.count = count
+            self.typicalNanoseconds = typicalNanoseconds
         }
     }
 
     /// Whether a name exists in both traces.
     public enum Status: String, Sendable, Codable {
-        /// In both, with different measures.
+        /// In both, with different reruns or a time change beyond the noise rule.
         case changed
-        /// In both, with equal reruns and time.
+        /// In both, with equal reruns and time within the noise rule.
         case unchanged
         /// Only in the head.
         case new
@@ -51,6 +56,11 @@ public struct TraceDiff: Sendable, Equatable, Codable {
         public var timeDeltaNanoseconds: Int64
         /// The time change in percent of the base; nil when the base has none.
         public var timePercent: Double?
+        /// The typical run's change in percent of the base's (nil when the base's is 0):
+        /// what the noise rule judges.
+        public var typicalPercent: Double?
+        /// True when the typical run moved beyond the noise rule.
+        public var timeChanged: Bool
         /// True when this entry counts as a regression under the diff's threshold.
         public var regressed: Bool
     }
@@ -61,25 +71,38 @@ public struct TraceDiff: Sendable, Equatable, Codable {
     public var actions: [Entry]
     /// The threshold (percent) used for ``Entry/regressed``; nil when none was given.
     public var regressionThresholdPercent: Double?
-    /// Time changes smaller than this (nanoseconds) never count as regressions: timer jitter.
+    /// Typical-run changes smaller than this (nanoseconds) are noise: timer jitter.
     public var minimumTimeNanoseconds: UInt64
 
-    /// Compares `base` with `head`. With `regressionThresholdPercent`, an entry in
-    /// both traces regresses when its reruns grow by more than that percentage, or its
-    /// time grows by more than that percentage and by at least `minimumTimeNanoseconds`;
-    /// growing from zero counts as infinitely many percent. New and gone names never regress.
+    /// Typical-run changes within this percentage are noise (docs/PROFILING_IN_CI.md, "The noise rule"):
+    /// about twice the largest spread measured between recordings of the same scenario.
+    public static let noisePercent: Double = 25
+
+    /// Compares `base` with `head`. Reruns are exact (the same scenario reruns the same
+    /// computations); time is judged by the noise rule: the typical run (a computation's
+    /// median run, an action's median invocation) changes when it moves by more than
+    /// ``noisePercent`` and by more than `minimumTimeNanoseconds`. With
+    /// `regressionThresholdPercent`, an entry in both traces regresses when its reruns grow
+    /// by more than that percentage, or its typical run grows beyond the noise rule and by
+    /// more than that percentage; growing from zero counts as infinitely many percent.
+    /// New and gone names never regress.
     public init(base: TraceProfile, head: TraceProfile, regressionThresholdPercent: Double? = nil,
-                minimumTimeNanoseconds: UInt64 = 100_000) {
+                minimumTimeNanoseconds: UInt64 = 1_000) {
         self.regressionThresholdPercent = regressionThresholdPercent
         self.minimumTimeNanoseconds = minimumTimeNanoseconds
         func computationMeasures(_ profile: TraceProfile) -> [String: (String, Measures)] {
             Dictionary(profile.computations.map {
-                ($0.name, ($0.kind, Measures(reruns: $0.reruns, totalNanoseconds: $0.totalRerunNanoseconds, count: $0.instances)))
+                ($0.name, ($0.kind, Measures(reruns: $0.reruns, totalNanoseconds: $0.stats.totalNanoseconds, count: $0.instances,
+                                             typicalNanoseconds: $0.stats.p50Nanoseconds)))
             }, uniquingKeysWith: { first, _ in first })
         }
         func actionMeasures(_ profile: TraceProfile) -> [String: (String, Measures)] {
-            Dictionary(profile.actions.map {
-                ($0.qualifiedName, ("action", Measures(reruns: $0.rerunsCaused, totalNanoseconds: $0.totalNanoseconds, count: $0.invocations)))
+            var durations: [String: DurationHistogram] = [:]
+            for action in profile.model.actions { durations[action.qualifiedName, default: DurationHistogram()].merge(action.durations) }
+            return Dictionary(profile.actions.map {
+                ($0.qualifiedName, ("action", Measures(reruns: $0.rerunsCaused, totalNanoseconds: $0.totalNanoseconds,
+                                                        count: $0.invocations,
+                                                        typicalNanoseconds: durations[$0.qualifiedName]?.percentile(0.5) ?? 0)))
             }, uniquingKeysWith: { first, _ in first })
         }
         computations = Self.compare(computationMeasures(base), computationMeasures(head),
@@ -94,6 +117,25 @@ public struct TraceDiff: Sendable, Equatable, Codable {
     /// The process exit code for `diff`: 1 when a threshold was given and something regressed past it.
     public var exitCode: Int32 { regressions.isEmpty ? 0 : 1 }
 
+    /// Both traces' sums over every name of a section: reruns and total time.
+    public struct Totals: Sendable, Equatable, Codable {
+        /// The base's sums.
+        public var base: Measures
+        /// The head's sums.
+        public var head: Measures
+    }
+
+    /// The sums of `entries` (a section: computations or actions), on each side.
+    public static func totals(of entries: [Entry]) -> Totals {
+        func sum(_ side: (Entry) -> Measures?) -> Measures {
+            entries.compactMap(side).reduce(Measures(reruns: 0, totalNanoseconds: 0, count: 0)) {
+                Measures(reruns: $0.reruns + $1.reruns, totalNanoseconds: $0.totalNanoseconds + $1.totalNanoseconds,
+                         count: $0.count + $1.count)
+            }
+        }
+        return Totals(base: sum(\.base), head: sum(\.head))
+    }
+
     private static func compare(_ base: [String: (String, Measures)], _ head: [String: (String, Measures)],
                                 threshold: Double?, minimumTime: UInt64) -> [Entry] {
         let names = Set(base.keys).union(head.keys)
@@ -103,23 +145,29 @@ public struct TraceDiff: Sendable, Equatable, Codable {
             let kind = head[name]?.0 ?? base[name]?.0 ?? "autorun"
             let rerunsDelta = (after?.reruns ?? 0) - (before?.reruns ?? 0)
             let timeDelta = Int64(after?.totalNanoseconds ?? 0) - Int64(before?.totalNanoseconds ?? 0)
+            let rerunsPercent = before.flatMap { $0.reruns == 0 ? nil : Double(rerunsDelta) / Double($0.reruns) * 100 }
+            let timePercent = before.flatMap { $0.totalNanoseconds == 0 ? nil : Double(timeDelta) / Double($0.totalNanoseconds) * 100 }
+            let typicalDelta = Int64(after?.typicalNanoseconds ?? 0) - Int64(before?.typicalNanoseconds ?? 0)
+            let typicalPercent = before.flatMap {
+                $0.typicalNanoseconds == 0 ? nil : Double(typicalDelta) / Double($0.typicalNanoseconds) * 100
+            }
+            let timeChanged = before != nil && after != nil && typicalDelta.magnitude > minimumTime
+                && (typicalPercent.map { abs($0) > noisePercent } ?? true)
             let status: Status
             switch (before, after) {
             case (nil, _): status = .new
             case (_, nil): status = .gone
-            case let (b?, a?): status = b.reruns == a.reruns && b.totalNanoseconds == a.totalNanoseconds ? .unchanged : .changed
+            case let (b?, a?): status = b.reruns == a.reruns && !timeChanged ? .unchanged : .changed
             }
-            let rerunsPercent = before.flatMap { $0.reruns == 0 ? nil : Double(rerunsDelta) / Double($0.reruns) * 100 }
-            let timePercent = before.flatMap { $0.totalNanoseconds == 0 ? nil : Double(timeDelta) / Double($0.totalNanoseconds) * 100 }
             var regressed = false
             if let threshold, status == .changed {
                 let rerunsGrew = rerunsDelta > 0 && (rerunsPercent.map { $0 > threshold } ?? true)
-                let timeGrew = timeDelta > 0 && UInt64(timeDelta) >= minimumTime && (timePercent.map { $0 > threshold } ?? true)
+                let timeGrew = timeChanged && typicalDelta > 0 && (typicalPercent.map { $0 > threshold } ?? true)
                 regressed = rerunsGrew || timeGrew
             }
             return Entry(name: name, kind: kind, status: status, base: before, head: after, rerunsDelta: rerunsDelta,
                          rerunsPercent: rerunsPercent, timeDeltaNanoseconds: timeDelta, timePercent: timePercent,
-                         regressed: regressed)
+                         typicalPercent: typicalPercent, timeChanged: timeChanged, regressed: regressed)
         }
         return entries.sorted { lhs, rhs in
             let lt = lhs.timeDeltaNanoseconds.magnitude, rt = rhs.timeDeltaNanoseconds.magnitude

@@ -37,6 +37,8 @@ public struct ComputationGroup: Sendable {
             if counts.byParent > 0 { groups[key]!.causes["parent", default: 0] += counts.byParent }
             if counts.explicit > 0 { groups[key]!.causes["explicit", default: 0] += counts.explicit }
             if counts.byStop > 0 { groups[key]!.causes["stop", default: 0] += counts.byStop }
+            if counts.byRunaway > 0 { groups[key]!.causes["runaway", default: 0] += counts.byRunaway }
+            if counts.byError > 0 { groups[key]!.causes["error", default: 0] += counts.byError }
         }
         var keyByID: [UInt64: GroupKey] = [:]
         for key in order { for id in groups[key]!.ids { keyByID[id] = key } }

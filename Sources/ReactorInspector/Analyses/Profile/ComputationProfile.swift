@@ -10,36 +10,39 @@ public struct ComputationProfile: Sendable, Equatable {
     public var kind: String
     /// How many computations had this name.
     public var instances: Int
-    /// Every run, first runs included.
-    public var runs: Int
-    /// Runs after the first.
-    public var reruns: Int
-    /// Wall time of all reruns (nested runs included), in nanoseconds.
-    public var totalRerunNanoseconds: UInt64
-    /// The longest single rerun, in nanoseconds.
-    public var maxRerunNanoseconds: UInt64
+    /// Its runs, added up over the instances, as the trace model counts them
+    /// (the same figures as `hot`: docs/METRICS.md).
+    public var stats: RunStats
     /// The causal chain of the longest rerun, as readable steps.
     public var slowestRerunCause: [String]
     /// The causal chain of the latest rerun, as readable steps.
     public var latestRerunCause: [String]
 
     /// Creates a profile.
-    public init(name: String, kind: String, instances: Int = 1, runs: Int, reruns: Int,
-                totalRerunNanoseconds: UInt64, maxRerunNanoseconds: UInt64,
+    public init(name: String, kind: String, instances: Int = 1, stats: RunStats,
                 slowestRerunCause: [String] = [], latestRerunCause: [String] = []) {
         self.name = name
         self.kind = kind
         self.instances = instances
-        self.runs = runs
-        self.reruns = reruns
-        self.totalRerunNanoseconds = totalRerunNanoseconds
-        self.maxRerunNanoseconds = maxRerunNanoseconds
+        self.stats = stats
         self.slowestRerunCause = slowestRerunCause
         self.latestRerunCause = latestRerunCause
     }
 
+    /// Every run, first runs included.
+    public var runs: Int { stats.runs }
+    /// Runs after the first.
+    public var reruns: Int { stats.reruns }
+    /// Wall time of the reruns only (first runs left out): the budgets' "rerun time".
+    public var totalRerunNanoseconds: UInt64 { stats.rerunNanoseconds }
+    /// The longest rerun (first runs left out).
+    public var maxRerunNanoseconds: UInt64 { stats.maxRerunNanoseconds }
     /// Mean rerun time in nanoseconds (0 without reruns).
     public var meanRerunNanoseconds: UInt64 { reruns == 0 ? 0 : totalRerunNanoseconds / UInt64(reruns) }
+    /// The shared record (`runs`, `totalNanoseconds`… over all runs, first included).
+    public var record: ComputationRecord {
+        ComputationRecord(name: name, kind: TraceNodeKind(label: kind) ?? .computation, runs: stats)
+    }
 }
 
 /// What one store action cost over a trace, all invocations together.

@@ -5,23 +5,20 @@ extension TraceProfile {
     /// A computation that was created but never ran (a computed nobody read) is
     /// listed with zero runs, so that `diff` tells "no longer runs" from "gone".
     public var computations: [ComputationProfile] {
-        var byName: [String: (profile: ComputationProfile, slowest: CauseStep?, latest: CauseStep?, latestRun: Int)] = [:]
-        var everyComputation = counters
-        for (id, node) in nodes where (node.kind == .computation || node.kind == .computed) && counters[id] == nil {
-            everyComputation[id] = ComputationCounters()
-        }
-        for (id, counter) in everyComputation {
-            let node = nodes[id]
-            let name = self.name(of: id)
-            let kind = node?.kind == .computed ? "computed" : "autorun"
+        // The figures are the model's (the one count every view shares); this
+        // profile adds only the causal chains of the slowest and latest reruns.
+        let model = self.model
+        var byName: [String: (profile: ComputationProfile, slowest: CauseStep?, slowestNanoseconds: UInt64,
+                              latest: CauseStep?, latestRun: Int)] = [:]
+        for node in model.nodes where node.isComputation {
+            let name = self.name(of: node.id)
+            let counter = counters[node.id] ?? ComputationCounters()
             if var entry = byName[name] {
                 entry.profile.instances += 1
-                entry.profile.runs += counter.runs
-                entry.profile.reruns += counter.reruns
-                entry.profile.totalRerunNanoseconds += counter.totalRerunNanoseconds
-                if counter.maxRerunNanoseconds > entry.profile.maxRerunNanoseconds
-                    || (counter.maxRerunNanoseconds == entry.profile.maxRerunNanoseconds && entry.slowest == nil) {
-                    entry.profile.maxRerunNanoseconds = counter.maxRerunNanoseconds
+                entry.profile.stats.merge(node.runs)
+                if counter.maxRerunNanoseconds > entry.slowestNanoseconds
+                    || (counter.maxRerunNanoseconds == entry.slowestNanoseconds && entry.slowest == nil) {
+                    entry.slowestNanoseconds = counter.maxRerunNanoseconds
                     entry.slowest = counter.slowestCause
                 }
                 if counter.latestCause != nil, entry.latest == nil || counter.reruns > entry.latestRun {
@@ -30,10 +27,10 @@ extension TraceProfile {
                 }
                 byName[name] = entry
             } else {
-                let profile = ComputationProfile(
-                    name: name, kind: kind, instances: 1, runs: counter.runs, reruns: counter.reruns,
-                    totalRerunNanoseconds: counter.totalRerunNanoseconds, maxRerunNanoseconds: counter.maxRerunNanoseconds)
-                byName[name] = (profile, counter.slowestCause, counter.latestCause, counter.reruns)
+                let profile = ComputationProfile(name: name, kind: node.kind.label,
+                                                 instances: 1, stats: node.runs)
+                byName[name] = (profile, counter.slowestCause, counter.maxRerunNanoseconds, counter.latestCause,
+                                counter.reruns)
             }
         }
         return byName.values.map { entry in
@@ -104,7 +101,7 @@ extension TraceProfile {
                 switch cause {
                 case .parent: steps.append(base + " (its parent reran)")
                 case .explicit: steps.append(base + " explicitly")
-                case .dependency, .stop: steps.append(base)
+                case .dependency, .stop, .runaway, .error: steps.append(base)
                 }
             case .reran(let computation):
                 steps.append("\(kindWord(computation)) \(name(of: computation)) reran")

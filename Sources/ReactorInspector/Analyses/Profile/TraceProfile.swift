@@ -35,6 +35,8 @@ public final class TraceProfile {
         var name: String
         var parent: UInt64
         var owner: UInt64 = 0
+        /// False for a node known only from a `nodeNamed` (its kind is a guess).
+        var created = true
     }
 
     struct ComputationCounters {
@@ -75,6 +77,8 @@ public final class TraceProfile {
 
     private(set) var nodes: [UInt64: Node] = [:]
     private(set) var counters: [UInt64: ComputationCounters] = [:]
+    private let builder = TraceModelBuilder()
+    private var finished: TraceModel?
     private var threadStates: [UInt32: ThreadState] = [:]
     /// The chain that led to each invalidated computation's next rerun.
     private var pendingCause: [UInt64: CauseStep] = [:]
@@ -112,12 +116,22 @@ public final class TraceProfile {
 
     /// The name of node `id` (`#id` when the trace never named it).
     public func name(of id: UInt64) -> String {
-        guard let node = nodes[id], !node.name.isEmpty else { return id == 0 ? "(none)" : "#\(id)" }
-        return node.name
+        guard let node = nodes[id] else { return id == 0 ? "(none)" : TraceNode.unnamed(id, createdAs: nil) }
+        return node.name.isEmpty ? TraceNode.unnamed(id, createdAs: node.created ? node.kind : nil) : node.name
+    }
+
+    /// The one model of the trace, which holds every figure the profile reports.
+    public var model: TraceModel {
+        if let finished { return finished }
+        let model = builder.finish()
+        finished = model
+        return model
     }
 
     /// Consumes one event.
     public func record(_ event: TraceEvent) {
+        builder.consume(event)
+        finished = nil
         eventCount += 1
         eventsByKind[event.record.kind, default: 0] += 1
         if firstTimestamp == nil { firstTimestamp = event.timestamp }
@@ -130,7 +144,7 @@ public final class TraceProfile {
         case .nodeCreated(let id, let kind, let name, let parent):
             nodes[id] = Node(kind: kind, name: name, parent: parent)
         case .nodeNamed(let id, let name, let owner):
-            if nodes[id] == nil { nodes[id] = Node(kind: .dependency, name: name, parent: 0) }
+            if nodes[id] == nil { nodes[id] = Node(kind: .dependency, name: name, parent: 0, created: false) }
             nodes[id]?.name = name
             nodes[id]?.owner = owner
         case .nodeStopped(let id):
@@ -199,7 +213,7 @@ public final class TraceProfile {
             base = pendingCause[source] ?? currentContext(on: thread)
         case .explicit:
             base = currentContext(on: thread)
-        case .stop:
+        case .stop, .runaway, .error:
             return
         }
         let link = CauseStep.Link.invalidated(computation: computation, cause: cause)

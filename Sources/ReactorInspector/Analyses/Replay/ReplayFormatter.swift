@@ -12,13 +12,18 @@ public struct ReplayFormatter {
     public let filter: ReplayFilter
     /// Colours or plain.
     public let style: TextStyle
+    /// One JSON object a line instead of text (`replay --json`): `timeNanoseconds`,
+    /// `thread`, `kind`, `name`, and per kind the other node, cause, first run or duration.
+    public let json: Bool
 
     /// What a line shows of a node, prepared when it is created or named:
     /// ranges of ``arena``, so that copying it retains nothing.
     private struct NodeText {
         var kind: TraceNodeKind?
-        /// The name, `kind#id` if it has none yet, `#id` if never created.
+        /// The name as shown (escaped for the terminal), `kind#id` if it has none yet, `#id` if never created.
         var name: Range<Int>
+        /// The name as the trace has it, for JSON lines (which escape it their own way).
+        var raw: Range<Int>
         /// `kind ` + bold name (or the bold name alone for an unknown kind).
         var labeled: Range<Int>
         /// The name contains one of the filter's names (case-insensitive).
@@ -48,9 +53,10 @@ public struct ReplayFormatter {
     private var scratchStrings: [String] = []
 
     /// Creates a formatter.
-    public init(filter: ReplayFilter = ReplayFilter(), style: TextStyle = .plain) {
+    public init(filter: ReplayFilter = ReplayFilter(), style: TextStyle = .plain, json: Bool = false) {
         self.filter = filter
-        self.style = style
+        self.style = json ? .plain : style
+        self.json = json
         loweredNames = filter.names.map { $0.lowercased() }
         text.colors = style.colors
         var columns = [Range<Int>](repeating: 0..<0, count: 256)
@@ -116,10 +122,71 @@ public struct ReplayFormatter {
         let kept = isKept(event, strings, kind: kind, thread: thread)
         if kept {
             text.clear()
-            format(event, strings, kind: kind, thread: thread, to: text)
+            if json {
+                text.append(jsonLine(event, strings, kind: kind, thread: thread))
+            } else {
+                format(event, strings, kind: kind, thread: thread, to: text)
+            }
         }
         applyNesting(event, strings, thread: thread)
         return kept
+    }
+
+    // MARK: - JSON lines
+
+    /// The event as one JSON object and a newline.
+    private mutating func jsonLine(_ event: PlainTraceEvent, _ strings: [String], kind: TraceEventKind,
+                                   thread: Int) -> String {
+        func name(_ id: UInt64) -> String { JSONText.quoted(rawNameText(slot(id))) }
+        var fields: [(String, String)] = []
+        let primary: String
+        switch event.record {
+        case let .nodeCreated(id, nodeKind, _, parent):
+            primary = name(id)
+            fields.append(("nodeKind", JSONText.quoted(nodeKind.label)))
+            if parent != 0 { fields.append(("parent", name(parent))) }
+        case let .nodeNamed(id, _, owner):
+            primary = name(id)
+            if owner != 0 { fields.append(("owner", name(owner))) }
+        case let .nodeStopped(id):
+            primary = name(id)
+        case let .depend(computation, dependency):
+            primary = name(computation)
+            fields.append(("dependency", name(dependency)))
+        case let .changed(dependency):
+            primary = name(dependency)
+        case let .invalidated(computation, cause, source):
+            primary = name(computation)
+            fields.append(("cause", JSONText.quoted(cause.label)))
+            if source != 0 { fields.append(("source", name(source))) }
+        case let .rerunBegan(computation, firstRun):
+            primary = name(computation)
+            fields.append(("firstRun", firstRun ? "true" : "false"))
+        case let .rerunEnded(computation):
+            primary = name(computation)
+            if let frame = stacks[thread].last(where: { !$0.isAction && $0.node == computation }) {
+                fields.append(("durationNanoseconds", String(event.timestamp &- frame.begin)))
+            }
+        case let .actionBegan(store, action, arguments):
+            primary = JSONText.quoted(rawNameText(slot(store)) + "." + strings[Int(action.index)])
+            fields.append(("arguments", JSONText.quoted(strings[Int(arguments.index)])))
+        case let .actionEnded(store):
+            if let frame = stacks[thread].last(where: { $0.isAction && $0.node == store }) {
+                primary = JSONText.quoted(String(decoding: frame.label, as: UTF8.self))
+                fields.append(("durationNanoseconds", String(event.timestamp &- frame.begin)))
+            } else {
+                primary = name(store)
+            }
+        case .flushBegan, .flushEnded:
+            primary = "\"flush\""
+        case let .issue(issueKind, node, message):
+            primary = node == 0 ? JSONText.quoted(issueKind.label) : name(node)
+            fields.append(("issue", JSONText.quoted(issueKind.label)))
+            fields.append(("message", JSONText.quoted(strings[Int(message.index)])))
+        }
+        var line = "{\"timeNanoseconds\":\(event.timestamp),\"thread\":\(event.thread),\"kind\":\"\(kind.name)\",\"name\":\(primary)"
+        for (key, value) in fields { line += ",\"\(key)\":\(value)" }
+        return line + "}\n"
     }
 
     // MARK: - Names
@@ -130,17 +197,18 @@ public struct ReplayFormatter {
             setName(id, kind: kind, name: strings[Int(name.index)])
         case let .nodeNamed(id, name, _):
             let known = index.find(id).flatMap { nodes[Int($0)].kind }
-            setName(id, kind: known ?? .reactiveValue, name: strings[Int(name.index)])
+            setName(id, kind: known, name: strings[Int(name.index)])
         default:
             break
         }
     }
 
-    private mutating func setName(_ id: UInt64, kind: TraceNodeKind, name: String) {
-        let display = name.isEmpty ? "\(kind.label)#\(id)" : name
+    private mutating func setName(_ id: UInt64, kind: TraceNodeKind?, name: String) {
+        let display = name.isEmpty ? TraceNode.unnamed(id, createdAs: kind) : name
         let shown = TerminalEscaping.escape(display)
-        let text = NodeText(kind: kind, name: Self.store(shown, in: arena),
-                            labeled: Self.store(kind.label + " " + style.bold(shown), in: arena), matches: matches(display))
+        let labeled = kind.map { $0.label + " " + style.bold(shown) } ?? style.bold(shown)
+        let text = NodeText(kind: kind, name: Self.store(shown, in: arena), raw: Self.store(display, in: arena),
+                            labeled: Self.store(labeled, in: arena), matches: matches(display))
         if let slot = index.find(id) {
             nodes[Int(slot)] = text
         } else {
@@ -153,9 +221,10 @@ public struct ReplayFormatter {
     @inline(__always)
     private mutating func slot(_ id: UInt64) -> Int {
         if let slot = index.find(id) { return Int(slot) }
-        let display = "#\(id)"
+        let display = TraceNode.unnamed(id, createdAs: nil)
         index.insert(id, at: Int32(nodes.count))
-        nodes.append(NodeText(kind: nil, name: Self.store(display, in: arena),
+        let stored = Self.store(display, in: arena)
+        nodes.append(NodeText(kind: nil, name: stored, raw: stored,
                               labeled: Self.store(style.bold(display), in: arena), matches: matches(display)))
         return nodes.count - 1
     }
@@ -179,6 +248,12 @@ public struct ReplayFormatter {
     private mutating func appendLabeled(of id: UInt64, to out: ByteText) {
         let node = slot(id)
         out.append(nodes[node].labeled, of: arena)
+    }
+
+    /// A node's name as the trace has it (for JSON lines).
+    private func rawNameText(_ slot: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: arena.base + nodes[slot].raw.lowerBound, count: nodes[slot].raw.count),
+               as: UTF8.self)
     }
 
     /// A node's name as text (for matching action labels).
@@ -277,6 +352,8 @@ public struct ReplayFormatter {
             case .parent: dim("with its parent ", source, out)
             case .explicit: dim("explicitly", nil, out)
             case .stop: dim("by stop()", nil, out)
+            case .runaway: dim("as a runaway", nil, out)
+            case .error: dim("by an error", nil, out)
             }
         case let .rerunBegan(computation, firstRun):
             appendLabeled(of: computation, to: out)

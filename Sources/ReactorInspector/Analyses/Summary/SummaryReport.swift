@@ -63,11 +63,16 @@ public struct SummaryReport: Sendable, Codable, Equatable {
     /// Runs that began but did not end in the trace (it was cut short).
     public let unfinishedRuns: Int
 
+    /// The `eventsByKind` key of the events this reader skipped (extension
+    /// events and unknown enumeration values): counted in `events` as the end block counts them.
+    public static let skippedKind = "skipped (unknown kind)"
+
     /// Summarises `model`, listing up to `top` computations and actions.
     public init(model: TraceModel, top: Int = 5) {
-        events = model.eventCount
+        events = model.totalEvents
         var byKind: [String: Int] = [:]
         for (kind, count) in model.eventsByKind { byKind[kind.name] = count }
+        if model.skippedEvents > 0 { byKind[Self.skippedKind] = model.skippedEvents }
         eventsByKind = byKind
         nodes = model.nodes.count
         var nodeKinds: [String: Int] = [:]
@@ -116,6 +121,7 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         for kind in TraceEventKind.allCases {
             if let count = eventsByKind[kind.name] { kinds.add([kind.name, "\(count)"]) }
         }
+        if let count = eventsByKind[Self.skippedKind] { kinds.add([Self.skippedKind, "\(count)"]) }
         out += kinds.render(indent: "  ")
         out += "\n" + style.bold("Nodes by kind") + "\n"
         var nodeKinds = TextColumns([.left, .right])

@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 /// Collects the runs of one explained computation during the model's pass:
 /// the first ones with their chains, and all of them grouped by chain shape.
 struct WhyCollector {
@@ -6,6 +8,7 @@ struct WhyCollector {
         var node: UInt64
         var event: WhyEntry.Event
         var link: CauseLink
+        var stopCause: InvalidationCause?
     }
 
     /// A chain's shape: its steps without arguments or times.
@@ -24,6 +27,7 @@ struct WhyCollector {
     var firstRuns = 0
     var reruns = 0
     var stops = 0
+    var stopsByCause: [InvalidationCause: Int] = [:]
     var entries: [Recorded] = []
     var omitted = 0
     var patterns: [[StepKey]: (count: Int, example: CauseLink)] = [:]
@@ -33,14 +37,17 @@ struct WhyCollector {
         self.target = target
     }
 
-    mutating func record(_ event: WhyEntry.Event, node: UInt64, at time: UInt64, link: CauseLink, limit: Int) {
+    mutating func record(_ event: WhyEntry.Event, stopCause: InvalidationCause? = nil, node: UInt64, at time: UInt64,
+                         link: CauseLink, limit: Int) {
         switch event {
         case .firstRun: firstRuns += 1
         case .rerun: reruns += 1
-        case .stopped: stops += 1
+        case .stopped:
+            stops += 1
+            if let stopCause { stopsByCause[stopCause, default: 0] += 1 }
         }
         if entries.count < limit {
-            entries.append(Recorded(timestamp: time, node: node, event: event, link: link))
+            entries.append(Recorded(timestamp: time, node: node, event: event, link: link, stopCause: stopCause))
         } else {
             omitted += 1
         }

@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 /// One run (or stop) of an explained computation, with its causal chain.
 public struct WhyEntry: Sendable, Equatable {
     /// What happened to the computation.
@@ -6,7 +8,7 @@ public struct WhyEntry: Sendable, Equatable {
         case firstRun = "first-run"
         /// It reran.
         case rerun
-        /// It was stopped (by its parent's invalidation or `stop()`).
+        /// It was stopped: ``WhyEntry/stopCause`` says by what.
         case stopped
     }
 
@@ -18,12 +20,15 @@ public struct WhyEntry: Sendable, Equatable {
     public let event: Event
     /// The causal chain, root first, ending with this run or stop.
     public let chain: [WhyStep]
+    /// For a stop, what stopped it: its parent's rerun, `stop()`, runaway or an error.
+    public let stopCause: InvalidationCause?
 
     /// Creates an entry.
-    public init(timestamp: UInt64, node: UInt64, event: Event, chain: [WhyStep]) {
+    public init(timestamp: UInt64, node: UInt64, event: Event, chain: [WhyStep], stopCause: InvalidationCause? = nil) {
         self.timestamp = timestamp
         self.node = node
         self.event = event
         self.chain = chain
+        self.stopCause = stopCause
     }
 }

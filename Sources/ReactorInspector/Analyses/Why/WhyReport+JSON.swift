@@ -1,6 +1,6 @@
 extension WhyReport: Encodable {
     private enum Keys: String, CodingKey {
-        case target, kind, instances, firstRuns, reruns, stops, patterns, entries, omittedEntries, ungroupedEntries
+        case target, kind, instances, runs, firstRuns, reruns, stops, stopsByCause, patterns, entries, omittedEntries, ungroupedEntries
     }
 
     private struct PatternJSON: Encodable {
@@ -12,6 +12,7 @@ extension WhyReport: Encodable {
         let timestampNanoseconds: UInt64
         let node: UInt64
         let event: String
+        let stopCause: String?
         let chain: [String]
     }
 
@@ -21,13 +22,16 @@ extension WhyReport: Encodable {
         try container.encode(target, forKey: .target)
         try container.encodeIfPresent(kind?.label, forKey: .kind)
         try container.encode(instances, forKey: .instances)
+        try container.encode(firstRuns + reruns, forKey: .runs)
         try container.encode(firstRuns, forKey: .firstRuns)
         try container.encode(reruns, forKey: .reruns)
         try container.encode(stops, forKey: .stops)
+        try container.encode(stopsByCause, forKey: .stopsByCause)
         try container.encode(patterns.map { PatternJSON(count: $0.count, chain: $0.chain.map(\.description)) },
                              forKey: .patterns)
         try container.encode(entries.map {
             EntryJSON(timestampNanoseconds: $0.timestamp, node: $0.node, event: $0.event.rawValue,
+                      stopCause: $0.stopCause?.label,
                       chain: $0.chain.map(\.description))
         }, forKey: .entries)
         try container.encode(omittedEntries, forKey: .omittedEntries)

@@ -1,3 +1,5 @@
+import ReactorTraceFormat
+
 extension WhyReport {
     /// The explanation as text: chains grouped by shape, then each run.
     public func text(style: TextStyle = .plain) -> String {
@@ -7,7 +9,13 @@ extension WhyReport {
         var head = "\(kind.label) \(style.bold(target))"
         if instances.count > 1 { head += " (\(instances.count) instances)" }
         head += ": \(runs) run\(runs == 1 ? "" : "s"), \(reruns) rerun\(reruns == 1 ? "" : "s")"
-        if stops > 0 { head += ", \(stops) stop\(stops == 1 ? "" : "s") by its parent" }
+        if stops > 0 {
+            let reasons = InvalidationCause.allCases.compactMap { cause in
+                stopsByCause[cause.label].map { "\($0) \(cause.stopReason)" }
+            }
+            head += ", \(stops) stop\(stops == 1 ? "" : "s")"
+            if !reasons.isEmpty { head += " (" + reasons.joined(separator: ", ") + ")" }
+        }
         var out = head + "\n"
         if patterns.isEmpty { return out + "  It never ran in this trace.\n" }
         out += "\n" + style.bold("Causes, most frequent first") + "\n"

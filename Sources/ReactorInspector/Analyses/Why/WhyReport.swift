@@ -17,8 +17,11 @@ public struct WhyReport: Sendable, Equatable {
     public var firstRuns: Int
     /// Runs after the first.
     public var reruns: Int
-    /// Stops by a parent's invalidation or `stop()`.
+    /// Stops, whatever stopped them.
     public var stops: Int
+    /// Stops by what stopped them, keyed by ``ReactorCore/InvalidationCause/label``
+    /// (`parent`, `stop`, `runaway`, `error`).
+    public var stopsByCause: [String: Int]
     /// The first runs and stops, one by one, up to the options' limit.
     public var entries: [WhyEntry]
     /// Runs and stops not listed in ``entries``.
@@ -36,6 +39,7 @@ public struct WhyReport: Sendable, Equatable {
         firstRuns = 0
         reruns = 0
         stops = 0
+        stopsByCause = [:]
         entries = []
         omittedEntries = 0
         patterns = []

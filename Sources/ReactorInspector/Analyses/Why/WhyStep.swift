@@ -21,18 +21,25 @@ public enum WhyStep: Sendable, Equatable, CustomStringConvertible {
         case let .action(name, arguments):
             arguments.isEmpty ? "action \(name)" : "action \(name) \(arguments)"
         case let .changed(name, kind):
-            kind == .computed ? "computed \(name) got a new value" : "\(name) changed"
+            switch kind {
+            case .computed: "computed \(name) got a new value"
+            case .subject, .signal, .operator: "\(kind.label) \(name) sent a value"
+            default: "\(name) changed"
+            }
+        case let .invalidated(name, kind, cause) where kind == .operator || kind == .binding:
+            cause == .stop || cause == .parent ? "\(kind.label) \(name) stopped" : "\(kind.label) \(name) received it"
         case let .invalidated(name, kind, cause):
             switch cause {
             case .dependency: "\(kind.label) \(name) invalidated"
             case .parent: "\(kind.label) \(name) stopped with its parent"
             case .explicit: "\(kind.label) \(name) invalidated explicitly (invalidate()/run())"
-            case .stop: "\(kind.label) \(name) stopped (stop())"
+            case .stop, .runaway, .error: "\(kind.label) \(name) stopped \(cause.stopReason)"
             }
         case let .ran(name, kind, firstRun):
             switch (kind, firstRun) {
             case (.computed, true): "computed \(name) first computed"
             case (.computed, false): "computed \(name) recomputed"
+            case (.operator, _), (.binding, _): "\(kind.label) \(name) ran"
             case (_, true): "\(kind.label) \(name) created (first run)"
             case (_, false): "\(kind.label) \(name) reran"
             }
@@ -57,12 +64,25 @@ extension Array where Element == WhyStep {
     }
 
     /// The steps as shown, with a computed's rerun and its new value merged
-    /// into one step (`computed remainingCount recomputed to a new value`).
+    /// into one step (`computed remainingCount recomputed to a new value`),
+    /// and a signal stage's receipt, run and send too (`operator … passed it on`).
     public var displayedSteps: [(step: WhyStep, text: String)] {
         var shown: [(step: WhyStep, text: String)] = []
         var index = startIndex
         while index < endIndex {
             let step = self[index]
+            if case let .invalidated(name, kind, cause) = step, kind == .operator || kind == .binding,
+               cause == .dependency || cause == .explicit, index + 1 < endIndex,
+               case .ran(name, kind, _) = self[index + 1] {
+                if index + 2 < endIndex, case .changed(name, kind) = self[index + 2] {
+                    shown.append((self[index + 1], "\(kind.label) \(name) passed it on"))
+                    index += 3
+                } else {
+                    shown.append((self[index + 1], "\(kind.label) \(name) ran"))
+                    index += 2
+                }
+                continue
+            }
             if case let .ran(name, .computed, false) = step, index + 1 < endIndex,
                case .changed(name, .computed) = self[index + 1] {
                 shown.append((step, "computed \(name) recomputed to a new value"))

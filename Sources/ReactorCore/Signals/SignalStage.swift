@@ -1,0 +1,89 @@
+import ReactorTraceFormat
+
+/// One subscriber's stage of an operator or a binding, as a trace node.
+///
+/// A stage is created when its subscriber subscribes, and only while a tracer
+/// is installed (otherwise its id is 0 and nothing about it is recorded). Each
+/// value it receives is one run of the node: `invalidated` (cause
+/// `dependency`, source the node that sent the value, or cause `explicit`
+/// when the sender is unknown), `rerunBegan`, a `changed` of the node for each
+/// value it sends on, `rerunEnded`. So `why` follows a value from the subject
+/// that sent it through every stage to the property a binding writes, and the
+/// stages' work appears as time.
+@usableFromInline
+struct SignalStage {
+    /// The node id, or 0 when tracing was off at subscription.
+    @usableFromInline let id: UInt64
+    /// False for the second input of a stage with two (`combineLatest`,
+    /// `flatMapLatest`'s inner signals): only the first reports the node stopped.
+    @usableFromInline let ownsNode: Bool
+
+    /// A new stage node of `kind` named `name` (recorded if tracing is on).
+    @usableFromInline
+    init(_ kind: TraceNodeKind, _ name: String) {
+        ownsNode = true
+        guard TraceEmit.isOn else {
+            id = 0
+            return
+        }
+        let id = ReactorTracing.makeID()
+        self.id = id
+        withTracer { $0.nodeCreated(id, kind: kind, name: name, parent: 0) }
+    }
+
+    private init(id: UInt64) {
+        self.id = id
+        ownsNode = false
+    }
+
+    /// Another input of the same node.
+    var sharingNode: SignalStage { SignalStage(id: id) }
+
+    /// Runs `body` (which sends values on) as a run of the stage caused by
+    /// `source`, outside the delivery of an upstream value: a time operator's
+    /// timer firing. Graph lock held.
+    func run(from source: UInt64, _ body: () -> Void) {
+        guard id != 0, TraceEmit.isOn else { return body() }
+        let id = id
+        withTracer { tracer in
+            if source != 0 {
+                tracer.invalidated(computation: id, cause: .dependency, source: source)
+            } else {
+                tracer.invalidated(computation: id, cause: .explicit, source: 0)
+            }
+            tracer.rerunBegan(computation: id, firstRun: false)
+        }
+        ReactorCore.graph.withSignalSource(id, isStage: true, body)
+        withTracer { $0.rerunEnded(computation: id) }
+    }
+
+    /// What sent the value this stage is handling now (0 when untraced or
+    /// unknown): the cause to give ``run(from:_:)`` when it sends the value later.
+    var input: UInt64 {
+        id != 0 && TraceEmit.isOn ? ReactorCore.graph.signalInput : 0
+    }
+
+    /// Records that the stage sends a value on now, for a receiver that does
+    /// not record it itself (one reached across a queue). Call inside its run.
+    func recordSend() {
+        let id = id
+        guard id != 0 else { return }
+        withTracer { $0.changed(dependency: id) }
+    }
+}
+
+extension Graph {
+    /// Runs `body` with `source` as the node whose value is being delivered.
+    /// Graph lock held; traced deliveries only.
+    func withSignalSource<R>(_ source: UInt64, isStage: Bool, _ body: () throws -> R) rethrows -> R {
+        let previous = signalSource
+        let previousIsStage = signalSourceIsStage
+        signalSource = source
+        signalSourceIsStage = isStage
+        defer {
+            signalSource = previous
+            signalSourceIsStage = previousIsStage
+        }
+        return try body()
+    }
+}
