@@ -25,9 +25,11 @@ let package = Package(
         .target(name: "CReactorTraceClock"),
         .target(name: "CReactorTraceThread"),
         .target(name: "CReactorTraceCRC"),
+        .target(name: "CReactorTraceCrash"),
         // The trace schema: event and node kinds, the byte format and the streaming reader; no runtime.
         .target(name: "ReactorTraceFormat", dependencies: ["CReactorTraceCRC"]),
-        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "ReactorTraceFormat", "CReactorTraceClock", "CReactorTraceThread"]),
+        .target(name: "ReactorTrace", dependencies: ["ReactorCore", "ReactorTraceFormat", "CReactorTraceClock", "CReactorTraceThread",
+                                                    "CReactorTraceCrash"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "ReactorInspector", dependencies: ["ReactorTraceFormat", "CGraphviz"]),
         .executableTarget(

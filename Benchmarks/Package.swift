@@ -61,6 +61,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "Values",
+            dependencies: [
+                .product(name: "ReactorCore", package: "Reactor"),
+                .product(name: "ReactorTrace", package: "Reactor"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Values",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "Rendering",
             dependencies: [
                 .product(name: "ReactorCore", package: "Reactor"),

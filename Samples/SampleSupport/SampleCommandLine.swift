@@ -2,7 +2,8 @@ import Foundation
 import ReactorTrace
 
 /// The command line the samples share: `--trace PATH` (without it, `REACTOR_TRACE`
-/// decides), `-h`/`--help`, and the sample's own options, read in a loop:
+/// decides), `--trace-values N` (record values cut to N bytes; without it,
+/// `REACTOR_TRACE_VALUES` decides), `-h`/`--help`, and the sample's own options, read in a loop:
 ///
 /// ```swift
 /// var commandLine = SampleCommandLine(program: "counter", usage: "[--trace PATH] [--increments N]")
@@ -23,6 +24,8 @@ public struct SampleCommandLine {
     public let usage: String
     /// The path given with `--trace`, if any.
     public private(set) var tracePath: String?
+    /// The byte limit given with `--trace-values`, if any.
+    public private(set) var traceValues: Int?
     private var arguments: ArraySlice<String>
 
     /// Reads `arguments` (the process's by default; the first is the program's path).
@@ -40,6 +43,11 @@ public struct SampleCommandLine {
             case "--trace":
                 guard let path = arguments.popFirst(), !path.isEmpty else { fail("--trace needs a path") }
                 tracePath = path
+            case "--trace-values":
+                guard let text = arguments.popFirst(), let limit = Int(text), limit > 0 else {
+                    fail("--trace-values needs a positive number of bytes")
+                }
+                traceValues = limit
             case "-h", "--help":
                 print("usage: \(program) \(usage)")
                 exit(0)
@@ -69,11 +77,23 @@ public struct SampleCommandLine {
         fail("unknown argument '\(argument)' (usage: \(program) \(usage))")
     }
 
-    /// Starts recording to `--trace PATH`, or as `REACTOR_TRACE` says; fails
-    /// with the recorder's error (an unwritable path, say).
+    /// Starts recording to `--trace PATH`, or as `REACTOR_TRACE` says, with
+    /// values if `--trace-values` or `REACTOR_TRACE_VALUES` asks; fails with the
+    /// recorder's error (an unwritable path, say).
     public func startTracing() {
+        let environment = ProcessInfo.processInfo.environment
+        var options = TraceRecorder.Options()
+        if let limit = traceValues {
+            options.values = .described(maxLength: limit)
+        } else if let values = TraceRecorder.ValueCapture.fromEnvironment(environment) {
+            options.values = values
+        }
         do {
-            if let tracePath { try TraceRecorder.start(path: tracePath) } else { try TraceRecorder.startFromEnvironment() }
+            if let tracePath {
+                try TraceRecorder.start(path: tracePath, options: options)
+            } else {
+                try TraceRecorder.startFromEnvironment(environment, options: options)
+            }
         } catch {
             fail("\(error)")
         }

@@ -2,7 +2,7 @@
 // actions, a visibility filter, a list autorun, a computed count and a
 // subscriber that hears every action (the filter button's title).
 //
-//   todos [--trace PATH]
+//   todos [--trace PATH] [--trace-values N]
 //
 // Prints one JSON line with the reruns, writes and actions it counted itself.
 import Foundation
@@ -11,8 +11,11 @@ import ReactorTrace
 import SampleSupport
 
 /// Which todos the list shows.
-enum VisibilityFilter: String, Equatable {
+enum VisibilityFilter: String, Equatable, TraceValueDescribable {
     case all, active, completed
+
+    /// `active` rather than `todos.VisibilityFilter.active` in traces with values.
+    var traceDescription: String { rawValue }
 }
 
 /// One item of the list.
@@ -74,7 +77,7 @@ final class TodoStore: Store {
     }
 }
 
-var commandLine = SampleCommandLine(program: "todos", usage: "[--trace PATH]")
+var commandLine = SampleCommandLine(program: "todos", usage: "[--trace PATH] [--trace-values N]")
 while let option = commandLine.nextOption() { commandLine.rejectUnknown(option) }
 commandLine.startTracing()
 

@@ -45,6 +45,10 @@ public enum TraceRecord: Sendable, Hashable {
     case flushEnded
     /// An issue reported through `Reactor.issueHandler` (timed); `node` or 0.
     case issue(kind: TraceIssueKind, node: UInt64, message: String)
+    /// `node` now holds `value` (untimed; only in traces recorded with values
+    /// on): its first value, or the one a write, send or recomputation gave it,
+    /// just before that write's `changed`. Already bounded; `‹redacted›` for secrets.
+    case value(node: UInt64, value: String)
 
     /// The kind of the record, for filtering and counting.
     public var kind: TraceEventKind {
@@ -62,12 +66,14 @@ public enum TraceRecord: Sendable, Hashable {
         case .flushBegan: .flushBegan
         case .flushEnded: .flushEnded
         case .issue: .issue
+        case .value: .value
         }
     }
 }
 
-/// The kinds of trace records; the raw value is the kind's code in the log
-/// (see docs/TRACE_FORMAT.md).
+/// The kinds of trace records; the raw value is the kind's tag in the log
+/// (see docs/TRACE_FORMAT.md) for tags 1–13. `value` is extension tag 64
+/// (``TraceFormat/valueTag``) in the log; its raw value 14 only numbers it here.
 public enum TraceEventKind: UInt8, Sendable, CaseIterable, Codable {
     case nodeCreated = 1
     case nodeNamed = 2
@@ -82,6 +88,7 @@ public enum TraceEventKind: UInt8, Sendable, CaseIterable, Codable {
     case flushBegan = 11
     case flushEnded = 12
     case issue = 13
+    case value = 14
 
     /// The name used on the command line and in reports (`depend`, `rerun-begin`…).
     public var name: String {
@@ -99,6 +106,7 @@ public enum TraceEventKind: UInt8, Sendable, CaseIterable, Codable {
         case .flushBegan: "flush-begin"
         case .flushEnded: "flush-end"
         case .issue: "issue"
+        case .value: "value"
         }
     }
 }

@@ -28,7 +28,7 @@ struct SummaryCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try trace.model(output: output)
-        let summary = SummaryReport(model: loaded.value, top: top)
+        let summary = SummaryReport(model: loaded.value, top: top, end: loaded.report.end)
         Terminal.print(json ? try JSONText.encode(summary) : summary.text(style: output.style))
         try loaded.finish()
     }

@@ -38,12 +38,13 @@ struct WhyCommand: ParsableCommand {
     func run() throws {
         let options = TraceModelOptions(explaining: [computation], whyEntryLimit: limit)
         let loaded = try trace.model(options: options, output: output)
-        guard let report = loaded.value.why(computation), !report.isUnknown else {
+        guard var report = loaded.value.why(computation), !report.isUnknown else {
             let suggestions = loaded.value.suggestions(for: computation)
             let hint = suggestions.isEmpty ? "; `reactor-inspect hot` lists them"
                 : " (did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?)"
             throw ValidationError("no computation named '\(computation)' in \(trace.path)\(hint)")
         }
+        report.attachIssues(loaded.value.issues)
         Terminal.print(json ? try JSONText.encode(report) : report.text(style: output.style))
         try loaded.finish()
     }

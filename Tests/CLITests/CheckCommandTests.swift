@@ -104,7 +104,7 @@ final class CaseCollector: NSObject, XMLParserDelegate {
     /// Records the todos sample (store actions, a computed, two autoruns) once.
     static let recorded: Swift.Result<(path: String, reruns: [String: Int], actions: Int), any Error> = Swift.Result {
         let path = try CICommand.temporaryDirectory().appendingPathComponent("todos.trace").path
-        let result = try BuiltProducts.run("todos", ["--trace", path])
+        let result = try BuiltProducts.run("todos", ["--trace", path, "--trace-values", "200"])
         let line = try #require(result.stdout.split(separator: "\n").last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         return (path, object["reruns"] as? [String: Int] ?? [:], object["actions"] as? Int ?? -1)

@@ -43,7 +43,8 @@ struct SampleTrace: Sendable {
     }
 
     static let counter = Result { try record("counter") }
-    static let todos = Result { try record("todos") }
+    /// Recorded with values, as `state`, `history` and `replay`'s old → new need.
+    static let todos = Result { try record("todos", ["--trace-values", "200"]) }
     static let profile = Result { try record("profile") }
     static let stress = Result { try record("stress", ["--computations", "60", "--writes", "300"]) }
     /// The stress graph written from four threads at once (`stress --threads 4`).

@@ -9,7 +9,8 @@ import ReactorTraceFormat
 import Synchronization
 
 /// Records the trace events emitted on the installing thread (the tracer is
-/// process-wide and other suites run in parallel), with action arguments.
+/// process-wide and other suites run in parallel), with action arguments and,
+/// when `valueLengthLimit` is above 0, values.
 final class SignalTraceRecorder: ReactorTracer {
     enum Event: Equatable {
         case created(UInt64, TraceNodeKind, String, parent: UInt64)
@@ -23,6 +24,7 @@ final class SignalTraceRecorder: ReactorTracer {
         case actionBegan(store: UInt64, name: String, arguments: String)
         case actionEnded(store: UInt64)
         case issue(TraceIssueKind, node: UInt64)
+        case value(UInt64, String)
         case other
     }
 
@@ -32,8 +34,11 @@ final class SignalTraceRecorder: ReactorTracer {
     private let storage = Mutex<[Event]>([])
     var events: [Event] { storage.withLock { $0 } }
 
-    init(allThreads: Bool = false) {
+    let valueLengthLimit: Int
+
+    init(allThreads: Bool = false, valueLengthLimit: Int = 0) {
         self.allThreads = allThreads
+        self.valueLengthLimit = valueLengthLimit
     }
 
     private func record(_ event: Event) {
@@ -60,13 +65,14 @@ final class SignalTraceRecorder: ReactorTracer {
     func flushBegan() {}
     func flushEnded() {}
     func issue(_ kind: TraceIssueKind, node: UInt64, message: String) { record(.issue(kind, node: node)) }
+    func value(_ node: UInt64, description: String) { record(.value(node, description)) }
 }
 
 // Members of the serialized `TracerTests` suite, where every test that
 // installs the process-wide tracer lives.
 extension TracerTests {
     @Test func signalsSubjectsPropertiesAndStoresAppearInTheTrace() throws {
-        let tracer = SignalTraceRecorder()
+        let tracer = SignalTraceRecorder(valueLengthLimit: 200)
         ReactorTracing.install(tracer)
         defer { ReactorTracing.install(nil) }
 

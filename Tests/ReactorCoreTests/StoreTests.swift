@@ -192,13 +192,13 @@ final class TodoStore: Store, @unchecked Sendable {
         computation.stop()
     }
 
-    @Test func argumentSummaryQuotesStringsAndTruncates() {
+    @Test func argumentSummaryQuotesStringsRedactsAndTruncates() {
         let store = TodoStore()
-        let action = Action(store: store, name: "add(_:_:)", arguments: ["buy milk", 3])
-        #expect(action.argumentSummary == "\"buy milk\", 3")
-        let long = Action(store: store, name: "x", arguments: [String(repeating: "a", count: 100), 1, 2, 3, 4, 5])
-        #expect(long.argumentSummary.count <= 120)
-        #expect(long.argumentSummary.contains("…"))
+        let action = Action(store: store, name: "add(_:_:)", arguments: ["buy milk", 3, Redacted("hunter2")])
+        #expect(action.argumentSummary == "\"buy milk\", 3, ‹redacted›")
+        let long = Action(store: store, name: "x", arguments: [String(repeating: "a", count: 150), 1, 2, 3, 4, 5])
+        #expect(long.argumentSummary.utf8.count <= 120)
+        #expect(long.argumentSummary.hasSuffix("…"))
     }
 }
 

@@ -144,7 +144,7 @@ import ReactorCore
     @Test func unknownIssueKindAndBadGlob() {
         #expect(throws: BudgetError.invalidValue(
             path: "forbid[1]", position: .init(line: 1, column: 23),
-            message: "unknown issue kind \"loops\" (one of: nestedFlush, flushInsideComputation, uncaughtError, runaway, cycle, writeOutsideAction, misuse)")) {
+            message: "unknown issue kind \"loops\" (one of: nestedFlush, flushInsideComputation, uncaughtError, runaway, cycle, writeOutsideAction, misuse, lockWait)")) {
             try Budget.parse(#"{ "forbid": ["cycle", "loops"] }"#)
         }
         #expect(throws: BudgetError.invalidValue(path: "actions[0].match", position: .init(line: 1, column: 27),

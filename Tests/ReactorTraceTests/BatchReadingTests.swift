@@ -77,6 +77,7 @@ import Testing
             .rerunBegan(computation: 4, firstRun: true), .rerunEnded(computation: 4),
             .actionBegan(store: 1, name: "addTodo(_:)", arguments: "\"walk\""), .actionEnded(store: 1),
             .flushBegan, .flushEnded, .issue(kind: .runaway, node: 4, message: "too many reruns"),
+            .value(node: 2, value: "[\"walk\"]"),
         ]
         #expect(Set(records.map(\.kind)) == Set(TraceEventKind.allCases))
         var strings = ["already there"]
@@ -85,7 +86,8 @@ import Testing
             #expect(plain.kind == record.kind)
             #expect(plain.resolved(in: strings) == record)
         }
-        #expect(strings == ["already there", "TodoStore", "TodoStore.todos", "addTodo(_:)", "\"walk\"", "too many reruns"])
+        #expect(strings == ["already there", "TodoStore", "TodoStore.todos", "addTodo(_:)", "\"walk\"", "too many reruns",
+                           "[\"walk\"]"])
     }
 
     @Test func everyKindReadsTheSameBothWays() throws {

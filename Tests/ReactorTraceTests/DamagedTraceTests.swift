@@ -95,22 +95,22 @@ import Testing
 
     @Test func newerMinorVersionReadsSkippingWhatItAdds() throws {
         let original = Self.smallTrace.bytes
-        // A 1.1 header: 16 more bytes of fields this reader does not know.
+        // A 1.9 header: 16 more bytes of fields this reader does not know.
         var header = Array(original[0..<40]) + [UInt8](repeating: 0xAB, count: 16)
-        header[10] = 1
+        header[10] = 9
         TraceBytes.setUInt32(&header, at: 12, 60)
         header.appendLittleEndian(CRC32.checksum(header))
-        // A block of an unknown type, and a chunk with an extension event (tag 64,
-        // length-prefixed) between two known ones on a new thread.
+        // A block of an unknown type, and a chunk with an extension event (tag 65,
+        // length-prefixed, unknown to this version) between two known ones on a new thread.
         let unknownBlock = TraceBytes.block(type: 0x5859_5A57, payload: [1, 2, 3, 4, 5])
         let payload: [UInt8] = [TraceEventKind.changed.rawValue, 14,            // changed(dependency: 7)
-                                64, 3, 0xFF, 0xFE, 0xFD,                        // extension event, 3 bytes
+                                65, 3, 0xFF, 0xFE, 0xFD,                        // extension event, 3 bytes
                                 TraceEventKind.changed.rawValue, 2]             // changed(dependency: 8)
         let chunk = TraceBytes.block(type: TraceFormat.chunkBlock, thread: 99, events: 3,
                                      flags: TraceFormat.freshContextFlag, payload: payload)
         let bytes = header + unknownBlock + chunk + original[TraceFormat.headerLength...]
         let (events, reader) = try TraceFixtures.readAll(bytes)
-        #expect(reader.header.minor == 1)
+        #expect(reader.header.minor == 9)
         #expect(reader.header.length == 60)
         #expect(reader.skippedEvents == 1)
         #expect(reader.truncation == nil)

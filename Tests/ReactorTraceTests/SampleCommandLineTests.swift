@@ -5,11 +5,12 @@ import Testing
 /// The samples' shared command line (`SampleSupport`), through the built executables.
 @Suite struct SampleCommandLineTests {
     @Test(arguments: [
-        ("counter", ["--bogus"], "counter: unknown argument '--bogus' (usage: counter [--trace PATH] [--increments N])"),
+        ("counter", ["--bogus"], "counter: unknown argument '--bogus' (usage: counter [--trace PATH] [--increments N] [--crash cycle|mutual-cycle|segv|abort])"),
         ("counter", ["--increments", "-3"], "counter: --increments needs a non-negative number"),
         ("counter", ["--trace"], "counter: --trace needs a path"),
-        ("todos", ["extra"], "todos: unknown argument 'extra' (usage: todos [--trace PATH])"),
+        ("todos", ["extra"], "todos: unknown argument 'extra' (usage: todos [--trace PATH] [--trace-values N])"),
         ("profile", ["--trace", ""], "profile: --trace needs a path"),
+        ("profile", ["--trace-values", "0"], "profile: --trace-values needs a positive number of bytes"),
         ("stress", ["--shape", "ring"], "stress: --shape needs layers or chain"),
         ("stress", ["--writes"], "stress: --writes needs a non-negative number"),
         ("stress", ["--shape"], "stress: --shape needs a value"),

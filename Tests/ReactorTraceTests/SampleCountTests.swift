@@ -150,7 +150,8 @@ import ReactorTrace
         #expect(trace.reruns == reruns)
         #expect(trace.writes == json["writes"] as? Int)
         #expect(trace.actions.count == json["actions"] as? Int)
-        #expect(trace.actions.first == "addTodo(_:) \"Buy milk\"")
+        // Recorded without values: no argument reaches the file.
+        #expect(trace.actions.first == "addTodo(_:)")
         #expect(trace.actions.contains("clearCompleted()"))
         #expect(trace.issues == 0)   // requireActions, and every write is in an action
         // The store's state is named after the store and owned by its node.
@@ -190,5 +191,34 @@ import ReactorTrace
             "Profile.username.distinctUntilChanged.take(3)": 3,
             "Profile.username.distinctUntilChanged.take(3).filter": 3,
         ])
+    }
+
+    /// The profile sample's password ("swordfish") is in a redacted property, a
+    /// `Redacted` action argument and a redacted `@Reactive` token: whether values
+    /// are recorded or not, its bytes appear nowhere in the file.
+    @Test(arguments: [[], ["--trace-values", "200"]])
+    func secretsNeverReachTheTraceBytes(valueOptions: [String]) throws {
+        let path = TraceFixtures.temporaryPath("profile-secrets")
+        defer { unlink(path) }
+        let run = try BuiltProducts.run("profile", ["--trace", path] + valueOptions)
+        #expect(run.status == 0)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        func contains(_ text: String) -> Bool {
+            let needle = Array(text.utf8)
+            return bytes.indices.contains { start in bytes[start...].starts(with: needle) }
+        }
+        #expect(!contains("swordfish"))
+        let events = try TraceFixtures.readAll(bytes).events
+        let values = events.compactMap { if case let .value(_, text) = $0.record { text } else { nil } }
+        let login = events.compactMap { if case let .actionBegan(_, "login(_:_:)", arguments) = $0.record { arguments } else { nil } }
+        if valueOptions.isEmpty {
+            #expect(values.isEmpty)
+            #expect(login == [""])
+        } else {
+            // Values are written (so the absence above is not for want of values).
+            #expect(values.contains("\"joshaber\""))
+            #expect(values.filter { $0 == "‹redacted›" }.count == 4)   // password and token, initial and new
+            #expect(login == ["\"josh\", ‹redacted›"])
+        }
     }
 }

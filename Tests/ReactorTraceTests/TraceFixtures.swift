@@ -57,6 +57,14 @@ enum TraceFixtures {
         .nodeStopped(id: 1),
         .nodeCreated(id: UInt64(Int64.max), kind: .store, name: "TodoStore", parent: UInt64(Int64.max) - 1),
         .changed(dependency: 1),
+        .value(node: 1, value: "\"all\""),
+        .value(node: 1, value: "\"active\""),
+        .value(node: 1, value: "\"all\""),
+        .value(node: 3, value: "‹redacted›"),
+        .value(node: 1, value: ""),
+        // Strings after values: the string table's references skip the value table's entries.
+        .issue(kind: .misuse, node: 1, message: "computation 'x' reran 10000 times"),
+        .nodeNamed(id: 3, name: "\"all\"", owner: 0),
     ]
 
     /// Sends `record` to `tracer` through the matching protocol method.
@@ -75,6 +83,7 @@ enum TraceFixtures {
         case .flushBegan: tracer.flushBegan()
         case .flushEnded: tracer.flushEnded()
         case let .issue(kind, node, message): tracer.issue(kind, node: node, message: message)
+        case let .value(node, value): tracer.value(node, description: value)
         }
     }
 }

@@ -145,11 +145,23 @@ extension Computation {
         isDeriving = false
         let wasFirstRun = firstRun
         firstRun = false
+        if traced, changed || wasFirstRun, TraceEmit.valuesOn { recordDerivedValue() }
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
                 if traced { withTracer { $0.changed(dependency: output.id) } }
                 output.notifySubscribers(traced: traced)
             }
+        }
+    }
+
+    /// Records the computed's new value (its first, or one that changed), if
+    /// the tracer captures values. Traced path only.
+    @inline(never)
+    func recordDerivedValue() {
+        withTracerAndValueLimit { tracer, limit in
+            guard limit > 0, let derived else { return }
+            let owner = Unmanaged<AnyObject>.fromOpaque(derived).takeUnretainedValue()
+            (owner as? any DerivedValueRecording)?.recordValue(limit: limit, to: tracer)
         }
     }
 
@@ -165,12 +177,13 @@ extension Computation {
         }
         members.append(self)
         let names = members.reversed().map { $0.name ?? "#\($0.id)" }
-        reactor.report(.cycle(names: names))
+        reactor.report(.cycle(names: names), node: id)
     }
 
     /// A computed read itself during its first computation: there is no value to return.
     @usableFromInline
     func trapOnFirstComputationCycle() -> Never {
-        fatalError("Reactor: computed '\(name ?? "#\(id)")' read itself during its first computation")
+        // The cycle was reported (and traced) by `reportCycle()` on the way here.
+        runtimeFatalError("Reactor: computed '\(name ?? "#\(id)")' read itself during its first computation")
     }
 }

@@ -108,3 +108,16 @@ extension Reactor {
                  recompute: { Computed<Value>.recomputeCutOffByEquality($0) })
     }
 }
+
+/// A computed whose node can record its value without knowing its type.
+protocol DerivedValueRecording: AnyObject {
+    /// Records the current value, if there is one, as the node's value.
+    func recordValue(limit: Int, to tracer: any ReactorTracer)
+}
+
+extension Computed: DerivedValueRecording {
+    func recordValue(limit: Int, to tracer: any ReactorTracer) {
+        guard let cached else { return }
+        TraceValueText.record(cached, node: output.id, redacted: false, limit: limit, to: tracer)
+    }
+}

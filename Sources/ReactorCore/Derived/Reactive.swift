@@ -10,18 +10,33 @@
 ///
 /// No conformance is needed. In traces the property is named `Person.age`.
 /// Writing an `Equatable` value equal to the current one invalidates nothing.
+///
+/// `@Reactive(redacted: true) var token = ""` marks a secret: a trace that records
+/// values writes it as `‹redacted›`, whatever the recorder's options.
 @propertyWrapper
 public struct Reactive<Value> {
     @usableFromInline let storage: ReactiveStorage<Value>
 
     /// A reactive property whose every write invalidates its readers.
     public init(wrappedValue: Value) {
-        storage = ReactiveStorage(value: wrappedValue, isEqual: nil)
+        storage = ReactiveStorage(value: wrappedValue, isEqual: nil, redacted: false)
     }
 
     /// A reactive property whose writes of an equal value invalidate nothing.
     public init(wrappedValue: Value) where Value: Equatable {
-        storage = ReactiveStorage(value: wrappedValue, isEqual: { $0 == $1 })
+        storage = ReactiveStorage(value: wrappedValue, isEqual: { $0 == $1 }, redacted: false)
+    }
+
+    /// A reactive property whose value, when `redacted`, traces never record
+    /// (it is written as `‹redacted›`).
+    public init(wrappedValue: Value, redacted: Bool) {
+        storage = ReactiveStorage(value: wrappedValue, isEqual: nil, redacted: redacted)
+    }
+
+    /// A reactive property whose value, when `redacted`, traces never record;
+    /// writes of an equal value invalidate nothing.
+    public init(wrappedValue: Value, redacted: Bool) where Value: Equatable {
+        storage = ReactiveStorage(value: wrappedValue, isEqual: { $0 == $1 }, redacted: redacted)
     }
 
     /// The value, for a `@Reactive` outside a class (no owner name).

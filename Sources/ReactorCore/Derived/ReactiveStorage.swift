@@ -10,14 +10,20 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
     /// Called with the graph lock held before each write that changes the
     /// value, with the owner object (stores use it to enforce actions).
     @usableFromInline @exclusivity(unchecked) var ownerID: UInt64 = 0
+    /// Traces write the value as `‹redacted›`.
+    @usableFromInline let isRedacted: Bool
 
     @usableFromInline
-    init(value: Value, isEqual: ((Value, Value) -> Bool)?) {
+    init(value: Value, isEqual: ((Value, Value) -> Bool)?, redacted: Bool) {
         self.value = value
         self.isEqual = isEqual
+        isRedacted = redacted
         let id = ReactorTracing.makeID()
         dependency = Dependency(id: id, name: nil)
-        withTracer { $0.nodeCreated(id, kind: .reactiveValue, name: "", parent: 0) }
+        withTracerAndValueLimit { tracer, limit in
+            tracer.nodeCreated(id, kind: .reactiveValue, name: "", parent: 0)
+            if limit > 0 { TraceValueText.record(value, node: id, redacted: redacted, limit: limit, to: tracer) }
+        }
     }
 
     /// Runs `body` with the graph, reached through the dependency (no
@@ -75,8 +81,22 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
             if let isEqual, isEqual(value, newValue) { return }
             value = newValue
             ReactiveWriteObserver.willChange(ownerID: ownerID, dependency: dependency)
-            dependency.publishChange()
+            // The write's one check of the tracing flag: the value is described
+            // only on the traced path, and only if the tracer asks for values.
+            if TraceEmit.isOn {
+                if TraceEmit.valuesOn { recordValue() }
+                return dependency.publishChangeTraced()
+            }
+            dependency.publishChangeUntraced()
         } }
+    }
+
+    /// Records the value just written, before its `changed` (values on only).
+    @usableFromInline @inline(never)
+    func recordValue() {
+        withTracerAndValueLimit { tracer, limit in
+            if limit > 0 { TraceValueText.record(value, node: dependency.id, redacted: isRedacted, limit: limit, to: tracer) }
+        }
     }
 
     /// Names the property `Owner.property` after the first access through its owner.

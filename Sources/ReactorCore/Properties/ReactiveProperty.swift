@@ -39,10 +39,23 @@ public final class ReactiveProperty<T>: @unchecked Sendable {
         self.init(initialValue: initialValue, name: name, write: externalWrite)
     }
 
-    private init(initialValue: T, name: String?, write: ((T) -> Void)?) {
+    /// Creates an anonymous property whose value, when `redacted`, traces never
+    /// record (it is written as `‹redacted›`).
+    public convenience init(initialValue: T, redacted: Bool) {
+        self.init(initialValue: initialValue, name: nil, write: nil, redacted: redacted)
+    }
+
+    /// Creates a property named `name` in traces, whose value, when `redacted`,
+    /// traces never record.
+    public convenience init(initialValue: T, name: String, redacted: Bool) {
+        self.init(initialValue: initialValue, name: name, write: nil, redacted: redacted)
+    }
+
+    private init(initialValue: T, name: String?, write: ((T) -> Void)?, redacted: Bool = false) {
         storedValue = initialValue
         externalWrite = write
-        core = SubjectCore(kind: .reactiveProperty, name: name ?? "ReactiveProperty<\(T.self)>")
+        core = SubjectCore(kind: .reactiveProperty, name: name ?? "ReactiveProperty<\(T.self)>",
+                           initialValue: initialValue, redacted: redacted)
     }
 
     /// The current value. Reading it inside a computation depends on the

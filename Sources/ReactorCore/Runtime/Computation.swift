@@ -302,13 +302,16 @@ extension Computation {
         defer { if traced { withTracer { $0.rerunEnded(computation: id) } } }
         let previous = graph.current
         let previousInCompute = graph.inCompute
+        let previousRunning = graph.lock.runningComputation.load(ordering: .relaxed)
         graph.current = .passUnretained(self)
         graph.inCompute = true
+        graph.lock.runningComputation.store(id, ordering: .relaxed)
         beginTracking(traced: traced)
         defer {
             finishTracking()
             graph.current = previous
             graph.inCompute = previousInCompute
+            graph.lock.runningComputation.store(previousRunning, ordering: .relaxed)
         }
         try body?(self)
     }

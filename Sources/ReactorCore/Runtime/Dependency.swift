@@ -205,17 +205,23 @@ extension Dependency {
     @usableFromInline
     func publishChange() {
         if TraceEmit.isOn { return publishChangeTraced() }
+        publishChangeUntraced()
+    }
+
+    /// The untraced copy of `publishChange()`, for a caller that has read the tracing flag.
+    @inlinable @inline(__always)
+    func publishChangeUntraced() {
         // Out of line: a write nobody reads sets up no frame for the loop.
         if subscribersHead != nil { notifySubscribersUntraced() }
     }
 
-    @inline(never)
+    @usableFromInline @inline(never)
     func notifySubscribersUntraced() {
         notifySubscribers(traced: false)
     }
 
     /// The traced copy of `publishChange()`, out of line (see `Computation.refreshStaleDerived()`).
-    @inline(never)
+    @usableFromInline @inline(never)
     func publishChangeTraced() {
         withTracer { $0.changed(dependency: id) }
         if subscribersHead != nil { notifySubscribersTraced() }

@@ -8,6 +8,10 @@ import Darwin
 import Synchronization
 import CReactorCoreThread
 
+/// How long a thread waits for the graph lock before it reports a `.lockWait`
+/// issue, in nanoseconds (0: never). See ``Reactor/lockWaitThreshold``.
+let lockWaitThresholdNanoseconds = Atomic<Int64>(1_000_000_000)
+
 /// The process-wide recursive lock that guards the reactive graph.
 ///
 /// Every edge, every queue and every flag of every `Reactor` is read and written
@@ -24,6 +28,10 @@ struct GraphLock: ~Copyable, @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The thread that holds the lock, or 0. Written only by the holder.
     @usableFromInline let owner = Atomic<UInt>(0)
+    /// The id of the autorun the holder is running, or 0: what a write that
+    /// waits too long names. Relaxed stores by the holder (plain moves on x86-64
+    /// and arm64); read only by a waiter past the threshold.
+    let runningComputation = Atomic<UInt64>(0)
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -68,10 +76,37 @@ struct GraphLock: ~Copyable, @unchecked Sendable {
     }
 
     /// Takes the lock for the thread `me`, which must not hold it already.
+    /// Uncontended, one try-lock (the same atomic exchange as a lock); only a
+    /// thread that finds it taken goes to ``acquireContended()``.
     @inlinable
     func acquire(_ me: UInt) {
-        pthread_mutex_lock(mutex)
+        if _slowPath(pthread_mutex_trylock(mutex) != 0) { acquireContended() }
         owner.store(me, ordering: .relaxed)
+    }
+
+    /// Waits for the lock. Past ``Reactor/lockWaitThreshold`` it reports a
+    /// `.lockWait` issue naming the computation the holder is running (once per
+    /// wait), then goes on waiting: a deadlock is diagnosable from the trace.
+    @usableFromInline @inline(never)
+    func acquireContended() {
+        #if os(Linux)
+        let threshold = lockWaitThresholdNanoseconds.load(ordering: .relaxed)
+        if threshold > 0 {
+            var deadline = timespec()
+            // timedlock's deadline is on the realtime clock.
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            let nanoseconds = Int64(deadline.tv_nsec) + threshold % 1_000_000_000
+            deadline.tv_sec += Int(threshold / 1_000_000_000 + nanoseconds / 1_000_000_000)
+            deadline.tv_nsec = Int(nanoseconds % 1_000_000_000)
+            let status = pthread_mutex_timedlock(mutex, &deadline)
+            if status == 0 { return }
+            if status == ETIMEDOUT {
+                Reactor.reportLockWait(.lockWait(holder: runningComputation.load(ordering: .relaxed),
+                                                 waited: .nanoseconds(threshold)))
+            }
+        }
+        #endif
+        pthread_mutex_lock(mutex)
     }
 
     /// Gives back the lock taken with ``acquire(_:)``.

@@ -218,8 +218,10 @@ extension Reactor {
         }
     }
 
-    func report(_ issue: ReactorIssue) {
-        withTracer { $0.issue(issue.traceKind, node: issue.traceNode, message: issue.description) }
+    /// Reports `issue` to the trace and the issue handler; `node` overrides the
+    /// node the trace event names (the computed that closed a cycle, say).
+    func report(_ issue: ReactorIssue, node: UInt64? = nil) {
+        withTracer { $0.issue(issue.traceKind, node: node ?? issue.traceNode, message: issue.description) }
         let handler = storedIssueHandler
         graph.nonreactive { handler(issue) }
     }

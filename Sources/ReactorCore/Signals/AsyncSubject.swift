@@ -28,7 +28,10 @@ public final class AsyncSubject<Value>: @unchecked Sendable {
         signalDelivery {
             guard !core.isTerminated else { return }
             last = value
-            withTracer { $0.changed(dependency: core.id) }
+            withTracerAndValueLimit { tracer, limit in
+                if limit > 0 { TraceValueText.record(value, node: core.id, redacted: core.isRedacted, limit: limit, to: tracer) }
+                tracer.changed(dependency: core.id)
+            }
         }
     }
 

@@ -16,7 +16,7 @@ public final class BehaviorSubject<Value>: @unchecked Sendable {
     /// Creates a subject whose current value is `value`, named `name` in traces.
     public init(value: Value, name: String?) {
         current = value
-        core = SubjectCore(kind: .subject, name: name ?? "BehaviorSubject<\(Value.self)>")
+        core = SubjectCore(kind: .subject, name: name ?? "BehaviorSubject<\(Value.self)>", initialValue: value)
     }
 
     /// The latest value sent (or the initial one); reading it inside a

@@ -22,12 +22,28 @@ final class SubjectCore<Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var sinks: ContiguousArray<SignalSink<Value>> = []
     @usableFromInline @exclusivity(unchecked) var terminal: Terminal?
     @usableFromInline @exclusivity(unchecked) var isTerminated = false
+    /// Traces write the source's values as `‹redacted›`.
+    @usableFromInline let isRedacted: Bool
 
-    init(kind: TraceNodeKind, name: String) {
+    /// A source with no value until its first send.
+    init(kind: TraceNodeKind, name: String, redacted: Bool = false) {
         id = ReactorTracing.makeID()
         self.name = name
+        isRedacted = redacted
         dependency = Dependency(id: id, name: name)
         withTracer { $0.nodeCreated(id, kind: kind, name: name, parent: 0) }
+    }
+
+    /// A source holding `initialValue` from the start (recorded as its first value).
+    init(kind: TraceNodeKind, name: String, initialValue: Value, redacted: Bool = false) {
+        id = ReactorTracing.makeID()
+        self.name = name
+        isRedacted = redacted
+        dependency = Dependency(id: id, name: name)
+        withTracerAndValueLimit { [id] tracer, limit in
+            tracer.nodeCreated(id, kind: kind, name: name, parent: 0)
+            if limit > 0 { TraceValueText.record(initialValue, node: id, redacted: redacted, limit: limit, to: tracer) }
+        }
     }
 
     deinit {
@@ -47,7 +63,10 @@ final class SubjectCore<Value>: @unchecked Sendable {
     /// stages it reaches record this node as what sent the value.
     @usableFromInline @inline(never)
     func deliverTraced(_ value: Value) {
-        withTracer { $0.changed(dependency: id) }
+        withTracerAndValueLimit { tracer, limit in
+            if limit > 0 { TraceValueText.record(value, node: id, redacted: isRedacted, limit: limit, to: tracer) }
+            tracer.changed(dependency: id)
+        }
         if dependency.subscribersHead != nil { dependency.notifySubscribers() }
         ReactorCore.graph.withSignalSource(id, isStage: false) { send(value) }
     }

@@ -15,22 +15,9 @@ public struct Action {
         self.arguments = arguments
     }
 
-    /// A short summary of the arguments for traces: `"buy milk", 3`. Strings
-    /// are quoted, each argument is cut to 40 characters and the whole to 120.
+    /// A short summary of the arguments: `"buy milk", 3`, each described as a
+    /// traced value (``Redacted`` ones as `‹redacted›`), the whole cut to 120 bytes.
     public var argumentSummary: String {
-        Action.summarize(arguments)
-    }
-
-    static func summarize(_ arguments: [Any]) -> String {
-        var summary = ""
-        for argument in arguments {
-            if !summary.isEmpty { summary += ", " }
-            var text = argument is String || argument is Substring
-                ? String(reflecting: argument) : String(describing: argument)
-            if text.count > 40 { text = String(text.prefix(39)) + "…" }
-            summary += text
-            if summary.count > 120 { return String(summary.prefix(119)) + "…" }
-        }
-        return summary
+        TraceValueText.arguments(arguments, limit: 120)
     }
 }

@@ -77,7 +77,8 @@ open class Store: TraceOwner {
     }
 
     /// Runs `body` as an action: one batch, untracked, recorded in the trace
-    /// with its name and a summary of `arguments`; subscribers are told once
+    /// with its name, and with a description of `arguments` when the recorder
+    /// records values (wrap secrets in ``Redacted``); subscribers are told once
     /// it (and any action around it) has completed. An action that throws is
     /// not announced.
     ///
@@ -88,7 +89,11 @@ open class Store: TraceOwner {
             defer { storeRegistry.announceCompletedActions() }
             return try graph.operation {
                 storeRegistry.actionNesting += 1
-                withTracer { $0.actionBegan(store: traceID, name: name, arguments: Action.summarize(arguments)) }
+                withTracerAndValueLimit { tracer, limit in
+                    // Arguments are values: described only when values are recorded.
+                    let summary = limit > 0 ? TraceValueText.arguments(arguments, limit: limit) : ""
+                    tracer.actionBegan(store: traceID, name: name, arguments: summary)
+                }
                 defer {
                     storeRegistry.actionNesting -= 1
                     withTracer { $0.actionEnded(store: traceID) }

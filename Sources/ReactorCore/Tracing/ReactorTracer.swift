@@ -30,7 +30,9 @@ public protocol ReactorTracer: AnyObject, Sendable {
     func rerunBegan(computation: UInt64, firstRun: Bool)
     /// The innermost running computation on this thread finished its run.
     func rerunEnded(computation: UInt64)
-    /// A store action began; `arguments` is a short summary of its arguments.
+    /// A store action began. `arguments` describes its arguments as values
+    /// (bounded, ``Redacted`` ones as `‹redacted›`) when ``valueLengthLimit`` is
+    /// above 0, and is empty otherwise.
     func actionBegan(store: UInt64, name: String, arguments: String)
     /// The innermost action of `store` ended.
     func actionEnded(store: UInt64)
@@ -41,4 +43,19 @@ public protocol ReactorTracer: AnyObject, Sendable {
     /// An issue was reported through `Reactor.issueHandler`; `node` is the
     /// computation or store concerned, or 0.
     func issue(_ kind: TraceIssueKind, node: UInt64, message: String)
+    /// The longest value description the tracer records, in UTF-8 bytes; 0 when
+    /// it records no values (then no value is ever described, and action
+    /// arguments are not either). Read once, when the tracer is installed.
+    var valueLengthLimit: Int { get }
+    /// `node` now holds the value `description` (a write, a send, a recomputed
+    /// value, or the first value of a node): already cut to ``valueLengthLimit``
+    /// and `‹redacted›` for secrets. Emitted just before the write's `changed`.
+    func value(_ node: UInt64, description: String)
+}
+
+extension ReactorTracer {
+    /// No value capture: a tracer that does not implement it records none.
+    public var valueLengthLimit: Int { 0 }
+    /// Ignores values (``valueLengthLimit`` is 0, so the core sends none).
+    public func value(_ node: UInt64, description: String) {}
 }

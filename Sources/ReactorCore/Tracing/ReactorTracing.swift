@@ -43,13 +43,30 @@ public enum ReactorTracing {
 @usableFromInline
 final class TracerBox: Sendable {
     @usableFromInline let tracer: any ReactorTracer
-    init(_ tracer: any ReactorTracer) { self.tracer = tracer }
+    /// The tracer's `valueLengthLimit`, read once: a traced write checks it
+    /// with one load from the box it already holds, not a call.
+    @usableFromInline let valueLengthLimit: Int
+    init(_ tracer: any ReactorTracer) {
+        self.tracer = tracer
+        valueLengthLimit = max(0, tracer.valueLengthLimit)
+    }
 }
 
 @usableFromInline
 let tracerSlot = Atomic<Unmanaged<TracerBox>?>(nil)
 private let retired = Mutex<[TracerBox]>([])
 private let nextID = Atomic<UInt64>(0)
+
+/// `withTracer` for an emission that may record a value: `emit` also gets the
+/// tracer's value length limit (0 when values are off).
+@inlinable @inline(__always)
+func withTracerAndValueLimit(_ emit: (any ReactorTracer, Int) -> Void) {
+    #if Tracing
+    if let box = tracerSlot.load(ordering: .acquiring) {
+        box._withUnsafeGuaranteedRef { emit($0.tracer, $0.valueLengthLimit) }
+    }
+    #endif
+}
 
 /// The trace hook used at every emission site: one atomic load and a branch
 /// when no tracer is installed, nothing at all when tracing is compiled out.

@@ -19,6 +19,18 @@ enum TraceEmit {
         #endif
     }
 
+    /// True when the installed tracer records values (a second load of the
+    /// slot, on traced paths only).
+    @inlinable @inline(__always)
+    static var valuesOn: Bool {
+        #if Tracing
+        if let box = tracerSlot.load(ordering: .acquiring) {
+            return box._withUnsafeGuaranteedRef { $0.valueLengthLimit > 0 }
+        }
+        #endif
+        return false
+    }
+
     /// `depend` for a read off the last run's order (rare): out of line, so
     /// that `withTracer`'s call does not grow `linkOutOfOrder`.
     @usableFromInline @inline(never)

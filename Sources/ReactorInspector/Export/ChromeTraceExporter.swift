@@ -69,7 +69,7 @@ public final class ChromeTraceExporter {
                             args: [("node", name(of: id)), ("event", "stopped before rerunning")])
                 try flowEvent("f", id: flow, thread: thread, at: now, bindEnclosing: true)
             }
-        case .depend:
+        case .depend, .value:
             break
         case .changed(let dependency):
             try instant(name(of: dependency), suffix: " changed", thread: thread, at: now, scope: "t",

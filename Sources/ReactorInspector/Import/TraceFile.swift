@@ -31,7 +31,8 @@ public enum TraceFile {
             }
         })) == true {}
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
-                               skippedEvents: reader.skippedEvents, trailingBytesOffset: reader.trailingBytesOffset)
+                               skippedEvents: reader.skippedEvents, trailingBytesOffset: reader.trailingBytesOffset,
+                               end: reader.end)
     }
 
     /// Lends `body` every readable event of the trace at `path` a batch at a
@@ -53,7 +54,8 @@ public enum TraceFile {
             }
         }
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
-                               skippedEvents: reader.skippedEvents, trailingBytesOffset: reader.trailingBytesOffset)
+                               skippedEvents: reader.skippedEvents, trailingBytesOffset: reader.trailingBytesOffset,
+                               end: reader.end)
     }
 
     /// Builds the model of the trace at `path` in one streaming pass.

@@ -136,6 +136,8 @@ public final class TraceModelBuilder {
             case let .issue(kind, node, message):
                 eventCounts[Int(TraceEventKind.issue.rawValue)] += 1
                 issue(kind, node: node, message: batch.string(message), at: time)
+            case .value:
+                eventCounts[Int(TraceEventKind.value.rawValue)] += 1
             }
         }
     }

@@ -12,15 +12,18 @@ public struct TraceReadReport: Sendable, Equatable {
     public let skippedEvents: Int
     /// Where bytes after the intact end block begin, if the file has any.
     public let trailingBytesOffset: Int?
+    /// The end block, if the trace has one (how the recording ended, what it lost).
+    public let end: TraceEnd?
 
     /// Creates a report.
     public init(path: String, events: Int, truncation: TraceTruncation?, skippedEvents: Int = 0,
-                trailingBytesOffset: Int? = nil) {
+                trailingBytesOffset: Int? = nil, end: TraceEnd? = nil) {
         self.path = path
         self.events = events
         self.truncation = truncation
         self.skippedEvents = skippedEvents
         self.trailingBytesOffset = trailingBytesOffset
+        self.end = end
     }
 
     /// One notice for an intact trace followed by bytes that are not part of

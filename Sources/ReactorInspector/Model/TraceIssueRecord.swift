@@ -31,6 +31,7 @@ extension TraceIssueKind {
         case .cycle: "cycle"
         case .writeOutsideAction: "write-outside-action"
         case .misuse: "misuse"
+        case .lockWait: "lock-wait"
         }
     }
 }

@@ -38,6 +38,10 @@ final class ThreadRecorder: @unchecked Sendable {
     @exclusivity(unchecked) var lastNode: UInt64 = 0
     @exclusivity(unchecked) var strings: [String: UInt64] = [:]
     @exclusivity(unchecked) var nextString: UInt64 = 1
+    // The value events' own register and table (docs/TRACE_FORMAT.md, "Values").
+    @exclusivity(unchecked) var lastValueNode: UInt64 = 0
+    @exclusivity(unchecked) var values: [String: UInt64] = [:]
+    @exclusivity(unchecked) var nextValue: UInt64 = 1
 
     /// What the writer takes: segments filled up, in order, and the current one.
     let handoff: LockedValue<Handoff>
@@ -179,6 +183,9 @@ final class ThreadRecorder: @unchecked Sendable {
         lastNode = 0
         strings.removeAll(keepingCapacity: true)
         nextString = 1
+        lastValueNode = 0
+        values.removeAll(keepingCapacity: true)
+        nextValue = 1
     }
 }
 
@@ -292,6 +299,45 @@ extension ThreadRecorder {
         pointer.pointee = (began ? TraceEventKind.flushBegan : TraceEventKind.flushEnded).rawValue
         pointer = Self.put(timeDelta(), pointer + 1)
         commit(pointer)
+    }
+
+    /// A value event: tag 64, the body's length, then the node relative to
+    /// its own register and a reference to the value table (or a new value).
+    /// Off the hot path: only recordings with values on emit it.
+    func value(_ node: UInt64, description: String) {
+        var copy = description
+        copy.withUTF8 { utf8 in
+            var length = utf8.count
+            if length > TraceFormat.maxStringLength {
+                length = TraceFormat.maxStringLength
+                while length > 0, utf8[length] & 0xC0 == 0x80 { length -= 1 }  // cut at a character boundary
+            }
+            // After `reserve`: a new segment resets the register.
+            var pointer = reserve(Self.fixedBound &+ length)
+            let nodeCode = Varint.zigzagDelta(node, from: lastValueNode)
+            lastValueNode = node
+            pointer.pointee = TraceFormat.valueTag
+            let reference = values[description]
+            var body = Varint.size(nodeCode)
+            if let reference {
+                body &+= Varint.size(reference)
+            } else {
+                body &+= 1 &+ Varint.size(UInt64(length)) &+ length
+            }
+            pointer = Self.put(UInt64(body), pointer + 1)
+            pointer = Self.put(nodeCode, pointer)
+            if let reference {
+                pointer = Self.put(reference, pointer)
+            } else {
+                values[description] = nextValue
+                nextValue &+= 1
+                pointer = Self.put(0, pointer)
+                pointer = Self.put(UInt64(length), pointer)
+                if length > 0, let source = utf8.baseAddress { pointer.update(from: source, count: length) }
+                pointer += length
+            }
+            commit(pointer)
+        }
     }
 
     @inline(__always)

@@ -62,6 +62,11 @@ extension TraceRecorder {
         withThread { $0.flush(began: false) }
     }
 
+    /// Records `value` (extension tag 64, untimed; descriptions interned per context).
+    public func value(_ node: UInt64, description: String) {
+        withThread { $0.value(node, description: description) }
+    }
+
     /// Records `issue` (timed).
     public func issue(_ kind: TraceIssueKind, node: UInt64, message: String) {
         withThread { $0.issue(kind, node: node, message: message) }

@@ -1,5 +1,6 @@
 import Foundation
 import CReactorTraceThread
+import CReactorTraceCrash
 import ReactorCore
 import Synchronization
 #if canImport(Glibc)
@@ -24,6 +25,12 @@ import Darwin
 /// published, as checksummed chunks. A process killed with SIGKILL therefore keeps
 /// everything but the last `flushInterval` of events, and at most
 /// `(maxQueuedSegments + 1) × segmentCapacity` bytes per recording thread.
+///
+/// A process that dies of a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGTRAP,
+/// SIGABRT) or that the runtime stops (a computed that reads itself in its first
+/// computation) loses nothing it had recorded: the dying thread has the writer
+/// ship every published event and write an end block that says how the process ended
+/// (see ``Options/flushesOnCrash``).
 public final class TraceRecorder: ReactorTracer, Sendable {
     // Sendable: immutable fields only; the per-thread encoders are reached
     // through a thread-local (one owner each) and the writer synchronises itself.
@@ -43,14 +50,54 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         /// which costs less than half of `clock_gettime`. Off: always
         /// `clock_gettime(CLOCK_MONOTONIC)`.
         public var usesCycleCounter: Bool
+        /// Whether writes record the values they write (and actions their
+        /// arguments). Off by default: a trace then holds no application data.
+        public var values: ValueCapture
+        /// Whether ``TraceRecorder/start(path:options:)`` installs handlers for
+        /// the fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT) that
+        /// flush the trace before handing the signal on to the handler installed
+        /// before them (or the default action). The runtime's own fatal errors
+        /// flush the trace either way.
+        public var flushesOnCrash: Bool
 
-        /// Options with the given values (64 KiB buffers, 16 queued, 10 ms by default).
+        /// Options with the given values (64 KiB buffers, 16 queued, 10 ms, no values, flushes on crash by default).
         public init(segmentCapacity: Int = 64 << 10, maxQueuedSegments: Int = 16,
-                    flushInterval: Duration = .milliseconds(10), usesCycleCounter: Bool = true) {
+                    flushInterval: Duration = .milliseconds(10), usesCycleCounter: Bool = true,
+                    values: ValueCapture = .off, flushesOnCrash: Bool = true) {
             self.usesCycleCounter = usesCycleCounter
+            self.values = values
+            self.flushesOnCrash = flushesOnCrash
             self.segmentCapacity = min(max(segmentCapacity, 256), TraceFormat.maxPayloadLength)
             self.maxQueuedSegments = max(1, maxQueuedSegments)
             self.flushInterval = max(flushInterval, .milliseconds(1))
+        }
+    }
+
+    /// Which values a recording writes.
+    public enum ValueCapture: Sendable, Hashable {
+        /// None: no value, and no action argument, reaches the file.
+        case off
+        /// Each written value (and each action's arguments) as its description:
+        /// `traceDescription` for `TraceValueDescribable` types, else
+        /// `String(reflecting:)`, cut to `maxLength` UTF-8 bytes (16 to 4,096)
+        /// at a character boundary, ending in `…` when cut. `Redacted` values and
+        /// properties marked `redacted` are written as `‹redacted›`.
+        case described(maxLength: Int)
+
+        /// What `REACTOR_TRACE_VALUES` in `environment` asks for: `.described(maxLength: N)`
+        /// for a positive whole number N, nil when the variable is unset, empty or not one.
+        public static func fromEnvironment(_ environment: [String: String]) -> ValueCapture? {
+            guard let text = environment[TraceRecorder.valuesEnvironmentVariable],
+                  let length = Int(text.trimmingCharacters(in: .whitespaces)), length > 0 else { return nil }
+            return .described(maxLength: length)
+        }
+
+        /// The longest description written, in UTF-8 bytes; 0 when off.
+        public var maxLength: Int {
+            switch self {
+            case .off: 0
+            case let .described(maxLength): min(max(maxLength, 16), TraceFormat.maxStringLength)
+            }
         }
     }
 
@@ -58,6 +105,11 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     public struct Statistics: Sendable, Equatable {
         /// Events written to the file.
         public var events: UInt64
+        /// Events the recording threads produced: `events` plus `eventsDropped`.
+        public var eventsProduced: UInt64 { events &+ eventsDropped }
+        /// Events produced but not in the file: a write error (a full disk, say)
+        /// made the recorder drop them. The end block counts them too.
+        public var eventsDropped: UInt64
         /// Chunks written.
         public var chunks: UInt64
         /// Bytes written, header and end block included.
@@ -66,13 +118,19 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         public var writeError: Int32
     }
 
-    /// The environment variable ``startFromEnvironment(_:)`` reads.
+    /// The environment variable ``startFromEnvironment(_:options:)`` reads.
     public static let environmentVariable = "REACTOR_TRACE"
+    /// The environment variable that turns value capture on for a recording
+    /// started from the environment: `REACTOR_TRACE_VALUES=200` is
+    /// `values: .described(maxLength: 200)`.
+    public static let valuesEnvironmentVariable = "REACTOR_TRACE_VALUES"
 
     /// The file being written.
     public let path: String
     /// The options in effect.
     public let options: Options
+    /// The longest value description recorded (0: values off); see ``ReactorTracer/valueLengthLimit``.
+    public let valueLengthLimit: Int
 
     private let generation: UInt64
     private let key: pthread_key_t
@@ -88,10 +146,12 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     public static func start(path: String, options: Options = Options()) throws -> TraceRecorder {
         try currentRecorder.withLock { current in
             if let running = current { throw TraceRecorderError.alreadyRecording(path: running.path) }
-            let recorder = try TraceRecorder(path: path, options: options)
+            let recorder = try TraceRecorder(path: path, options: options, flushesOnFatalSignals: options.flushesOnCrash)
             current = recorder
             ReactorTracing.install(recorder)
             registerExitHandler()
+            ReactorTracing.onProcessWillTerminate { _ in TraceRecorder.current?.stop(termination: .runtimeError) }
+            if options.flushesOnCrash { reactor_trace_crash_install() }
             return recorder
         }
     }
@@ -100,10 +160,14 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// if it is set and not empty; returns nil (and does nothing) otherwise.
     /// Call it once at launch: then `REACTOR_TRACE=app.trace ./app` records a trace.
     /// A recording started this way (like any other) is stopped at `exit()`.
+    /// `REACTOR_TRACE_VALUES=N` (a positive number) records values cut to N
+    /// bytes, overriding `options.values`.
     @discardableResult
     public static func startFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
                                             options: Options = Options()) throws -> TraceRecorder? {
         guard let path = environment[environmentVariable], !path.isEmpty else { return nil }
+        var options = options
+        if let values = ValueCapture.fromEnvironment(environment) { options.values = values }
         return try start(path: path, options: options)
     }
 
@@ -123,6 +187,12 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// the end block and closes the file. Calling it again returns the same statistics.
     @discardableResult
     public func stop() -> Statistics {
+        stop(termination: .stopped)
+    }
+
+    /// Stops this recording, writing `termination` in the end block.
+    @discardableResult
+    func stop(termination: TraceTermination) -> Statistics {
         Self.currentRecorder.withLock { current in
             if current === self {
                 ReactorTracing.install(nil)
@@ -131,8 +201,8 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         }
         return stopped.withLock { statistics in
             if let statistics { return statistics }
-            writer.finish()
-            let result = Statistics(events: writer.eventsWritten, chunks: writer.chunksWritten,
+            writer.finish(termination: termination)
+            let result = Statistics(events: writer.eventsWritten, eventsDropped: writer.eventsLost, chunks: writer.chunksWritten,
                                     bytes: writer.bytesWritten, writeError: writer.writeError)
             statistics = result
             return result
@@ -143,9 +213,16 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// tracer: events reach it only through its ``ReactorTracer`` methods (for a
     /// tracer that forwards to several others, or to record a synthetic stream).
     /// ``start(path:options:)`` is the usual way in.
-    public init(path: String, options: Options = Options()) throws {
+    public convenience init(path: String, options: Options = Options()) throws {
+        try self.init(path: path, options: options, flushesOnFatalSignals: false)
+    }
+
+    /// Opens a recording; with `flushesOnFatalSignals`, its writer is the one the
+    /// fatal-signal handlers wait for (the process's installed recording only).
+    init(path: String, options: Options, flushesOnFatalSignals: Bool) throws {
         self.path = path
         self.options = options
+        valueLengthLimit = options.values.maxLength
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw TraceRecorderError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
@@ -153,7 +230,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         let time = TraceTimeSource.start(preferTicks: options.usesCycleCounter)
         generation = Self.nextGeneration.add(1, ordering: .relaxed).newValue
         key = Self.threadKey
-        writer = TraceWriter(descriptor: descriptor, time: time,
+        writer = TraceWriter(descriptor: descriptor, path: path, time: time,
                              segmentCapacity: options.segmentCapacity,
                              maxQueuedSegments: options.maxQueuedSegments,
                              flushInterval: options.flushInterval)
@@ -165,7 +242,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
             close(descriptor)
             throw TraceRecorderError.cannotCreate(path: path, reason: String(cString: strerror(writer.writeError)))
         }
-        writer.startThread()
+        writer.startThread(flushesOnFatalSignals: flushesOnFatalSignals)
     }
 
     /// The wall-clock time at which `CLOCK_MONOTONIC` read `monotonic` (a moment ago).
@@ -205,6 +282,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         let thread = Unmanaged.passRetained(writer.register(generation: generation))
         pthread_setspecific(key, thread.toOpaque())
         reactor_trace_thread_set(thread.toOpaque())
+        if options.flushesOnCrash { reactor_trace_crash_prepare_thread() }
         return thread
     }
 
@@ -223,6 +301,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
             let thread = Unmanaged<ThreadRecorder>.fromOpaque(raw)
             thread.takeUnretainedValue().exited.store(true, ordering: .releasing)
             thread.release()
+            reactor_trace_crash_release_thread()
         }
         precondition(status == 0, "ReactorTrace: pthread_key_create failed (\(status))")
         return key

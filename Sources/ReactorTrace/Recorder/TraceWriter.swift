@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import CReactorTraceCrash
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -21,6 +22,8 @@ final class TraceWriter: @unchecked Sendable {
     let maxQueuedSegments: Int
     let flushInterval: Duration
     let time: TraceTimeSource
+    /// The file's path, for the one line a write error prints.
+    let path: String
     private let descriptor: Int32
     private let threads = LockedValue<[ThreadRecorder]>([])
     private let wakeSignal = DispatchSemaphore(value: 0)
@@ -48,14 +51,32 @@ final class TraceWriter: @unchecked Sendable {
     }
 
     // Writer thread only until it finishes.
+    /// Events and chunks in the file (a batch a write error cut is not: it is truncated away).
     private(set) var eventsWritten: UInt64 = 0
     private(set) var chunksWritten: UInt64 = 0
+    /// Events shipped but not in the file, because of a write error.
+    private(set) var eventsLost: UInt64 = 0
     private(set) var bytesWritten: UInt64 = 0
     private(set) var writeError: Int32 = 0
+    /// How the recording ended (the end block's termination code).
+    private(set) var termination = TraceTermination.stopped
     private var threadCount: UInt32 = 0
+    /// Events and chunks staged in the current batch, counted once it is written.
+    private var stagedEvents: UInt64 = 0
+    private var stagedChunks: UInt64 = 0
+    /// Set by `finish(termination:)` before waking the writer.
+    private var requestedTermination = TraceTermination.stopped
 
-    init(descriptor: Int32, time: TraceTimeSource, segmentCapacity: Int, maxQueuedSegments: Int, flushInterval: Duration) {
+    /// The writer thread runs: from then on a write error is reported on stderr
+    /// (before, it is the error `TraceRecorder.init` throws).
+    private var reportsWriteErrors = false
+    /// This writer is the one the fatal-signal handlers wait for (set before its thread starts).
+    private var handlesFatalSignals = false
+
+    init(descriptor: Int32, path: String, time: TraceTimeSource, segmentCapacity: Int, maxQueuedSegments: Int,
+         flushInterval: Duration) {
         self.descriptor = descriptor
+        self.path = path
         self.time = time
         self.segmentCapacity = segmentCapacity
         self.maxQueuedSegments = maxQueuedSegments
@@ -88,34 +109,50 @@ final class TraceWriter: @unchecked Sendable {
     }
 
     /// Starts the writer thread.
-    func startThread() {
+    /// With `flushesOnFatalSignals`, a fatal signal waits for this writer to flush.
+    func startThread(flushesOnFatalSignals: Bool) {
+        handlesFatalSignals = flushesOnFatalSignals
+        if flushesOnFatalSignals { reactor_trace_crash_arm() }
         let thread = Thread { [self] in run() }
         thread.name = "ReactorTrace.writer"
         thread.start()
     }
 
-    /// Ships everything published so far, writes the end block, closes the
-    /// file and returns once the writer thread is done.
-    func finish() {
+    /// Ships everything published so far, writes the end block (saying how the
+    /// recording ended), closes the file and returns once the writer thread is done.
+    func finish(termination: TraceTermination = .stopped) {
+        requestedTermination = termination  // published to the writer by the store below
         stopRequested.store(true, ordering: .releasing)
         wakeSignal.signal()
         finishedSignal.wait()
     }
 
     private func run() {
+        reportsWriteErrors = true
         let intervalNanoseconds = flushInterval.components.seconds * 1_000_000_000
             + flushInterval.components.attoseconds / 1_000_000_000
+        if handlesFatalSignals { reactor_trace_crash_set_writer_thread() }
+        var fatalSignal: Int32 = 0
         while true {
             _ = wakeSignal.wait(timeout: .now() + .nanoseconds(Int(max(1, intervalNanoseconds))))
+            // A thread dying of a fatal signal waits in its handler for this flush.
+            fatalSignal = handlesFatalSignals ? reactor_trace_crash_pending() : 0
             let stopping = stopRequested.load(ordering: .acquiring)
+            if fatalSignal != 0 { break }
             shipPublished()
-            if stopping { break }
+            if stopping {
+                termination = requestedTermination
+                break
+            }
         }
+        if fatalSignal != 0 { termination = .signal(fatalSignal) }
         // Threads that rotate from now on drop their segment instead of queueing it.
         finished.store(true, ordering: .releasing)
         shipPublished()
         writeEndBlock()
         close(descriptor)
+        if handlesFatalSignals { reactor_trace_crash_disarm() }
+        if fatalSignal != 0 { reactor_trace_crash_flushed() }
         finishedSignal.signal()
     }
 
@@ -190,17 +227,22 @@ final class TraceWriter: @unchecked Sendable {
         segment.shippedOffset = end
         segment.shippedEvents = events
         thread.nextSequence &+= 1
-        eventsWritten &+= UInt64(count)
-        chunksWritten &+= 1
+        stagedEvents &+= UInt64(count)
+        stagedChunks &+= 1
         if stagedBytes >= 4 << 20 || pieces.count >= 512 { _ = flushStaging() }
     }
 
+    /// Writes the end block; after a write error it is tried once more (the
+    /// file was cut back to its last whole block), so that a trace with losses
+    /// says how many events it lost.
     private func writeEndBlock() {
         var payload: [UInt8] = []
         payload.appendLittleEndian(eventsWritten)
         payload.appendLittleEndian(chunksWritten)
         payload.appendLittleEndian(time.now())
         payload.appendLittleEndian(threads.withLock { _ in threadCount })
+        payload.appendLittleEndian(eventsLost)
+        payload.appendLittleEndian(termination.code)
         var block: [UInt8] = []
         block.appendLittleEndian(TraceFormat.endBlock)
         block.appendLittleEndian(UInt32(payload.count))
@@ -210,6 +252,20 @@ final class TraceWriter: @unchecked Sendable {
         payload.withUnsafeBytes { crc.update($0) }
         block.appendLittleEndian(crc.value)
         stage(block + payload)
+        if writeError != 0 {
+            // `writeAll` records a new error; `stop()` reports the first one.
+            let failure = writeError
+            writeError = 0
+            _ = headers.withUnsafeMutableBytes { bytes -> Bool in
+                var vector = [iovec(iov_base: bytes.baseAddress, iov_len: bytes.count)]
+                return writeAll(&vector)
+            }
+            writeError = failure
+            headers.removeAll(keepingCapacity: true)
+            pieces.removeAll(keepingCapacity: true)
+            stagedBytes = 0
+            return
+        }
         _ = flushStaging()
     }
 
@@ -228,9 +284,16 @@ final class TraceWriter: @unchecked Sendable {
             headers.removeAll(keepingCapacity: true)
             pieces.removeAll(keepingCapacity: true)
             stagedBytes = 0
+            stagedEvents = 0
+            stagedChunks = 0
         }
-        guard writeError == 0, !pieces.isEmpty else { return writeError == 0 }
-        return headers.withUnsafeMutableBytes { headerBytes -> Bool in
+        guard writeError == 0 else {
+            eventsLost &+= stagedEvents
+            return false
+        }
+        guard !pieces.isEmpty else { return true }
+        let cleanLength = bytesWritten
+        let written = headers.withUnsafeMutableBytes { headerBytes -> Bool in
             vectors.removeAll(keepingCapacity: true)
             vectors.reserveCapacity(pieces.count * 2)
             for (index, piece) in pieces.enumerated() {
@@ -248,6 +311,26 @@ final class TraceWriter: @unchecked Sendable {
                 }
             }
             return writeAll(&vectors)
+        }
+        if written {
+            eventsWritten &+= stagedEvents
+            chunksWritten &+= stagedChunks
+        } else {
+            eventsLost &+= stagedEvents
+            reportWriteError(cuttingBackTo: cleanLength)
+        }
+        return written
+    }
+
+    /// The first write error: one line on stderr, and the file cut back to its
+    /// last whole block, so that what is in it reads and the end block can follow.
+    private func reportWriteError(cuttingBackTo length: UInt64) {
+        guard reportsWriteErrors else { return }
+        let line = "ReactorTrace: cannot write \(path): \(String(cString: strerror(writeError))); "
+            + "the app goes on, its events are no longer recorded\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        if ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) >= 0 {
+            bytesWritten = length
         }
     }
 

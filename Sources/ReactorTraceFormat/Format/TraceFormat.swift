@@ -29,6 +29,9 @@ public enum TraceFormat {
 
     /// The first event tag whose events are length-prefixed (extensions a reader may skip).
     public static let firstExtensionTag: UInt8 = 64
+    /// The extension tag of a `value` event (1.1): a node's value, with its own
+    /// register and value table, so that a 1.0 reader skips it safely.
+    public static let valueTag: UInt8 = 64
 }
 
 /// The clock a trace's timestamps come from (a raw byte, so that a newer minor

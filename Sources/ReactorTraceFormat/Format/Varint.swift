@@ -14,6 +14,12 @@ package enum Varint {
         return pointer + 1
     }
 
+    /// How many bytes `value` takes as a varint (1 to 10).
+    @inline(__always)
+    package static func size(_ value: UInt64) -> Int {
+        (64 &- (value | 1).leadingZeroBitCount &+ 6) / 7
+    }
+
     /// Appends `value` as an unsigned LEB128 varint.
     package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value

@@ -14,7 +14,15 @@ struct ChunkDecoder {
         var computation: UInt64 = 0
         var dependency: UInt64 = 0
         var node: UInt64 = 0
+        /// Every string and value text the context defined, in order: what
+        /// ``TraceStringID``s index.
         var strings: [String] = []
+        /// The string table: entry r is `strings[stringEntries[r - 1]]`.
+        var stringEntries: [UInt32] = []
+        /// The value events' node register.
+        var valueNode: UInt64 = 0
+        /// The value table: entry r is `strings[valueEntries[r - 1]]`.
+        var valueEntries: [UInt32] = []
 
         init(nextSequence: UInt32, eventTime: UInt64 = 0) {
             self.nextSequence = nextSequence
@@ -42,8 +50,12 @@ struct ChunkDecoder {
         for _ in 0..<count {
             guard let tag = reader.readByte() else { return nil }
             if tag >= TraceFormat.firstExtensionTag {
-                guard let length = reader.readVarint(), length <= UInt64(reader.readableBytes),
-                      reader.skip(Int(length)) else { return nil }
+                guard let length = reader.readVarint(), length <= UInt64(reader.readableBytes) else { return nil }
+                if tag == TraceFormat.valueTag {
+                    guard decodeValue(&reader, length: Int(length), &context, &output) else { return nil }
+                    continue
+                }
+                guard reader.skip(Int(length)) else { return nil }
                 skipped += 1
                 continue
             }
@@ -154,7 +166,37 @@ struct ChunkDecoder {
                   readTime(&reader, &context) else { return .malformed }
             guard let issueKind = TraceIssueKind(rawValue: rawKind) else { return .unknownValue }
             return emit(.issue(kind: issueKind, node: node, message: message), context, &output)
+        case .value:
+            // Tag 14 is not a value event (that is extension tag 64): invalid, like 15–63.
+            return .malformed
         }
+    }
+
+    /// A value event's body (docs/TRACE_FORMAT.md, "Values"): the node, then a
+    /// reference to the value table or a new value. Bytes after them (a newer
+    /// minor's fields) are skipped; fields running past the body are malformed.
+    private func decodeValue(_ reader: inout UnsafeByteReader, length: Int, _ context: inout Context,
+                             _ output: inout Output) -> Bool {
+        let end = reader.readableBytes - length
+        guard let nodeCode = reader.readVarint(), let reference = reader.readVarint(),
+              reader.readableBytes >= end else { return false }
+        let node = Varint.undoZigzagDelta(nodeCode, from: context.valueNode)
+        context.valueNode = node
+        let text: TraceStringID
+        if reference == 0 {
+            guard context.strings.count < Int(UInt32.max),
+                  let count = reader.readVarint(), Int(clamping: count) <= reader.readableBytes - end,
+                  let string = reader.readString(Int(count))
+            else { return false }
+            context.strings.append(string)
+            context.valueEntries.append(UInt32(context.strings.count - 1))
+            text = TraceStringID(index: UInt32(context.strings.count - 1))
+        } else {
+            guard reference <= UInt64(context.valueEntries.count) else { return false }
+            text = TraceStringID(index: context.valueEntries[Int(reference - 1)])
+        }
+        guard reader.readableBytes >= end, reader.skip(reader.readableBytes - end) else { return false }
+        return output.emit(.value(node: node, value: text), at: context.time)
     }
 
     private func readID(_ reader: inout UnsafeByteReader, _ register: inout UInt64) -> UInt64? {
@@ -191,9 +233,10 @@ struct ChunkDecoder {
                   let string = reader.readString(Int(length))
             else { return nil }
             context.strings.append(string)
+            context.stringEntries.append(UInt32(context.strings.count - 1))
             return TraceStringID(index: UInt32(context.strings.count - 1))
         }
-        guard reference <= UInt64(context.strings.count) else { return nil }
-        return TraceStringID(index: UInt32(reference - 1))
+        guard reference <= UInt64(context.stringEntries.count) else { return nil }
+        return TraceStringID(index: context.stringEntries[Int(reference - 1)])
     }
 }

@@ -28,6 +28,8 @@ public enum PlainTraceRecord: Sendable, Hashable, BitwiseCopyable {
     case flushEnded
     /// An issue reported through `Reactor.issueHandler` (timed); `node` or 0.
     case issue(kind: TraceIssueKind, node: UInt64, message: TraceStringID)
+    /// `node` now holds the value `value` (only in traces recorded with values on).
+    case value(node: UInt64, value: TraceStringID)
 
     /// The kind of the record, for filtering and counting.
     public var kind: TraceEventKind {
@@ -45,6 +47,7 @@ public enum PlainTraceRecord: Sendable, Hashable, BitwiseCopyable {
         case .flushBegan: .flushBegan
         case .flushEnded: .flushEnded
         case .issue: .issue
+        case .value: .value
         }
     }
 
@@ -72,6 +75,7 @@ public enum PlainTraceRecord: Sendable, Hashable, BitwiseCopyable {
         case .flushBegan: self = .flushBegan
         case .flushEnded: self = .flushEnded
         case let .issue(kind, node, message): self = .issue(kind: kind, node: node, message: intern(message))
+        case let .value(node, value): self = .value(node: node, value: intern(value))
         }
     }
 
@@ -95,6 +99,7 @@ public enum PlainTraceRecord: Sendable, Hashable, BitwiseCopyable {
         case .flushBegan: .flushBegan
         case .flushEnded: .flushEnded
         case let .issue(kind, node, message): .issue(kind: kind, node: node, message: strings[Int(message.index)])
+        case let .value(node, value): .value(node: node, value: strings[Int(value.index)])
         }
     }
 }

@@ -222,7 +222,11 @@ public final class TraceReader: Sequence {
                       let duration = reader.readInteger(as: UInt64.self),
                       let threads = reader.readInteger(as: UInt32.self)
                 else { return .corruptChunk(offset: offset) }
-                end = TraceEnd(events: events, chunks: chunks, durationNanoseconds: duration, threads: threads)
+                // Fields added in format 1.1; an end block of 1.0 stops before them.
+                let dropped = reader.readInteger(as: UInt64.self) ?? 0
+                let termination = reader.readInteger(as: UInt32.self).map(TraceTermination.init(code:)) ?? .stopped
+                end = TraceEnd(events: events, chunks: chunks, durationNanoseconds: duration, threads: threads,
+                               eventsDropped: dropped, termination: termination)
                 return nil
             default:
                 return nil  // a block type from a newer minor version: skipped by its length

@@ -14,4 +14,7 @@ public enum TraceIssueKind: UInt8, Sendable, CaseIterable, BitwiseCopyable {
     case writeOutsideAction = 6
     /// Another misuse of the API.
     case misuse = 7
+    /// A thread waited longer than the threshold for the runtime's lock; the
+    /// event's node is the computation its holder was running.
+    case lockWait = 8
 }

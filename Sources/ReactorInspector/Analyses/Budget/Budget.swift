@@ -74,6 +74,7 @@ extension TraceIssueKind {
         case .cycle: "cycle"
         case .writeOutsideAction: "writeOutsideAction"
         case .misuse: "misuse"
+        case .lockWait: "lockWait"
         }
     }
 

@@ -149,7 +149,7 @@ public final class TraceProfile {
             nodes[id]?.owner = owner
         case .nodeStopped(let id):
             pendingCause[id] = nil
-        case .depend:
+        case .depend, .value:
             break
         case .changed(let dependency):
             // A computed announces its new value after its rerun ended: the

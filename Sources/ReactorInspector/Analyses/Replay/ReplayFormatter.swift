@@ -4,6 +4,11 @@ import ReactorTraceFormat
 /// learns names from creation and naming events, indents by nesting and shows
 /// the duration of each run and action at its end. Memory grows with nodes only.
 ///
+/// In a trace recorded with values, a node's first value is a `value` line
+/// (`value  property TodoStore.filter = all`) and each later one is folded into
+/// the `changed` line of the write that follows it:
+/// `changed  property TodoStore.filter: all → active`.
+///
 /// Lines are built as UTF-8 bytes (``write(_:to:)``), with each node's name
 /// and label prepared once when it is created or named: `replay` prints tens
 /// of millions of lines, and building a `String` per line cost about 1.3 µs.
@@ -13,7 +18,8 @@ public struct ReplayFormatter {
     /// Colours or plain.
     public let style: TextStyle
     /// One JSON object a line instead of text (`replay --json`): `timeNanoseconds`,
-    /// `thread`, `kind`, `name`, and per kind the other node, cause, first run or duration.
+    /// `thread`, `kind`, `name`, and per kind the other node, cause, first run or duration;
+    /// `value` (and `previousValue`) on value and changed objects of a trace with values.
     public let json: Bool
 
     /// What a line shows of a node, prepared when it is created or named:
@@ -39,8 +45,19 @@ public struct ReplayFormatter {
         var label: [UInt8]
     }
 
+    /// A node's value as the trace last gave it, and the one before it while
+    /// the write's `changed` is still to come.
+    private struct NodeValue {
+        var current: String?
+        var previous: String?
+        /// A value event arrived and its `changed` has not yet.
+        var awaitsChange = false
+    }
+
     private var index = NodeIndex()
     private var nodes: [NodeText] = []
+    /// By node slot; only as long as the last slot with a value.
+    private var values: [NodeValue] = []
     private var stacks: [[Frame]] = []
     private let loweredNames: [String]
     /// The line being built, reused (its storage is shared by copies of the formatter).
@@ -118,6 +135,12 @@ public struct ReplayFormatter {
         let thread = Int(event.thread)
         if thread >= stacks.count { stacks.append(contentsOf: repeatElement([], count: thread - stacks.count + 1)) }
         let kind = event.record.kind
+        // In text, a write's new value folds into its `changed` line, unless value lines are
+        // what was asked for; JSON keeps one object an event.
+        if case let .value(node, value) = event.record, !takeValue(strings[Int(value.index)], of: node),
+           !json, filter.kinds?.contains(.value) != true {
+            return false
+        }
         // Filter before formatting: most events of a large trace are dropped.
         let kept = isKept(event, strings, kind: kind, thread: thread)
         if kept {
@@ -128,8 +151,26 @@ public struct ReplayFormatter {
                 format(event, strings, kind: kind, thread: thread, to: text)
             }
         }
+        if case let .changed(dependency) = event.record, let node = index.find(dependency),
+           Int(node) < values.count {
+            values[Int(node)].awaitsChange = false
+        }
         applyNesting(event, strings, thread: thread)
         return kept
+    }
+
+    /// Records `value` as `node`'s; true if it is the node's first known value
+    /// (a line of its own), false if it is a write's new value (shown on its `changed` line).
+    private mutating func takeValue(_ value: String, of node: UInt64) -> Bool {
+        let position = slot(node)
+        if position >= values.count {
+            values.append(contentsOf: repeatElement(NodeValue(), count: position - values.count + 1))
+        }
+        let isFirst = values[position].current == nil
+        values[position].previous = values[position].current
+        values[position].current = value
+        values[position].awaitsChange = !isFirst
+        return isFirst
     }
 
     // MARK: - JSON lines
@@ -155,6 +196,11 @@ public struct ReplayFormatter {
             fields.append(("dependency", name(dependency)))
         case let .changed(dependency):
             primary = name(dependency)
+            let node = slot(dependency)
+            if node < values.count, values[node].awaitsChange, let new = values[node].current {
+                if let previous = values[node].previous { fields.append(("previousValue", JSONText.quoted(previous))) }
+                fields.append(("value", JSONText.quoted(new)))
+            }
         case let .invalidated(computation, cause, source):
             primary = name(computation)
             fields.append(("cause", JSONText.quoted(cause.label)))
@@ -183,6 +229,9 @@ public struct ReplayFormatter {
             primary = node == 0 ? JSONText.quoted(issueKind.label) : name(node)
             fields.append(("issue", JSONText.quoted(issueKind.label)))
             fields.append(("message", JSONText.quoted(strings[Int(message.index)])))
+        case let .value(node, value):
+            primary = name(node)
+            fields.append(("value", JSONText.quoted(strings[Int(value.index)])))
         }
         var line = "{\"timeNanoseconds\":\(event.timestamp),\"thread\":\(event.thread),\"kind\":\"\(kind.name)\",\"name\":\(primary)"
         for (key, value) in fields { line += ",\"\(key)\":\(value)" }
@@ -299,6 +348,7 @@ public struct ReplayFormatter {
             return matches(String(decoding: frame.label, as: UTF8.self))
         case .flushBegan, .flushEnded: return false
         case let .issue(_, id, _): return node(id)
+        case let .value(id, _): return node(id)
         }
     }
 
@@ -344,6 +394,13 @@ public struct ReplayFormatter {
             appendLabeled(of: dependency, to: out)
         case let .changed(dependency):
             appendLabeled(of: dependency, to: out)
+            let node = slot(dependency)
+            if node < values.count, values[node].awaitsChange, let new = values[node].current {
+                out.append(": ")
+                out.append(TerminalEscaping.escape(values[node].previous ?? "?"))
+                out.append(" → ")
+                out.append(TerminalEscaping.escape(new))
+            }
         case let .invalidated(computation, cause, source):
             appendLabeled(of: computation, to: out)
             out.append(0x20)
@@ -396,6 +453,10 @@ public struct ReplayFormatter {
             out.close()
             out.append(": ")
             out.append(TerminalEscaping.escape(strings[Int(message.index)]))
+        case let .value(node, value):
+            appendLabeled(of: node, to: out)
+            out.append(" = ")
+            out.append(TerminalEscaping.escape(strings[Int(value.index)]))
         }
     }
 

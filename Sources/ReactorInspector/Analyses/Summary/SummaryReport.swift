@@ -62,13 +62,22 @@ public struct SummaryReport: Sendable, Codable, Equatable {
     public let topComputations: [HotEntry]
     /// Runs that began but did not end in the trace (it was cut short).
     public let unfinishedRuns: Int
+    /// How the recording ended, from the end block: `stopped`, `runtime-error`
+    /// (the runtime stopped the process, see the issues), `signal SIGSEGV`…;
+    /// nil when the trace has no end block (killed, or still being written).
+    public let ending: String?
+    /// Events the recorder produced but could not write (a full disk, say), from the end block.
+    public let eventsDropped: UInt64
 
     /// The `eventsByKind` key of the events this reader skipped (extension
     /// events and unknown enumeration values): counted in `events` as the end block counts them.
     public static let skippedKind = "skipped (unknown kind)"
 
-    /// Summarises `model`, listing up to `top` computations and actions.
-    public init(model: TraceModel, top: Int = 5) {
+    /// Summarises `model`, listing up to `top` computations and actions;
+    /// `end` is the trace's end block, if it has one.
+    public init(model: TraceModel, top: Int = 5, end: TraceEnd? = nil) {
+        ending = end.map { $0.termination.label }
+        eventsDropped = end?.eventsDropped ?? 0
         events = model.totalEvents
         var byKind: [String: Int] = [:]
         for (kind, count) in model.eventsByKind { byKind[kind.name] = count }
@@ -115,6 +124,15 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         facts.add(["flushes", flushes == 0 ? "0" :
                     "\(flushes), \(DurationText.format(flushNanoseconds)) in all, longest \(DurationText.format(maxFlushNanoseconds))"])
         facts.add(["issues", issues == 0 ? "none" : style.yellow("\(issues)")])
+        if let ending, ending != TraceTermination.stopped.label {
+            facts.add(["ended", style.yellow(ending == TraceTermination.runtimeError.label
+                ? "the runtime stopped the process (see the issues); the trace was flushed first"
+                : "the process died of \(ending.hasPrefix("signal ") ? String(ending.dropFirst(7)) : ending); the trace was flushed first")])
+        }
+        if eventsDropped > 0 {
+            let produced = UInt64(events) + eventsDropped
+            facts.add(["lost", style.yellow("\(eventsDropped) of \(produced) events recorded were not written (write error)")])
+        }
         out += facts.render(indent: "  ")
         out += "\n" + style.bold("Events by kind") + "\n"
         var kinds = TextColumns([.left, .right])

@@ -1,6 +1,14 @@
 extension WhyReport: Encodable {
     private enum Keys: String, CodingKey {
-        case target, kind, instances, runs, firstRuns, reruns, stops, stopsByCause, patterns, entries, omittedEntries, ungroupedEntries
+        case target, kind, instances, runs, firstRuns, reruns, stops, stopsByCause, patterns, entries, omittedEntries,
+             ungroupedEntries, issues
+    }
+
+    private struct IssueJSON: Encodable {
+        let timestampNanoseconds: UInt64
+        let kind: String
+        let node: UInt64
+        let message: String
     }
 
     private struct PatternJSON: Encodable {
@@ -36,5 +44,8 @@ extension WhyReport: Encodable {
         }, forKey: .entries)
         try container.encode(omittedEntries, forKey: .omittedEntries)
         try container.encode(ungroupedEntries, forKey: .ungroupedEntries)
+        try container.encode(issues.map {
+            IssueJSON(timestampNanoseconds: $0.timestamp, kind: $0.kind.label, node: $0.node, message: $0.message)
+        }, forKey: .issues)
     }
 }

@@ -16,7 +16,7 @@ extension WhyReport {
             head += ", \(stops) stop\(stops == 1 ? "" : "s")"
             if !reasons.isEmpty { head += " (" + reasons.joined(separator: ", ") + ")" }
         }
-        var out = head + "\n"
+        var out = head + "\n" + issuesText(style: style)
         if patterns.isEmpty { return out + "  It never ran in this trace.\n" }
         out += "\n" + style.bold("Causes, most frequent first") + "\n"
         for pattern in patterns {

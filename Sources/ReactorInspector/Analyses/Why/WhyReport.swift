@@ -30,6 +30,8 @@ public struct WhyReport: Sendable, Equatable {
     public var patterns: [WhyPattern]
     /// Runs and stops whose chains were not grouped (beyond 500 distinct chains).
     public var ungroupedEntries: Int
+    /// Issues about it: reported on it, or cycles through it (see ``attachIssues(_:)``).
+    public var issues: [TraceIssueRecord]
 
     /// Creates an empty report for `target`.
     public init(target: String) {
@@ -44,6 +46,7 @@ public struct WhyReport: Sendable, Equatable {
         omittedEntries = 0
         patterns = []
         ungroupedEntries = 0
+        issues = []
     }
 
     /// True when no computation in the trace has the name.

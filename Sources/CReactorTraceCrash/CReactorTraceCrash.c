@@ -1,0 +1,132 @@
+#include "CReactorTraceCrash.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT };
+#define FATAL_SIGNAL_COUNT (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
+
+/// The dispositions found at install time, by signal number (written once,
+/// before the handlers can run).
+static struct sigaction previous_actions[65];
+static atomic_int installed = 0;
+static atomic_int armed = 0;
+static atomic_uintptr_t writer_thread = 0;
+static atomic_int pending_signal = 0;
+static atomic_int flushed = 0;
+static atomic_int timeout_milliseconds = 1000;
+
+static void hand_on(int signal_number, siginfo_t *info, void *context) {
+    struct sigaction *previous = &previous_actions[signal_number];
+    if (previous->sa_flags & SA_SIGINFO) {
+        if (previous->sa_sigaction != NULL) {
+            sigaction(signal_number, previous, NULL);
+            previous->sa_sigaction(signal_number, info, context);
+            return;
+        }
+    } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+        sigaction(signal_number, previous, NULL);
+        previous->sa_handler(signal_number);
+        return;
+    }
+    // The default action (an ignored fatal fault would only fault again):
+    // pending while this handler runs, delivered when it returns.
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(signal_number, &fallback, NULL);
+    raise(signal_number);
+}
+
+static void handle_fatal_signal(int signal_number, siginfo_t *info, void *context) {
+    int saved_errno = errno;
+    if (atomic_load(&armed) && atomic_load(&writer_thread) != (uintptr_t)pthread_self()) {
+        int expected = 0;
+        atomic_compare_exchange_strong(&pending_signal, &expected, signal_number);
+        int limit = atomic_load(&timeout_milliseconds);
+        struct timespec millisecond = { 0, 1000000 };
+        for (int waited = 0; waited < limit && !atomic_load(&flushed); waited++) {
+            nanosleep(&millisecond, NULL);
+        }
+    }
+    errno = saved_errno;
+    hand_on(signal_number, info, context);
+}
+
+void reactor_trace_crash_install(void) {
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&installed, &expected, 1)) return;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = handle_fatal_signal;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (unsigned i = 0; i < FATAL_SIGNAL_COUNT; i++) {
+        sigaction(fatal_signals[i], &action, &previous_actions[fatal_signals[i]]);
+    }
+}
+
+void reactor_trace_crash_arm(void) {
+    atomic_store(&flushed, 0);
+    atomic_store(&pending_signal, 0);
+    atomic_store(&writer_thread, 0);
+    atomic_store(&armed, 1);
+}
+
+void reactor_trace_crash_set_writer_thread(void) {
+    atomic_store(&writer_thread, (uintptr_t)pthread_self());
+}
+
+void reactor_trace_crash_disarm(void) {
+    atomic_store(&armed, 0);
+}
+
+int reactor_trace_crash_pending(void) {
+    return atomic_load_explicit(&pending_signal, memory_order_acquire);
+}
+
+void reactor_trace_crash_flushed(void) {
+    atomic_store(&flushed, 1);
+}
+
+void reactor_trace_crash_set_timeout(int milliseconds) {
+    atomic_store(&timeout_milliseconds, milliseconds < 0 ? 0 : milliseconds);
+}
+
+/// The alternate stack this file gave the calling thread, if any.
+static __thread void *own_alternate_stack = NULL;
+
+void reactor_trace_crash_prepare_thread(void) {
+    if (own_alternate_stack != NULL) return;
+    stack_t current;
+    if (sigaltstack(NULL, &current) != 0) return;
+    if (!(current.ss_flags & SS_DISABLE) && current.ss_sp != NULL) return;
+    // Kept for the thread's lifetime: the process may die on it at any moment.
+    size_t size = 64 * 1024;
+    void *memory = malloc(size);
+    if (memory == NULL) return;
+    stack_t alternate;
+    alternate.ss_sp = memory;
+    alternate.ss_size = size;
+    alternate.ss_flags = 0;
+    if (sigaltstack(&alternate, NULL) != 0) { free(memory); return; }
+    own_alternate_stack = memory;
+}
+
+void reactor_trace_crash_release_thread(void) {
+    if (own_alternate_stack == NULL) return;
+    stack_t disabled;
+    memset(&disabled, 0, sizeof disabled);
+    disabled.ss_flags = SS_DISABLE;
+    if (sigaltstack(&disabled, NULL) == 0) {
+        free(own_alternate_stack);
+        own_alternate_stack = NULL;
+    }
+}

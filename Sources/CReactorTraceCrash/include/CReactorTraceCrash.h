@@ -1,0 +1,45 @@
+#ifndef C_REACTOR_TRACE_CRASH_H
+#define C_REACTOR_TRACE_CRASH_H
+
+// Fatal-signal handling for the trace recorder.
+//
+// The handler runs on the crashing thread and does only async-signal-safe
+// things: atomic loads and stores, nanosleep, sigaction, raise. It asks the
+// recorder's writer thread (a healthy thread, free to take locks and allocate)
+// to ship what every recording thread has published and write the end block,
+// waits for it a bounded time, then hands the signal to the handler that was
+// installed before (or the default action, which ends the process).
+
+/// Installs the handlers for SIGSEGV, SIGBUS, SIGILL, SIGTRAP and SIGABRT,
+/// once per process; later calls do nothing.
+void reactor_trace_crash_install(void);
+
+/// A recording is running (called before its writer thread starts): a fatal
+/// signal on any thread but the writer waits for the writer to flush.
+void reactor_trace_crash_arm(void);
+
+/// The calling thread is the writer thread (a fatal signal on it cannot wait for itself).
+void reactor_trace_crash_set_writer_thread(void);
+
+/// The recording has ended: a fatal signal no longer waits for a flush.
+void reactor_trace_crash_disarm(void);
+
+/// The writer's poll: the number of a fatal signal waiting for the final
+/// flush, or 0.
+int reactor_trace_crash_pending(void);
+
+/// The writer has written the final flush asked for by a fatal signal.
+void reactor_trace_crash_flushed(void);
+
+/// Gives the calling thread an alternate signal stack if it has none, so
+/// that a stack overflow (SIGSEGV on a guard page) can still be handled.
+void reactor_trace_crash_prepare_thread(void);
+
+/// The calling thread is exiting: frees the alternate stack
+/// ``reactor_trace_crash_prepare_thread`` gave it.
+void reactor_trace_crash_release_thread(void);
+
+/// How long a fatal signal waits for the writer, in milliseconds (1000 by default).
+void reactor_trace_crash_set_timeout(int milliseconds);
+
+#endif
