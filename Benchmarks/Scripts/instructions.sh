@@ -32,17 +32,29 @@ updates_per_write() {
 }
 
 [ -n "${NO_BUILD:-}" ] || swift build -c release --product ReactivityDriver >&2
-DRIVER=.build/release/ReactivityDriver
+# Valgrind runs a copy without debug information: valgrind 3.19 gives up on
+# the DWARF of some Swift builds ("Possibly corrupted debuginfo file"), and
+# counting needs only the code.
+SCRATCH=$(mktemp -d)
+trap 'rm -rf "$SCRATCH"' EXIT
+DRIVER=$SCRATCH/ReactivityDriver
+objcopy --strip-debug .build/release/ReactivityDriver "$DRIVER"
 
 # instructions ARGS...: what callgrind counted for the driver run with ARGS.
 instructions() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$DRIVER" "$@" 2>&1 >/dev/null |
-        sed -n 's/.*Collected : //p'
+    local counted
+    counted=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$DRIVER" "$@" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : //p')
+    [ -n "$counted" ] || { echo "instructions.sh: callgrind counted nothing for $*" >&2; exit 1; }
+    echo "$counted"
 }
 # allocations ARGS...: the allocations of memcheck's heap summary.
 allocations() {
-    valgrind --tool=memcheck --leak-check=no "$DRIVER" "$@" 2>&1 >/dev/null |
-        sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d ,
+    local counted
+    counted=$(valgrind --tool=memcheck --leak-check=no "$DRIVER" "$@" 2>&1 >/dev/null |
+        sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d ,)
+    [ -n "$counted" ] || { echo "instructions.sh: memcheck counted nothing for $*" >&2; exit 1; }
+    echo "$counted"
 }
 
 echo "| case | implementation | instructions a run | instructions a computed update | allocations a write |"
