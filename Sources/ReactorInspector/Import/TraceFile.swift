@@ -69,6 +69,11 @@ public enum TraceFile {
         return (model, report)
     }
 
+    /// The header of the trace at `path`: when and by which process it was recorded.
+    public static func header(path: String) throws(TraceFileError) -> TraceHeader {
+        try open(path).header
+    }
+
     private static func open(_ path: String) throws(TraceFileError) -> TraceReader {
         do {
             return try TraceReader(path: path)
