@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: setup otlp-proto build test tsan bench demo profile-demo clean
+.PHONY: setup otlp-proto build test tsan bench bench-table demo profile-demo clean
 
 # The OpenTelemetry schema the OTLP export tests validate against: PyPI's
 # opentelemetry-proto in a virtual environment under .build (the system Python
@@ -65,6 +65,11 @@ profile-demo: setup
 # Its MallocInterposer trait counts allocations, so no jemalloc is needed. About 5 minutes.
 bench: setup
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+
+# Regenerates the results table of Benchmarks/README.md: ReactorCore against the
+# plain OpenCombine map chain (callgrind instructions, allocations, wall clock).
+bench-table: setup
+	./Benchmarks/Scripts/results-table.sh
 
 clean:
 	rm -rf .build .build-tsan Benchmarks/.build
