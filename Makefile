@@ -2,7 +2,12 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: setup build test tsan bench demo profile-demo clean
+.PHONY: setup otlp-proto build test tsan bench bench-table demo profile-demo clean
+
+# The OpenTelemetry schema the OTLP export tests validate against: PyPI's
+# opentelemetry-proto in a virtual environment under .build (the system Python
+# may be externally managed).
+OTLP_VENV := .build/otlp-venv
 
 # Installs what a fresh Debian machine lacks (libgraphviz-dev for CGraphviz).
 setup:
@@ -12,12 +17,23 @@ setup:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libgraphviz-dev pkg-config >/dev/null; \
 	fi
 
+otlp-proto:
+	@if ! $(OTLP_VENV)/bin/python -c 'import opentelemetry.proto, google.protobuf' 2>/dev/null; then \
+		echo "==> installing opentelemetry-proto into $(OTLP_VENV)"; \
+		if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then \
+			if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+			$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-venv >/dev/null; \
+		fi; \
+		rm -rf $(OTLP_VENV) && python3 -m venv $(OTLP_VENV) && \
+		$(OTLP_VENV)/bin/python -m pip install -q opentelemetry-proto; \
+	fi
+
 build: setup
 	$(SWIFT) build
 
-test: setup
+test: setup otlp-proto
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
+	REACTOR_REQUIRE_OTLP_VALIDATION=1 $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
 
 # The thread suites (runtime, signals and subjects, the trace recorder) under
 # ThreadSanitizer, in a separate build folder.
@@ -49,6 +65,11 @@ profile-demo: setup
 # Its MallocInterposer trait counts allocations, so no jemalloc is needed. About 5 minutes.
 bench: setup
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+
+# Regenerates the results table of Benchmarks/README.md: ReactorCore against the
+# plain OpenCombine map chain (callgrind instructions, allocations, wall clock).
+bench-table: setup
+	./Benchmarks/Scripts/results-table.sh
 
 clean:
 	rm -rf .build .build-tsan Benchmarks/.build

@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "ReactorCore", targets: ["ReactorCore"]),
         .library(name: "ReactorTrace", targets: ["ReactorTrace"]),
         .library(name: "ReactorInspector", targets: ["ReactorInspector"]),
+        .library(name: "ReactorTesting", targets: ["ReactorTesting"]),
         .executable(name: "reactor-inspect", targets: ["reactor-inspect"]),
     ],
     traits: [
@@ -32,6 +33,8 @@ let package = Package(
                                                     "CReactorTraceCrash"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "ReactorInspector", dependencies: ["ReactorTraceFormat", "CGraphviz"]),
+        // Swift Testing helpers: record a scenario in process, assert counts and budgets.
+        .target(name: "ReactorTesting", dependencies: ["ReactorCore", "ReactorTrace", "ReactorInspector"]),
         .executableTarget(
             name: "reactor-inspect",
             dependencies: ["ReactorInspector", "ReactorTraceFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -48,7 +51,8 @@ let package = Package(
         // Checks of the HTML and Markdown reports, shared by the two suites that make them.
         .target(name: "ReportAssertions", path: "Tests/ReportAssertions"),
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore", "ReportAssertions"]),
-        .testTarget(name: "ProfilingScenarios", dependencies: ["ReactorCore", "ReactorTrace"]),
+        .testTarget(name: "ProfilingScenarios", dependencies: ["ReactorCore", "ReactorTrace", "ReactorTesting"]),
+        .testTarget(name: "ReactorTestingTests", dependencies: ["ReactorTesting", "ReactorInspector", "ReactorCore", "ReactorTrace", "ReactorTraceFormat"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore",

@@ -90,6 +90,14 @@ let package = Package(
                 .product(name: "ReactorTrace", package: "Reactor"),
             ]
         ),
+        // Measures the lag from recording an event to a following reader seeing it.
+        .executableTarget(
+            name: "FollowLag",
+            dependencies: [
+                .product(name: "ReactorCore", package: "Reactor"),
+                .product(name: "ReactorTrace", package: "Reactor"),
+            ]
+        ),
         .testTarget(name: "ReactivityCasesTests", dependencies: ["ReactivityCases"]),
     ],
     swiftLanguageModes: [.v6]

@@ -49,6 +49,7 @@ struct CheckCommand: ParsableCommand {
         let parsed = try CIFiles.budget(at: budget)
         let profile = TraceProfile()
         let report = try trace.forEachEvent(output: output) { profile.record($0) }
+        profile.countUnreadEvents(of: report)
         let check = BudgetCheck(budget: parsed, profile: profile)
         let budgetName = CIFiles.displayName(budget)
         let traceName = CIFiles.displayName(trace.path)

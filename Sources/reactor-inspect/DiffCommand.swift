@@ -58,6 +58,8 @@ struct DiffCommand: ParsableCommand {
         let baseProfile = TraceProfile(), headProfile = TraceProfile()
         let baseReport = try TraceArgument.forEachEvent(path: base, output: output) { baseProfile.record($0) }
         let headReport = try TraceArgument.forEachEvent(path: head, output: output) { headProfile.record($0) }
+        baseProfile.countUnreadEvents(of: baseReport)
+        headProfile.countUnreadEvents(of: headReport)
         let diff = TraceDiff(base: baseProfile, head: headProfile, regressionThresholdPercent: failOnRegression,
                              minimumTimeNanoseconds: UInt64(minimumTimeMilliseconds * 1e6))
         if json {

@@ -48,8 +48,8 @@ struct GraphCommand: ParsableCommand {
     @Flag(help: "Draw every node, however large the graph.")
     var all = false
 
-    @Option(help: ArgumentHelp("Draw the graph as it stood at this trace time (1.5ms, 200us, 2s) instead of all-time.",
-                               valueName: "time"))
+    @Option(help: ArgumentHelp("Draw the graph as it stood at this trace time (1.5ms, 200us, 2s) or after the N-th action (action:N): the nodes alive, the edges held, counts up to then and values then.",
+                               valueName: "time|action:N"))
     var at: String?
 
     @Option(help: "What the fill colour shows: reruns or time.")
@@ -61,16 +61,28 @@ struct GraphCommand: ParsableCommand {
         if [focus != nil, top != nil, all].filter({ $0 }).count > 1 {
             throw ValidationError("choose one of --focus, --top and --all")
         }
-        if let at, DurationText.parse(at) == nil {
-            throw ValidationError("--at '\(at)' is not a time (examples: 1.5ms, 200us, 2s)")
-        }
+        if let at, case let .failure(error) = TraceMoment.parse(at) { throw ValidationError(error.description) }
     }
 
     func run() throws {
-        let moment = at.flatMap(DurationText.parse)
         let destination = out ?? Self.defaultOutput(for: trace.path, format: format)
         let file = try CIFiles.output(destination, inputs: [trace.path])
-        let loaded = try trace.model(options: TraceModelOptions(snapshotAt: moment), output: output)
+        let loaded: Loaded<TraceModel>
+        var moment: UInt64?
+        if let at {
+            let parsed = try TraceMoment.parse(at).get()
+            let progress = output.progress(for: trace.path)
+            do {
+                defer { progress?.finish() }
+                let (model, resolved, report) = try TraceFile.model(path: trace.path, at: parsed, progress: progress?.update)
+                loaded = Loaded(value: model, report: report)
+                moment = resolved.timestamp
+            } catch {
+                throw ValidationError(error.description)
+            }
+        } else {
+            loaded = try trace.model(output: output)
+        }
         let selection: GraphSelection
         if let focus {
             selection = .focus(name: focus, depth: depth)

@@ -27,7 +27,8 @@ struct ReactorInspect: ParsableCommand {
             trace, bad flag, unknown name), with one line on stderr.
             """ + MetricsHelp.pointer,
         subcommands: [SummaryCommand.self, HotCommand.self, WhyCommand.self, ReplayCommand.self, GraphCommand.self,
-                      CheckCommand.self, DiffCommand.self, ExportCommand.self, ReportCommand.self]
+                      CheckCommand.self, DiffCommand.self, ExportCommand.self, ReportCommand.self, TopCommand.self,
+                      StateCommand.self, HistoryCommand.self]
     )
 
     /// Runs the command; every failure is one line on stderr and exit status 2

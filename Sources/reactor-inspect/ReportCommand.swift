@@ -67,7 +67,13 @@ struct ReportCommand: ParsableCommand {
         let file = try CIFiles.output(out, inputs: [trace.path])
         // One pass: the profile builds the trace's model, which the graph reads too.
         let profile = TraceProfile()
-        let report = try trace.forEachEvent(output: output) { profile.record($0) }
+        let timeline = ActionTimeline()
+        let report = try trace.forEachEvent(output: output) { event in
+            profile.record(event)
+            if resolved == .html { timeline.record(event) }
+        }
+        timeline.finish()
+        profile.countUnreadEvents(of: report)
         var graph: String?
         if resolved == .html {
             do {
@@ -76,7 +82,8 @@ struct ReportCommand: ParsableCommand {
                 Terminal.standardError.write("reactor-inspect: warning: the report has no dependency graph: \(error)\n")
             }
         }
-        let profileReport = ProfileReport(profile: profile, traceName: CIFiles.displayName(trace.path), graphSVG: graph, hotLimit: top)
+        let profileReport = ProfileReport(profile: profile, traceName: CIFiles.displayName(trace.path), graphSVG: graph, hotLimit: top,
+                                          actionTimeline: resolved == .html ? timeline : nil)
         let text = switch resolved {
         case .html: profileReport.html()
         case .md: profileReport.markdown(limit: min(top, 10))

@@ -5,7 +5,7 @@ import Testing
 
 /// Every view of a trace gives the same figures for what they share: runs,
 /// reruns, totals and maxima per computation (docs/METRICS.md), through the
-/// built binary's JSON outputs and the Chrome export.
+/// built binary's JSON outputs and the Chrome and OTLP exports.
 @Suite struct AgreementTests {
     struct Key: Hashable, CustomStringConvertible {
         var name: String
@@ -128,6 +128,40 @@ import Testing
         #expect(named.allSatisfy { (($0["args"] as? [String: Any])?["name"] as? String)?.hasPrefix("thread ") == true })
         for (key, figures) in hot where figures.runs > 0 {
             let exportedFigures = try #require(slices[key], "\(key) has no slices")
+            #expect(exportedFigures.runs == figures.runs, "\(key)")
+            #expect(exportedFigures.totalNanoseconds == figures.totalNanoseconds, "\(key)")
+            #expect(exportedFigures.maxNanoseconds == figures.maxNanoseconds, "\(key)")
+        }
+
+        // The OTLP export: one run span per run, as long as the run.
+        let spansPath = FileManager.default.temporaryDirectory.appendingPathComponent("agreement-\(sample).otlp.json").path
+        let otlp = try BuiltProducts.run("reactor-inspect", ["export", trace.path, "--format", "otlp", "-o", spansPath])
+        #expect(otlp.status == 0, "\(otlp.stderr)")
+        let request = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: spansPath)))
+            as? [String: Any])
+        let resource = try #require((request["resourceSpans"] as? [[String: Any]])?.first)
+        let spans = try #require(((resource["scopeSpans"] as? [[String: Any]])?.first)?["spans"] as? [[String: Any]])
+        var spanFigures: [Key: Figures] = [:]
+        for span in spans {
+            var attributes: [String: String] = [:]
+            for attribute in span["attributes"] as? [[String: Any]] ?? [] {
+                if let key = attribute["key"] as? String, let value = (attribute["value"] as? [String: Any])?["stringValue"] as? String {
+                    attributes[key] = value
+                }
+            }
+            guard attributes["reactor.span.kind"] == "run" else { continue }
+            let key = Key(name: span["name"] as? String ?? "", kind: attributes["reactor.node.kind"] ?? "")
+            let start = Int(span["startTimeUnixNano"] as? String ?? "") ?? 0
+            let duration = (Int(span["endTimeUnixNano"] as? String ?? "") ?? 0) - start
+            var figures = spanFigures[key] ?? Figures(runs: 0, reruns: 0, totalNanoseconds: 0, maxNanoseconds: 0)
+            figures.runs += 1
+            figures.totalNanoseconds += duration
+            figures.maxNanoseconds = max(figures.maxNanoseconds, duration)
+            spanFigures[key] = figures
+        }
+        #expect(Set(spanFigures.keys) == Set(hot.filter { $0.value.runs > 0 }.keys))
+        for (key, figures) in hot where figures.runs > 0 {
+            let exportedFigures = try #require(spanFigures[key], "\(key) has no spans")
             #expect(exportedFigures.runs == figures.runs, "\(key)")
             #expect(exportedFigures.totalNanoseconds == figures.totalNanoseconds, "\(key)")
             #expect(exportedFigures.maxNanoseconds == figures.maxNanoseconds, "\(key)")

@@ -195,8 +195,11 @@ import Testing
         #expect(!early.stdout.contains("reads"))
         let late = try BuiltProducts.inspect("graph", trace.path, "--at", "1h", "--format", "dot", "-o", "-")
         #expect(late.status == 2)  // 1h is not a time this parser knows: one line, status 2
-        let end = try BuiltProducts.inspect("graph", trace.path, "--at", "100000s", "--format", "dot", "-o", "-")
-        #expect(end.status == 0)
+        let pastEnd = try BuiltProducts.inspect("graph", trace.path, "--at", "100000s", "--format", "dot", "-o", "-")
+        #expect(pastEnd.status == 2)
+        #expect(pastEnd.stderr.contains("is past the end of the trace"))
+        let end = try BuiltProducts.inspect("graph", trace.path, "--at", "action:14", "--format", "dot", "-o", "-")
+        #expect(end.status == 0, "\(end.stderr)")
         #expect(end.stdout.contains("countLabel reads remainingCount"))
     }
 

@@ -102,6 +102,17 @@ import Testing
         let shipped = Set(manifest.products.flatMap(\.targets))
         #expect(shipped.isDisjoint(with: samples))
         #expect(Set(manifest.products.map(\.name)).isSuperset(of: ["ReactorCore", "ReactorTrace", "ReactorInspector",
-                                                                     "reactor-inspect"]))
+                                                                     "ReactorTesting", "reactor-inspect"]))
+    }
+
+    /// The test helpers sit on the recorder and the inspector; nothing a shipping app links depends on them.
+    @Test func testingHelpersStayOutOfTheLibraries() throws {
+        let manifest = try Self.manifest()
+        let testing = manifest.dependencies(of: "ReactorTesting")
+        #expect(testing.isSuperset(of: ["ReactorTrace", "ReactorInspector", "ReactorCore"]))
+        for library in ["ReactorCore", "ReactorTrace", "ReactorInspector", "ReactorTraceFormat", "reactor-inspect"] {
+            #expect(!manifest.dependencies(of: library).contains("ReactorTesting"), "\(library)")
+        }
+        #expect(manifest.products.first { $0.name == "ReactorTesting" }?.targets == ["ReactorTesting"])
     }
 }

@@ -1,17 +1,21 @@
-// A profiling scenario, as an app's test suite would have one: the test drives a
-// screen through its store's actions while `TraceRecorder` records, and CI checks
-// the trace against a budget (Examples/ProfilingInCI/run.sh, README "Profiling
-// in CI"). It records only when REACTOR_PROFILE_TRACE names the trace file, so
-// an ordinary `swift test` skips it; run it on its own, since the recorder is
-// process-wide and would also record any suite running beside it.
+// A profiling scenario, as an app's test suite would have one, checked two ways
+// (Examples/ProfilingInCI/run.sh, README "Profiling in CI"):
 //
-//   REACTOR_PROFILE_TRACE=traces/pr.trace swift test --filter ProfilingScenarios
+// - `withinTheRerunBudget` records the scenario in process with ReactorTesting and
+//   checks a budget of counts in three lines; it runs in every `swift test`.
+// - `addingAndCompletingTodos` records it to a file with `TraceRecorder`, for
+//   `reactor-inspect check`, `diff` and the reports. It records only when
+//   REACTOR_PROFILE_TRACE names the trace file, so an ordinary `swift test` skips
+//   it; the suite is serialized because that recorder is process-wide.
+//
+//   REACTOR_PROFILE_TRACE=traces/pr.trace swift test --filter ProfilingScenarios/addingAndCompletingTodos
 //
 // REACTOR_PROFILE_SLOW_FOOTER=1 plays a pull request that makes the footer read
 // the whole list instead of the remaining-count computed: same output, more reruns.
 import Foundation
 import Testing
 import ReactorCore
+import ReactorTesting
 import ReactorTrace
 
 private let environment = ProcessInfo.processInfo.environment
@@ -65,21 +69,36 @@ private final class TodoScreen {
     deinit { computations.forEach { $0.stop() } }
 }
 
-@Suite(.serialized, .enabled(if: environment["REACTOR_PROFILE_TRACE"] != nil, "set REACTOR_PROFILE_TRACE=path to record"))
+/// Adds 60 todos, completes every third and renames 20, as a user of the screen would.
+private func playTodoScreen() {
+    let store = TodoStore()
+    let screen = TodoScreen(store: store, reactor: Reactor(), slowFooter: environment["REACTOR_PROFILE_SLOW_FOOTER"] == "1")
+    for index in 0..<60 { store.addTodo("item \(index)") }
+    for index in stride(from: 0, to: 60, by: 3) { store.toggleTodo(index) }
+    // Renaming changes the list but not the count: the footer has no reason to rerun.
+    for index in 0..<20 { store.renameTodo(index, to: "item \(index), renamed") }
+
+    #expect(screen.rows.count == 60)
+    #expect(screen.footer == "40 left")
+}
+
+/// Counts only: a budget a unit test can hold deterministically (times belong to `check` on a recorded trace).
+private let rerunBudget = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Examples/ProfilingInCI/rerun-budget.json").path
+
+@Suite(.serialized)
 struct ProfilingScenarios {
-    @Test func addingAndCompletingTodos() throws {
+    @Test func withinTheRerunBudget() throws {
+        let trace = try ScenarioTrace.record { playTodoScreen() }
+        let budget = try trace.check(budgetFile: rerunBudget)
+        #expect(budget.passed)
+    }
+
+    @Test(.enabled(if: environment["REACTOR_PROFILE_TRACE"] != nil, "set REACTOR_PROFILE_TRACE=path to record"))
+    func addingAndCompletingTodos() throws {
         let path = try #require(environment["REACTOR_PROFILE_TRACE"])
         try TraceRecorder.start(path: path)
         defer { TraceRecorder.stop() }
-
-        let store = TodoStore()
-        let screen = TodoScreen(store: store, reactor: Reactor(), slowFooter: environment["REACTOR_PROFILE_SLOW_FOOTER"] == "1")
-        for index in 0..<60 { store.addTodo("item \(index)") }
-        for index in stride(from: 0, to: 60, by: 3) { store.toggleTodo(index) }
-        // Renaming changes the list but not the count: the footer has no reason to rerun.
-        for index in 0..<20 { store.renameTodo(index, to: "item \(index), renamed") }
-
-        #expect(screen.rows.count == 60)
-        #expect(screen.footer == "40 left")
+        playTodoScreen()
     }
 }

@@ -114,7 +114,10 @@ import Testing
         }
         let chunk = Array(bytes[TraceFormat.headerLength...])
         #expect(TraceBytes.uint32(chunk, at: 0) == TraceFormat.chunkBlock)
-        #expect(Array(chunk[28..<36]) == [0x05, 0x0A, 0x06, 0x12, 0x09, 0x04, 0x00, 0x00])
+        // A clock event first (the thread's first event is untimed): tag 65, its length, its time.
+        #expect(chunk[28] == TraceFormat.clockTag)
+        let events = 28 + 2 + Int(chunk[29])
+        #expect(Array(chunk[events..<events + 8]) == [0x05, 0x0A, 0x06, 0x12, 0x09, 0x04, 0x00, 0x00])
     }
 
     @Test func sequenceAndContextRulesAreEnforced() throws {

@@ -95,4 +95,42 @@ import Testing
         #expect(status == 0)
         pthread_join(thread, nil)
     }
+
+    /// The recorder: a thread that starts after the trace and whose first event
+    /// is untimed gets a clock event first, so its events read no earlier than
+    /// what happened before the thread started.
+    @Test func aLaterThreadsFirstUntimedEventReadsAtItsStart() throws {
+        let bytes = try TraceFixtures.record { recorder in
+            recorder.rerunBegan(computation: 1, firstRun: true)
+            recorder.rerunEnded(computation: 1)
+            let group = DispatchGroup()
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                recorder.changed(dependency: 5)
+                recorder.invalidated(computation: 1, cause: .dependency, source: 5)
+            }
+            group.wait()
+        }
+        let (events, reader) = try TraceFixtures.readAll(bytes)
+        let started = try #require(events.first { $0.record == .rerunEnded(computation: 1) })
+        let later = events.filter { $0.thread != started.thread }
+        #expect(later.map(\.record) == [.changed(dependency: 5),
+                                        .invalidated(computation: 1, cause: .dependency, source: 5)])
+        for event in later { #expect(event.timestamp >= started.timestamp && event.timestamp > 0) }
+        #expect(reader.clockEvents == 1)
+        #expect(reader.end?.events == UInt64(reader.eventsRead + reader.clockEvents))
+    }
+
+    /// A thread whose first event is timed needs no clock event.
+    @Test func aTimedFirstEventNeedsNoClock() throws {
+        let bytes = try TraceFixtures.record { recorder in
+            recorder.flushBegan()
+            recorder.changed(dependency: 5)
+            recorder.flushEnded()
+        }
+        let (events, reader) = try TraceFixtures.readAll(bytes)
+        #expect(events.count == 3)
+        #expect(reader.clockEvents == 0)
+    }
 }

@@ -31,7 +31,10 @@ import Testing
             recorder.value(12, description: "\"all\"")
         }
         let chunk = Array(bytes[TraceFormat.headerLength...])
-        #expect(Array(chunk[28..<28 + Self.example.count]) == Self.example)
+        // After the clock event that goes before the thread's first (untimed) event.
+        #expect(chunk[28] == TraceFormat.clockTag)
+        let start = 28 + 2 + Int(chunk[29])
+        #expect(Array(chunk[start..<start + Self.example.count]) == Self.example)
         #expect(TraceRecorder.Options(values: .described(maxLength: 200)).values.maxLength == 200)
         #expect(TraceRecorder.Options().values.maxLength == 0)
     }

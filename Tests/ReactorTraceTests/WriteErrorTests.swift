@@ -24,14 +24,15 @@ struct WriteErrorTests {
         let statistics = recorder.stop()
         #expect(statistics.writeError == ENOSPC)
         #expect(statistics.eventsDropped > 0)
-        #expect(statistics.eventsProduced == UInt64(produced))
-        #expect(statistics.events + statistics.eventsDropped == UInt64(produced))
+        // The thread's first event is untimed: a clock event goes before it.
+        #expect(statistics.eventsProduced == UInt64(produced + 1))
+        #expect(statistics.events + statistics.eventsDropped == UInt64(produced + 1))
 
         let reader = try TraceReader(path: path)
         let read = try reader.skipToEnd()
         #expect(reader.truncation == nil)
         let end = try #require(reader.end)
-        #expect(UInt64(read) == statistics.events)
+        #expect(UInt64(read + reader.clockEvents) == statistics.events)
         #expect(end.events == statistics.events)
         #expect(end.eventsDropped == statistics.eventsDropped)
         #expect(end.termination == .stopped)
@@ -46,7 +47,7 @@ struct WriteErrorTests {
         let statistics = recorder.stop()
         #expect(statistics.writeError == 0)
         #expect(statistics.eventsDropped == 0)
-        #expect(statistics.events == 1000)
+        #expect(statistics.events == 1001)  // and the clock event before the first (untimed) one
         let reader = try TraceReader(path: path)
         try reader.skipToEnd()
         #expect(reader.end?.eventsDropped == 0)

@@ -3,11 +3,13 @@
 //
 //     reactivity-driver <case> <implementation> [runs] [--trace PATH]
 //     reactivity-driver events <count> [--trace PATH]
+//     reactivity-driver writes <case>
 //
 // `--trace PATH` records the runs with `TraceRecorder` (started after the case is
 // built, so the setup's events are not counted against the runs). `events`
 // calls `changed()` on a dependency nobody reads `count` times: one trace event
-// a call, the cost of one recorded event under callgrind.
+// a call, the cost of one recorded event under callgrind. `writes` prints how
+// many source writes one run of the case makes (for per-write figures).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -52,6 +54,12 @@ if arguments.first == "events" {
     exit(0)
 }
 
+if arguments.first == "writes", arguments.count == 2,
+   let definition = CaseDefinition.all.first(where: { $0.name == arguments[1] }) {
+    print(definition.writesPerRun)
+    exit(0)
+}
+
 guard arguments.count >= 2,
       let definition = CaseDefinition.all.first(where: { $0.name == arguments[0] }),
       let implementation = Implementation(rawValue: arguments[1]),
@@ -60,6 +68,7 @@ guard arguments.count >= 2,
     let implementations = Implementation.allCases.map(\.rawValue).joined(separator: "|")
     print("usage: reactivity-driver <\(names)> <\(implementations)> [runs] [--trace PATH]")
     print("       reactivity-driver events <count> [--trace PATH]")
+    print("       reactivity-driver writes <case>")
     exit(2)
 }
 let runs = arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1

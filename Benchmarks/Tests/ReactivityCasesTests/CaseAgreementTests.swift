@@ -31,6 +31,23 @@ struct CaseAgreementTests {
         #expect(reactor.effectRuns == baseline.effectRuns, "\(definition.name) after one run")
     }
 
+    @Test("The plain map chains run each sink once per write, as the baseline runs its effects",
+          arguments: CaseDefinition.all.filter { $0.implementations.contains(.openCombineMapChain) })
+    func mapChainRunsEachSinkOncePerWrite(_ definition: CaseDefinition) {
+        let chain = definition.make(.openCombineMapChain)
+        let baseline = definition.make(.baseline)
+        #expect(chain.effectRuns == baseline.effectRuns, "\(definition.name) first runs")
+        _ = chain.run()
+        _ = baseline.run()
+        #expect(chain.effectRuns == baseline.effectRuns, "\(definition.name) after one run")
+    }
+
+    @Test("Deep and broad have the plain map chain as their peer; the cases with joins do not")
+    func mapChainIsThePeerOfDeepAndBroad() {
+        let withChain = CaseDefinition.all.filter { $0.implementations.contains(.openCombineMapChain) }.map(\.name)
+        #expect(withChain == ["deepPropagation", "broadPropagation"])
+    }
+
     @Test("Triangle's effect runs once per batch, as the JS case asserts")
     func triangleCountsOneEffectRunPerBatch() {
         let triangle = Triangle.make(.reactorCore)

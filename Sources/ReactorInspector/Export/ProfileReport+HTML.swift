@@ -77,6 +77,8 @@ extension ProfileReport {
         }
         page += "</section>\n"
 
+        if let actionTimeline, !actionTimeline.steps.isEmpty { page += actionTimelineHTML(actionTimeline) }
+
         page += "<section class=\"split\"><div><h2>Rerun durations</h2>\(histogramSVG())</div></section>\n"
         page += "<section><h2>Timeline</h2><p class=\"lead\">Actions and flushes over the trace, per thread. Hover for details.</p>\(timelineSVG())</section>\n"
 
@@ -115,6 +117,7 @@ extension ProfileReport {
     .subtitle{margin:0;opacity:.85}
     main{max-width:1140px;margin:0 auto;padding:24px 24px 8px}
     section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:18px 20px;margin-bottom:20px;box-shadow:0 1px 2px rgba(15,23,42,.04)}
+    details.action{border-top:1px solid var(--line);padding:6px 0}details.action summary{cursor:pointer}details.action table{margin:8px 0}
     section.cards{display:grid;grid-template-columns:repeat(6,1fr);gap:12px;background:none;border:none;box-shadow:none;padding:0}
     .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:12px 14px}
     .card .label{font-size:11px;text-transform:uppercase;letter-spacing:.08em;color:var(--muted)}
@@ -154,4 +157,40 @@ extension ProfileReport {
     footer{text-align:center;color:var(--muted);font-size:12px;padding:8px 0 28px}
     @media (max-width:900px){section.cards{grid-template-columns:repeat(3,1fr)}}
     """
+}
+
+extension ProfileReport {
+    /// One `<details>` per action: open one to see what it changed and the reruns up to it.
+    func actionTimelineHTML(_ timeline: ActionTimeline) -> String {
+        func x(_ text: String) -> String { MarkupEscaping.xml(text) }
+        var out = "<section><h2>Action timeline</h2><p class=\"lead\">Every action in order; open one to see what it changed (before → after"
+        out += timeline.hasValues ? ")" : "; this trace has no values: record with REACTOR_TRACE_VALUES=N)"
+        out += " and the reruns counted up to its end (with the flush it ran).</p>\n"
+        for step in timeline.steps {
+            out += "<details class=\"action\"><summary>#\(step.ordinal) <code>\(x(step.name))</code>"
+            if !step.arguments.isEmpty { out += " <code class=\"args\">\(x(step.arguments))</code>" }
+            out += " at \(x(DurationText.formatTime(step.began)))</summary>\n"
+            if step.changes.isEmpty {
+                out += "<p class=\"empty\">\(timeline.hasValues ? "No value changed." : "No values recorded.")</p>\n"
+            } else {
+                out += "<table><thead><tr><th>Changed</th><th>Before</th><th>After</th></tr></thead><tbody>\n"
+                for change in step.changes {
+                    out += "<tr><td><code>\(x(change.name))</code></td><td><code class=\"args\">\(change.before.map(x) ?? "<em>unknown</em>")</code></td>"
+                    out += "<td><code class=\"args\">\(x(change.after))</code></td></tr>\n"
+                }
+                out += "</tbody></table>"
+                if step.omittedChanges > 0 { out += "<p class=\"note\">\(step.omittedChanges) more changes.</p>" }
+            }
+            if !step.rerunsSoFar.isEmpty {
+                out += "<table><thead><tr><th>Reruns up to here</th><th class=\"num\">Reruns</th></tr></thead><tbody>\n"
+                for (name, reruns) in step.rerunsSoFar {
+                    out += "<tr><td><code>\(x(name))</code></td><td class=\"num\">\(reruns)</td></tr>\n"
+                }
+                out += "</tbody></table>"
+            }
+            out += "</details>\n"
+        }
+        if timeline.omitted > 0 { out += "<p class=\"note\">\(timeline.omitted) more actions are not listed.</p>" }
+        return out + "</section>\n"
+    }
 }

@@ -12,9 +12,13 @@ public struct ProfileReport {
     public let graphSVG: String?
     /// How many computations the hot table lists.
     public let hotLimit: Int
+    /// Each action with what it changed and the reruns up to it (HTML only); nil leaves it out.
+    public let actionTimeline: ActionTimeline?
 
     /// Creates a report.
-    public init(profile: TraceProfile, traceName: String, graphSVG: String? = nil, hotLimit: Int = 20) {
+    public init(profile: TraceProfile, traceName: String, graphSVG: String? = nil, hotLimit: Int = 20,
+                actionTimeline: ActionTimeline? = nil) {
+        self.actionTimeline = actionTimeline
         self.profile = profile
         self.traceName = traceName
         self.graphSVG = graphSVG

@@ -31,8 +31,8 @@ public enum TraceFile {
             }
         })) == true {}
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
-                               skippedEvents: reader.skippedEvents, trailingBytesOffset: reader.trailingBytesOffset,
-                               end: reader.end)
+                               skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
+                               trailingBytesOffset: reader.trailingBytesOffset, end: reader.end)
     }
 
     /// Lends `body` every readable event of the trace at `path` a batch at a
@@ -54,8 +54,8 @@ public enum TraceFile {
             }
         }
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
-                               skippedEvents: reader.skippedEvents, trailingBytesOffset: reader.trailingBytesOffset,
-                               end: reader.end)
+                               skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
+                               trailingBytesOffset: reader.trailingBytesOffset, end: reader.end)
     }
 
     /// Builds the model of the trace at `path` in one streaming pass.
@@ -66,7 +66,13 @@ public enum TraceFile {
         let report = try forEachBatch(path: path, progress: progress) { builder.consume($0) }
         var model = builder.finish()
         model.skippedEvents = report.skippedEvents
+        model.clockEvents = report.clockEvents
         return (model, report)
+    }
+
+    /// The header of the trace at `path`: when and by which process it was recorded.
+    public static func header(path: String) throws(TraceFileError) -> TraceHeader {
+        try open(path).header
     }
 
     private static func open(_ path: String) throws(TraceFileError) -> TraceReader {

@@ -40,6 +40,17 @@ public final class TraceModelBuilder {
     private let explains: Bool
     @exclusivity(unchecked) private var collectors: [WhyCollector] = []
     private var collectorByName: [String: Int32] = [:]
+    /// `options.until`, or never: events after it are read but not applied.
+    private let applyUntil: UInt64
+    /// The latest timestamp read, applied or not.
+    @exclusivity(unchecked) private var latestRead: UInt64 = 0
+    /// Whether value events came after the moment (the trace has values all the same).
+    @exclusivity(unchecked) private var valuesAfterMoment = false
+    private let tracksValues: Bool
+    /// The value history asked for: entries in file order, values interned.
+    @exclusivity(unchecked) private var history: [HistoryEntry] = []
+    @exclusivity(unchecked) private var historyValues: [String] = []
+    @exclusivity(unchecked) private var historyValueIndex: [String: Int32] = [:]
 
     /// Creates a builder.
     public init(options: TraceModelOptions = TraceModelOptions()) {
@@ -47,6 +58,8 @@ public final class TraceModelBuilder {
         explains = !options.explaining.isEmpty
         eventCounts.initialize(repeating: 0, count: 16)
         snapshotDue = options.snapshotAt ?? .max
+        applyUntil = options.until ?? .max
+        tracksValues = options.tracksValues
         for target in options.explaining.sorted() {
             collectorByName[target] = Int32(collectors.count)
             collectors.append(WhyCollector(target: target))
@@ -92,6 +105,12 @@ public final class TraceModelBuilder {
         defer { lastTimestamp = latest }
         for position in events.indices {
             let time = events[position].timestamp
+            if time > applyUntil {
+                // Past the moment asked for: read (for the trace's end), not applied.
+                if time > latestRead { latestRead = time }
+                if case .value = events[position].record { valuesAfterMoment = true }
+                continue
+            }
             if time > latest { latest = time }
             if time > snapshotDue { takeSnapshot(at: snapshotDue) }
             // Plain data: switching on the record copies bytes, nothing is retained.
@@ -136,8 +155,9 @@ public final class TraceModelBuilder {
             case let .issue(kind, node, message):
                 eventCounts[Int(TraceEventKind.issue.rawValue)] += 1
                 issue(kind, node: node, message: batch.string(message), at: time)
-            case .value:
+            case let .value(node, value):
                 eventCounts[Int(TraceEventKind.value.rawValue)] += 1
+                if tracksValues { took(batch.string(value), node: node, thread: thread, at: time) }
             case let .site(id, site, isActionCall):
                 eventCounts[Int(TraceEventKind.site.rawValue)] += 1
                 if !isActionCall { sited(id, site: batch.string(site)) }
@@ -165,11 +185,16 @@ public final class TraceModelBuilder {
         var explanations: [String: WhyReport] = [:]
         for collector in collectors { explanations[collector.target] = report(for: collector) }
         let unfinished = threads.reduce(0) { $0 + $1.frames.filter { !$0.isAction }.count }
-        return TraceModel(nodes: nodes.array, edges: edges.array, finalEdges: finalEdges, snapshot: snapshot, actions: actions,
+        let valueHistory = finishedHistory()
+        var model = TraceModel(nodes: nodes.array, edges: edges.array, finalEdges: finalEdges, snapshot: snapshot, actions: actions,
                           eventCount: eventCount, eventsByKind: byKind, firstTimestamp: firstTimestamp ?? 0,
                           lastTimestamp: lastTimestamp, threadCount: threads.count, flushes: flushes,
                           issueCounts: issuesByKind, issues: issues, explanations: explanations,
                           unfinishedRuns: unfinished)
+        model.valueHistory = valueHistory
+        model.latestTimestampRead = max(latestRead, lastTimestamp)
+        model.hasValues = valuesAfterMoment || eventCounts[Int(TraceEventKind.value.rawValue)] > 0
+        return model
     }
 }
 
@@ -194,6 +219,22 @@ extension TraceModelBuilder {
         var runCause: CauseLink?
         /// The explanation collecting this node's runs, or -1.
         var collector: Int32 = -1
+        /// The action at the root of the write that set the node's current value, or -1.
+        var valueRoot: Int32 = -1
+        /// Whether the node's values go to the value history.
+        var inHistory = false
+        /// The value before the current one, and whether the current one was
+        /// recorded since the node's last change (a write's value, shown on its change).
+        var previousValue: String?
+        var valueAwaitsChange = false
+    }
+
+    /// One entry of the value history: positions, not strings, until the end.
+    struct HistoryEntry {
+        var node: Int32
+        var timestamp: UInt64
+        var value: Int32
+        var root: Int32
     }
 
     /// An edge's computation and the generation of that computation's edges
@@ -302,6 +343,15 @@ extension TraceModelBuilder {
     }
 
     private func matchTarget(_ node: Int32) {
+        if let target = options.valueHistoryOf, !states[Int(node)].inHistory,
+           nodes[Int(node)].name == target || "#\(nodes[Int(node)].id)" == target {
+            states[Int(node)].inHistory = true
+            // A node named after its first value (an `@Reactive` learns its
+            // owner on first access): that value opens its history.
+            if let value = nodes[Int(node)].value, let time = nodes[Int(node)].valueTimestamp {
+                recordHistory(node, value: value, root: states[Int(node)].valueRoot, at: time)
+            }
+        }
         guard explains else { return }
         let record = nodes[Int(node)]
         if let collector = collectorByName[record.name] ?? collectorByName["#\(record.id)"] {
@@ -362,17 +412,23 @@ extension TraceModelBuilder {
     private func changed(_ dependencyID: UInt64, thread: Int) {
         let dependency = position(of: dependencyID, inferring: .dependency)
         nodes[Int(dependency)].changes += 1
+        // The write's value event comes right before its change.
+        var values: WhyValueChange?
+        if states[Int(dependency)].valueAwaitsChange, let value = nodes[Int(dependency)].value {
+            states[Int(dependency)].valueAwaitsChange = false
+            if explains { values = WhyValueChange(previous: states[Int(dependency)].previousValue, value: value) }
+        }
         if nodes[Int(dependency)].kind == .computed {
             // A computed announces a new value right after its run: the run is the cause.
             states[Int(dependency)].changeRoot = states[Int(dependency)].runRoot
             if explains {
-                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency),
+                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency, values: values),
                                                                      after: states[Int(dependency)].runCause)
             }
         } else {
             states[Int(dependency)].changeRoot = enclosingRoot(thread)
             if explains {
-                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency),
+                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency, values: values),
                                                                      after: enclosingCause(thread))
             }
         }
@@ -504,6 +560,55 @@ extension TraceModelBuilder {
         actions[Int(frame.action)].durations.record(time &- frame.begin)
     }
 
+    /// A value event: `value` is node `id`'s value from now on.
+    private func took(_ value: String, node id: UInt64, thread: Int, at time: UInt64) {
+        let node = position(of: id, inferring: .reactiveValue)
+        // A computed records its value after its run: the run's cause set it.
+        let root = nodes[Int(node)].kind == .computed ? states[Int(node)].runRoot : enclosingRoot(thread)
+        if states[Int(node)].inHistory { recordHistory(node, value: value, root: root, at: time) }
+        // Chunks of different threads interleave out of time order: the latest write wins.
+        if let known = nodes[Int(node)].valueTimestamp, known > time { return }
+        states[Int(node)].previousValue = nodes[Int(node)].value
+        states[Int(node)].valueAwaitsChange = true
+        nodes[Int(node)].value = value
+        nodes[Int(node)].valueTimestamp = time
+        states[Int(node)].valueRoot = root
+    }
+
+    private func recordHistory(_ node: Int32, value: String, root: Int32, at time: UInt64) {
+        let interned: Int32
+        if let known = historyValueIndex[value] {
+            interned = known
+        } else {
+            interned = Int32(historyValues.count)
+            historyValues.append(value)
+            historyValueIndex[value] = interned
+        }
+        history.append(HistoryEntry(node: node, timestamp: time, value: interned, root: root))
+    }
+
+    /// The history in time order (stable: one thread's entries keep their
+    /// order), each with the value it replaced and its action's name.
+    private func finishedHistory() -> [TraceValueChange] {
+        var ordered = history.enumerated().map { ($0.offset, $0.element) }
+        ordered.sort { ($0.1.timestamp, $0.0) < ($1.1.timestamp, $1.0) }
+        var previous: [Int32: Int32] = [:]
+        return ordered.map { _, entry in
+            let before = previous[entry.node].map { historyValues[Int($0)] }
+            previous[entry.node] = entry.value
+            let action: String?
+            if entry.root >= 0 {
+                let stats = actions[Int(entry.root)]
+                let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
+                action = storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)"
+            } else {
+                action = nil
+            }
+            return TraceValueChange(node: nodes[Int(entry.node)].id, timestamp: entry.timestamp,
+                                    value: historyValues[Int(entry.value)], previous: before, action: action)
+        }
+    }
+
     private func takeSnapshot(at timestamp: UInt64) {
         var live = Set<UInt64>()
         for node in nodes where node.isAlive(at: timestamp) { live.insert(node.id) }
@@ -547,8 +652,8 @@ extension TraceModelBuilder {
                 let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
                 return .action(name: storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)",
                                arguments: arguments)
-            case let .changed(node):
-                return .changed(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind)
+            case let .changed(node, values):
+                return .changed(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind, values: values)
             case let .invalidated(node, cause):
                 return .invalidated(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind, cause: cause)
             case let .ran(node, firstRun):

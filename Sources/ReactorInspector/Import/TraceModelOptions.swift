@@ -12,13 +12,28 @@ public struct TraceModelOptions: Sendable {
     public var whyEntryLimit: Int
     /// How many issues are kept with their messages; all are counted.
     public var issueLimit: Int
+    /// Build the model as it stood at this moment (trace nanoseconds): events
+    /// after it are read but not applied, so counts, live nodes, edges and
+    /// values are those of that moment (`state --at`, `graph --at`).
+    public var until: UInt64?
+    /// Keep each node's latest value (``TraceNode/value``). Off by default: a
+    /// value event then costs only its count. On for a value history and for explanations.
+    public var tracksValues: Bool
+    /// Nodes (by name, or `#id`) whose every value is kept in order with the
+    /// action that set it (``TraceModel/valueHistory``, for `history`).
+    public var valueHistoryOf: String?
 
     /// Creates options; the defaults build the plain model.
     public init(snapshotAt: UInt64? = nil, explaining: Set<String> = [], whyEntryLimit: Int = 50,
-                issueLimit: Int = 100) {
+                issueLimit: Int = 100, until: UInt64? = nil, tracksValues: Bool = false,
+                valueHistoryOf: String? = nil) {
         self.snapshotAt = snapshotAt
         self.explaining = explaining
         self.whyEntryLimit = max(0, whyEntryLimit)
         self.issueLimit = max(0, issueLimit)
+        self.until = until
+        // Explanations show the values each change went between.
+        self.tracksValues = tracksValues || valueHistoryOf != nil || !explaining.isEmpty
+        self.valueHistoryOf = valueHistoryOf
     }
 }

@@ -10,6 +10,8 @@ public struct TraceReadReport: Sendable, Equatable {
     public let truncation: TraceTruncation?
     /// Events of kinds or values this reader does not know, skipped (not in `events`).
     public let skippedEvents: Int
+    /// Clock events read (they set a thread's time and carry nothing else; not in `events`).
+    public let clockEvents: Int
     /// Where bytes after the intact end block begin, if the file has any.
     public let trailingBytesOffset: Int?
     /// The end block, if the trace has one (how the recording ended, what it lost).
@@ -17,11 +19,12 @@ public struct TraceReadReport: Sendable, Equatable {
 
     /// Creates a report.
     public init(path: String, events: Int, truncation: TraceTruncation?, skippedEvents: Int = 0,
-                trailingBytesOffset: Int? = nil, end: TraceEnd? = nil) {
+                clockEvents: Int = 0, trailingBytesOffset: Int? = nil, end: TraceEnd? = nil) {
         self.path = path
         self.events = events
         self.truncation = truncation
         self.skippedEvents = skippedEvents
+        self.clockEvents = clockEvents
         self.trailingBytesOffset = trailingBytesOffset
         self.end = end
     }

@@ -80,6 +80,26 @@ public struct DurationHistogram: Sendable, Equatable {
         return maximum
     }
 
+    /// The samples recorded since `earlier`, an earlier state of this same
+    /// histogram (a live view's last interval). Its minimum and maximum are
+    /// the bounds of the lowest and highest bucket that grew, clamped to this
+    /// histogram's own.
+    public func subtracting(_ earlier: DurationHistogram) -> DurationHistogram {
+        var result = DurationHistogram()
+        guard count > earlier.count else { return result }
+        result.counts = counts
+        for (index, value) in earlier.counts.enumerated() where index < result.counts.count {
+            result.counts[index] &-= Swift.min(value, result.counts[index])
+        }
+        result.count = count - earlier.count
+        result.sum = sum &- earlier.sum
+        if let low = result.counts.firstIndex(where: { $0 > 0 }), let high = result.counts.lastIndex(where: { $0 > 0 }) {
+            result.minimum = Swift.max(Self.bounds(of: low).0, minimum)
+            result.maximum = Swift.min(Self.bounds(of: high).1, maximum)
+        }
+        return result
+    }
+
     /// The mean duration, or 0 when empty.
     public var mean: UInt64 { count == 0 ? 0 : sum / UInt64(count) }
 

@@ -20,9 +20,12 @@ public struct TraceModel: Sendable {
     /// with an enumeration value this reader does not know. They are events of
     /// the trace all the same: the end block counts them.
     public internal(set) var skippedEvents = 0
-    /// Every event of the trace, decoded or skipped: the number the end block's
-    /// `events` counts.
-    public var totalEvents: Int { eventCount + skippedEvents }
+    /// Clock events: a thread's time before its first untimed event, read
+    /// into the thread's time and not decoded into records.
+    public internal(set) var clockEvents = 0
+    /// Every event of the trace, decoded, skipped or clock: the number the end
+    /// block's `events` counts.
+    public var totalEvents: Int { eventCount + skippedEvents + clockEvents }
     /// Events by kind (kinds with none are absent).
     public internal(set) var eventsByKind: [TraceEventKind: Int]
     /// The first event's timestamp.
@@ -41,6 +44,15 @@ public struct TraceModel: Sendable {
     public internal(set) var explanations: [String: WhyReport]
     /// Runs that began but whose end the trace does not hold (a truncated trace).
     public internal(set) var unfinishedRuns: Int
+    /// Every value of the nodes asked for in ``TraceModelOptions/valueHistoryOf``,
+    /// in time order (empty otherwise).
+    public internal(set) var valueHistory: [TraceValueChange] = []
+    /// The latest timestamp of the trace, including events after
+    /// ``TraceModelOptions/until`` that were read but not applied.
+    public internal(set) var latestTimestampRead: UInt64 = 0
+    /// True if the trace holds value events (recorded with value capture on).
+    /// (Also when they all came after ``TraceModelOptions/until``.)
+    public internal(set) var hasValues = false
 
     let positions: [UInt64: Int]
 

@@ -30,6 +30,11 @@ public struct TraceNode: Sendable, Identifiable {
     /// Where it was created in the source (`Module/File.swift:42`), when the
     /// trace records sites; nil otherwise.
     public var site: String?
+    /// The description of the last value the trace recorded for it, when the
+    /// model tracks values (``TraceModelOptions/tracksValues``); nil when none was.
+    public var value: String?
+    /// When ``value`` was recorded.
+    public var valueTimestamp: UInt64?
 
     /// Creates a node record.
     public init(id: UInt64, kind: TraceNodeKind, givenName: String, owner: UInt64 = 0, parent: UInt64 = 0,
@@ -45,6 +50,8 @@ public struct TraceNode: Sendable, Identifiable {
         self.changes = 0
         self.runs = RunStats()
         self.invalidations = InvalidationCounts()
+        self.value = nil
+        self.valueTimestamp = nil
     }
 
     /// The name to show: the given name, or ``unnamed(_:createdAs:)``.

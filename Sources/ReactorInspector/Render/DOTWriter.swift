@@ -106,17 +106,24 @@ package struct DOTWriter: Sendable {
         // In its store's cluster, a property goes by its short name.
         if inCluster, let store = node.store, name.hasPrefix(store + ".") { name = String(name.dropFirst(store.count + 1)) }
         if node.ids.count > 1 { name += " ×\(node.ids.count)" }
+        let value = node.value.map { ["= " + Self.shortened($0)] } ?? []
         if node.isComputation {
             let metric = graph.heat == .time ? DurationText.format(node.runs.totalNanoseconds)
                 : "\(node.runs.reruns) rerun\(node.runs.reruns == 1 ? "" : "s")"
-            return [name, metric]
+            return [name, metric] + value
         }
-        return node.changes > 0 ? [name, "\(node.changes) change\(node.changes == 1 ? "" : "s")"] : [name]
+        return (node.changes > 0 ? [name, "\(node.changes) change\(node.changes == 1 ? "" : "s")"] : [name]) + value
+    }
+
+    /// A value cut to fit a node's label (the tooltip has it whole).
+    static func shortened(_ value: String, limit: Int = 32) -> String {
+        value.count <= limit ? value : String(value.prefix(limit - 1)) + "…"
     }
 
     /// The tooltip's lines, unescaped.
     private func tooltip(for node: DependencyGraph.Node) -> [String] {
         var lines = ["\(node.name) (\(node.kind.label)\(node.ids.count > 1 ? ", \(node.ids.count) instances" : ""))"]
+        if let value = node.value { lines.append("value: \(value)") }
         if node.isComputation {
             let runs = node.runs
             lines.append("runs: \(runs.runs) (\(runs.reruns) reruns)")

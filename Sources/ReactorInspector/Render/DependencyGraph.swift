@@ -25,6 +25,9 @@ public struct DependencyGraph: Sendable {
         public var store: String?
         /// The heat metric's value (reruns, nanoseconds or changes).
         public var heat: Double
+        /// Its value at the moment drawn (a graph `--at`, from a trace with
+        /// values), when it is one instance with a recorded value.
+        public var value: String?
 
         /// True for nodes that run: autoruns, computeds, operators and bindings.
         public var isComputation: Bool { kind.runs }
@@ -188,6 +191,8 @@ extension DependencyGraph {
             nodes[index].runs.merge(node.runs)
             nodes[index].changes += node.changes
             nodes[index].invalidations.merge(node.invalidations)
+            // A value is shown for one instance only: several would disagree.
+            nodes[index].value = snapshot != nil && nodes[index].ids.count == 1 ? node.value : nil
             nodeOf[node.id] = index
         }
         var nameCounts: [String: Int] = [:]

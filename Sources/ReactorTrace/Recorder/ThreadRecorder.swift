@@ -38,6 +38,9 @@ final class ThreadRecorder: @unchecked Sendable {
     @exclusivity(unchecked) var lastNode: UInt64 = 0
     @exclusivity(unchecked) var strings: [String: UInt64] = [:]
     @exclusivity(unchecked) var nextString: UInt64 = 1
+    /// Whether this thread has written a time yet. Until it has, an untimed
+    /// event would read as the trace's start, so a clock event goes first.
+    @exclusivity(unchecked) var clocked = false
     // The value events' own register and table (docs/TRACE_FORMAT.md, "Values").
     @exclusivity(unchecked) var lastValueNode: UInt64 = 0
     @exclusivity(unchecked) var values: [String: UInt64] = [:]
@@ -98,6 +101,7 @@ final class ThreadRecorder: @unchecked Sendable {
     /// The time since the trace began, as a delta from this thread's last timed event.
     @inline(__always)
     func timeDelta() -> UInt64 {
+        clocked = true
         let time = self.time.now()
         guard time > lastTime else { return 0 }
         defer { lastTime = time }
@@ -212,8 +216,21 @@ extension ThreadRecorder {
         commit(pointer)
     }
 
+    /// A clock event (docs/TRACE_FORMAT.md, "Clock events"): the thread's time
+    /// before its first event, when that event is untimed.
+    @inline(never)
+    func clock() {
+        let pointer = reserve(Self.fixedBound)
+        pointer.pointee = TraceFormat.clockTag
+        // The body (one varint, at most 10 bytes) follows its one-byte length.
+        let end = Self.put(timeDelta(), pointer + 2)
+        pointer[1] = UInt8(end - (pointer + 2))
+        commit(end)
+    }
+
     @inline(__always)
     func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {
+        if _slowPath(!clocked) { clock() }
         var pointer = reserve(Self.fixedBound &+ Self.stringBound(name))
         pointer.pointee = TraceEventKind.nodeNamed.rawValue
         pointer = Self.putID(id, &lastNode, pointer + 1)
@@ -233,6 +250,7 @@ extension ThreadRecorder {
 
     @inline(__always)
     func depend(computation: UInt64, dependency: UInt64) {
+        if _slowPath(!clocked) { clock() }
         var pointer = reserve(Self.fixedBound)
         pointer.pointee = TraceEventKind.depend.rawValue
         pointer = Self.putID(computation, &lastComputation, pointer + 1)
@@ -242,6 +260,7 @@ extension ThreadRecorder {
 
     @inline(__always)
     func changed(dependency: UInt64) {
+        if _slowPath(!clocked) { clock() }
         var pointer = reserve(Self.fixedBound)
         pointer.pointee = TraceEventKind.changed.rawValue
         pointer = Self.putID(dependency, &lastDependency, pointer + 1)
@@ -250,6 +269,7 @@ extension ThreadRecorder {
 
     @inline(__always)
     func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+        if _slowPath(!clocked) { clock() }
         var pointer = reserve(Self.fixedBound)
         pointer.pointee = TraceEventKind.invalidated.rawValue
         pointer = Self.putID(computation, &lastComputation, pointer + 1)
@@ -310,6 +330,7 @@ extension ThreadRecorder {
     /// its own register and a reference to the value table (or a new value).
     /// Off the hot path: only recordings with values on emit it.
     func value(_ node: UInt64, description: String) {
+        if _slowPath(!clocked) { clock() }
         var copy = description
         copy.withUTF8 { utf8 in
             var length = utf8.count

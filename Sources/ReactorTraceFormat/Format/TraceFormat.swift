@@ -35,6 +35,10 @@ public enum TraceFormat {
     /// The extension tag of a `site` event (1.1): a node's creation site or an
     /// action's call site, with its own site table, skipped by a 1.0 reader.
     public static let siteTag: UInt8 = 65
+    /// Extension tag of a **clock** event (1.1): its body is a `time` field and
+    /// nothing else. The recorder writes one before a thread's first event when
+    /// that event has no time of its own, so that no event reads as the trace's start.
+    public static let clockTag: UInt8 = 66
 }
 
 /// The clock a trace's timestamps come from (a raw byte, so that a newer minor

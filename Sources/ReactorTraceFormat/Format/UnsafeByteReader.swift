@@ -52,6 +52,13 @@ struct UnsafeByteReader {
         return true
     }
 
+    /// The next `count` bytes as a reader of their own (this one moves past them).
+    mutating func slice(_ count: Int) -> UnsafeByteReader? {
+        guard count >= 0, readableBytes >= count else { return nil }
+        defer { readerIndex += count }
+        return UnsafeByteReader(UnsafeBufferPointer(rebasing: buffer[readerIndex..<readerIndex + count]))
+    }
+
     /// `count` bytes as UTF-8 (invalid sequences become U+FFFD).
     mutating func readString(_ count: Int) -> String? {
         guard count >= 0, readableBytes >= count else { return nil }

@@ -38,6 +38,8 @@ struct ChunkDecoder {
         var stored: Int
         /// Events of unknown kinds or values, skipped.
         var skipped: Int
+        /// Clock events: read into the time register, not stored.
+        var clocks: Int
     }
 
     /// Decodes the `count` events of `payload` in one pass, writing the known
@@ -48,7 +50,7 @@ struct ChunkDecoder {
                 into events: UnsafeMutablePointer<PlainTraceEvent>, capacity: Int) -> Decoded? {
         var reader = UnsafeByteReader(payload)
         var output = Output(events: events, capacity: capacity, thread: thread)
-        var skipped = 0
+        var skipped = 0, clocks = 0
         for _ in 0..<count {
             guard let tag = reader.readByte() else { return nil }
             if tag >= TraceFormat.firstExtensionTag {
@@ -65,6 +67,11 @@ struct ChunkDecoder {
                     }
                     continue
                 }
+                if tag == TraceFormat.clockTag {
+                    guard readClock(&reader, length: Int(length), &context) else { return nil }
+                    clocks += 1
+                    continue
+                }
                 guard reader.skip(Int(length)) else { return nil }
                 skipped += 1
                 continue
@@ -77,7 +84,7 @@ struct ChunkDecoder {
             }
         }
         guard reader.readableBytes == 0 else { return nil }
-        return Decoded(stored: output.stored, skipped: skipped)
+        return Decoded(stored: output.stored, skipped: skipped, clocks: clocks)
     }
 
     /// Where decoded events go: a bounded buffer, filled from the start.
@@ -260,6 +267,13 @@ struct ChunkDecoder {
         context.time &+= delta
         if context.time > context.eventTime { context.eventTime = context.time }
         return true
+    }
+
+    /// A clock event's body of `length` bytes: a `time` field, then bytes a
+    /// newer minor version may add, skipped.
+    private func readClock(_ reader: inout UnsafeByteReader, length: Int, _ context: inout Context) -> Bool {
+        guard var body = reader.slice(length) else { return false }
+        return readTime(&body, &context)
     }
 
     /// A string field: a reference to the table, or (0) a new string, added to it.

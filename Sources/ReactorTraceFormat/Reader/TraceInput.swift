@@ -20,6 +20,9 @@ final class TraceInput: @unchecked Sendable {
     private var atEnd = false
     /// The offset of the next byte `read` returns.
     private(set) var offset = 0
+    /// Whether the end of the file is only the end of what has been written so
+    /// far: `ensure` reads again past it (a trace that is still being recorded).
+    var following = false
 
     init(path: String) throws(TraceDecodingError) {
         // O_NONBLOCK: opening a FIFO must not wait for a writer (it is rejected below).
@@ -78,6 +81,23 @@ final class TraceInput: @unchecked Sendable {
             bufferStart = 0
         }
         return result
+    }
+
+    /// Reads ahead until `count` bytes from the current offset are buffered or
+    /// the file ends, without moving past them; returns how many are buffered.
+    /// When following, an earlier end of file is tried again (the file may have grown).
+    func ensure(_ count: Int) throws(TraceDecodingError) -> Int {
+        if following, case .file = source { atEnd = false }
+        while buffer.count - bufferStart < count, !atEnd { try fill(count - (buffer.count - bufferStart)) }
+        return buffer.count - bufferStart
+    }
+
+    /// The little-endian `UInt32` at `distance` bytes past the current offset
+    /// (which `ensure` must have buffered).
+    func peekUInt32(at distance: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for index in 0..<4 { value |= UInt32(buffer[bufferStart + distance + index]) << (8 * index) }
+        return value
     }
 
     private func fill(_ wanted: Int) throws(TraceDecodingError) {

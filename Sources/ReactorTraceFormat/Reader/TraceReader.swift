@@ -40,10 +40,21 @@ public final class TraceReader: Sequence {
     public private(set) var trailingBytesOffset: Int?
     /// Events of kinds this reader does not know (a newer minor version), skipped by length.
     public private(set) var skippedEvents = 0
+    /// Clock events read (docs/TRACE_FORMAT.md, "Clock events"): they set their thread's
+    /// time and are events of the trace, but carry nothing else, so they are not returned.
+    public private(set) var clockEvents = 0
     /// Chunks decoded so far.
     public private(set) var chunksRead = 0
     /// Threads seen so far.
     public var threadCount: Int { contexts.count }
+    /// Bytes of the file read so far: the offset of the next block.
+    public var bytesRead: Int { input.offset }
+    /// Whether this reader follows a trace that is still being recorded (see
+    /// ``init(following:)``).
+    public let isFollowing: Bool
+    /// True once reading is over for good: the end block was read, or the
+    /// trace is damaged (see ``truncation``), or (when not following) the file ended.
+    public var isFinished: Bool { finished && pendingIndex == pendingCount }
 
     private let mode: Mode
     private let input: TraceInput
@@ -60,6 +71,8 @@ public final class TraceReader: Sequence {
     @exclusivity(unchecked) private var pendingStrings: [String] = []
     @exclusivity(unchecked) private var storedEventsRead = 0
     @exclusivity(unchecked) private var finished = false
+    /// Following: the last read found no complete block yet (not the end, not damage).
+    @exclusivity(unchecked) private var waiting = false
     /// True while `nextBatch` lends the buffer: reading on from inside would overwrite or free it.
     @exclusivity(unchecked) private var lending = false
 
@@ -74,9 +87,36 @@ public final class TraceReader: Sequence {
         try self.init(input: TraceInput(bytes: bytes), mode: mode)
     }
 
+    /// Opens the trace at `path` to follow it while it is being recorded.
+    ///
+    /// The reader hands out every chunk that has landed; at the current end of
+    /// the file (nothing more yet, or a block only partly written) ``nextBatch(_:)``
+    /// and ``next()`` return false or nil without reporting damage, and a later
+    /// call picks up what has been written since. Reading is over (``isFinished``)
+    /// at the end block, or at real damage: a complete block whose checksum or
+    /// contents are wrong, recorded in ``truncation`` as usual.
+    ///
+    /// Throws as ``init(path:mode:)`` does, also when the header is not yet
+    /// complete (``TraceDecodingError/empty`` or ``TraceDecodingError/truncatedHeader(bytes:needed:)``):
+    /// the caller may try again once the recorder has written it.
+    ///
+    /// ```swift
+    /// let reader = try TraceReader(following: "app.rtrace")
+    /// while !reader.isFinished {
+    ///     while try reader.nextBatch({ batch in … }) {}
+    ///     try await Task.sleep(for: .milliseconds(5))
+    /// }
+    /// ```
+    public convenience init(following path: String) throws(TraceDecodingError) {
+        let input = try TraceInput(path: path)
+        input.following = true
+        try self.init(input: input, mode: .lenient)
+    }
+
     private init(input: TraceInput, mode: Mode) throws(TraceDecodingError) {
         self.input = input
         self.mode = mode
+        isFollowing = input.following
         let prefix = try input.read(16)
         let length = try TraceHeader.validatePrefix(prefix, fileLength: nil)
         let rest = try input.read(length - prefix.count)
@@ -158,6 +198,7 @@ public final class TraceReader: Sequence {
             if mode == .strict { throw error }
             return false
         }
+        if waiting { return false }
         return !finished || pendingCount > 0
     }
 
@@ -185,6 +226,17 @@ public final class TraceReader: Sequence {
     /// at the clean end of the file.
     private func readBlock() throws(TraceDecodingError) {
         let offset = input.offset
+        // Following: a block not yet written in full is waited for, not read (a partial read would count as damage).
+        if isFollowing {
+            waiting = true
+            guard try input.ensure(TraceFormat.blockHeaderLength) >= TraceFormat.blockHeaderLength else { return }
+            let length = Int(input.peekUInt32(at: 4))
+            if length <= TraceFormat.maxPayloadLength {
+                let needed = TraceFormat.blockHeaderLength + length
+                guard try input.ensure(needed) >= needed else { return }
+            }
+            waiting = false
+        }
         let headerBytes = try input.read(TraceFormat.blockHeaderLength)
         if headerBytes.isEmpty {
             finished = true
@@ -227,6 +279,8 @@ public final class TraceReader: Sequence {
                 let termination = reader.readInteger(as: UInt32.self).map(TraceTermination.init(code:)) ?? .stopped
                 end = TraceEnd(events: events, chunks: chunks, durationNanoseconds: duration, threads: threads,
                                eventsDropped: dropped, termination: termination)
+                // Following, the end block ends the recording: nothing after it is waited for.
+                if isFollowing { finished = true }
                 return nil
             default:
                 return nil  // a block type from a newer minor version: skipped by its length
@@ -274,6 +328,7 @@ public final class TraceReader: Sequence {
         pendingThread = thread
         pendingCount = decoded.stored
         skippedEvents += decoded.skipped
+        clockEvents += decoded.clocks
         chunksRead += 1
         return nil
     }

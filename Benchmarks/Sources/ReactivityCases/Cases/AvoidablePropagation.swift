@@ -15,6 +15,7 @@ enum AvoidablePropagation {
         case .observation: ObservationCase()
         case .openCombine: OpenCombineCase()
         case .baseline: BaselineCase()
+        case .openCombineMapChain: preconditionFailure("a plain map chain has no joins: no form of this case")
         }
     }
 

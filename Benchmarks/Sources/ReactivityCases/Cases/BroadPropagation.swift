@@ -15,6 +15,7 @@ enum BroadPropagation {
         case .observation: ObservationCase()
         case .openCombine: OpenCombineCase()
         case .baseline: BaselineCase()
+        case .openCombineMapChain: MapChainCase()
         }
     }
 
@@ -114,6 +115,33 @@ enum BroadPropagation {
         }
 
         func snapshot() -> [Int] { ends.map(\.value) }
+    }
+
+    /// The plain pipelines: 50 × `head.map { $0 + i }.map { $0 + 1 }`, erased,
+    /// each into its own sink.
+    final class MapChainCase: ReactivityCase {
+        let head = CurrentValueSubject<Int, Never>(0)
+        let sink = MapChainSink(count: width)
+
+        init() {
+            for i in 0..<width {
+                sink.attach(head.map { $0 + i }.map { $0 + 1 }.eraseToAnyPublisher(), at: i)
+            }
+        }
+
+        var effectRuns: Int { sink.runs }
+
+        func run() -> Int {
+            head.send(1)
+            var sum = 0
+            for i in 0..<writes {
+                head.send(i)
+                sum &+= expectValue(sink.values[width - 1], i + width)
+            }
+            return sum
+        }
+
+        func snapshot() -> [Int] { sink.values }
     }
 
     /// The floor: plain stored values, without dynamic exclusivity checks.

@@ -31,6 +31,7 @@ enum Cellx {
         case .observation: ObservationCase(layers: layers)
         case .openCombine: OpenCombineCase(layers: layers)
         case .baseline: BaselineCase(layers: layers)
+        case .openCombineMapChain: preconditionFailure("a plain map chain has no joins: no form of this case")
         }
     }
 

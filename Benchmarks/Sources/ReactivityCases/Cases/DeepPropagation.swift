@@ -14,6 +14,7 @@ enum DeepPropagation {
         case .observation: ObservationCase()
         case .openCombine: OpenCombineCase()
         case .baseline: BaselineCase()
+        case .openCombineMapChain: MapChainCase()
         }
     }
 
@@ -111,6 +112,37 @@ enum DeepPropagation {
         }
 
         func snapshot() -> [Int] { [last.value] }
+    }
+
+    /// The plain pipeline: `head.map { $0 + 1 }` 50 times, erased, into one
+    /// sink. Erased at every stage, as a chain built in a loop must be; that
+    /// also keeps OpenCombine from fusing consecutive maps into one closure, so
+    /// a write runs 50 stages as the other implementations update 50 nodes.
+    final class MapChainCase: ReactivityCase {
+        let head = CurrentValueSubject<Int, Never>(0)
+        let sink = MapChainSink(count: 1)
+
+        init() {
+            var chain = head.eraseToAnyPublisher()
+            for _ in 0..<length {
+                chain = chain.map { $0 + 1 }.eraseToAnyPublisher()
+            }
+            sink.attach(chain, at: 0)
+        }
+
+        var effectRuns: Int { sink.runs }
+
+        func run() -> Int {
+            head.send(1)
+            var sum = 0
+            for i in 0..<writes {
+                head.send(i)
+                sum &+= expectValue(sink.values[0], length + i)
+            }
+            return sum
+        }
+
+        func snapshot() -> [Int] { sink.values }
     }
 
     /// The floor: plain stored values, without dynamic exclusivity checks.

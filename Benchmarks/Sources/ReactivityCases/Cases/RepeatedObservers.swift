@@ -14,6 +14,7 @@ enum RepeatedObservers {
         case .observation: ObservationCase()
         case .openCombine: OpenCombineCase()
         case .baseline: BaselineCase()
+        case .openCombineMapChain: preconditionFailure("a plain map chain has no joins: no form of this case")
         }
     }
 

@@ -17,6 +17,7 @@ enum Triangle {
         case .observation: ObservationCase()
         case .openCombine: OpenCombineCase()
         case .baseline: BaselineCase()
+        case .openCombineMapChain: preconditionFailure("a plain map chain has no joins: no form of this case")
         }
     }
 

@@ -20,6 +20,7 @@ enum Unstable {
         case .observation: ObservationCase()
         case .openCombine: OpenCombineCase()
         case .baseline: BaselineCase()
+        case .openCombineMapChain: preconditionFailure("a plain map chain has no joins: no form of this case")
         }
     }
 

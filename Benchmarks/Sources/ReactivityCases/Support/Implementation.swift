@@ -9,4 +9,11 @@ public enum Implementation: String, CaseIterable, Sendable {
     case openCombine = "OpenCombine"
     /// The same arithmetic written by hand, with no reactive machinery.
     case baseline = "Baseline"
+    /// The pipeline an OpenCombine user would write: `head.map { $0 + 1 }.map { … }`,
+    /// erased, into one `sink`; no memoized nodes, no equality cut-off. It has no
+    /// joins, so only the cases without them (deep and broad) have this form.
+    case openCombineMapChain = "OpenCombineMapChain"
+
+    /// The implementations every case has.
+    public static let standard: [Implementation] = [.reactorCore, .observation, .openCombine, .baseline]
 }

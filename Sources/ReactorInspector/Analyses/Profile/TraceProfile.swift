@@ -79,6 +79,8 @@ public final class TraceProfile {
     private(set) var counters: [UInt64: ComputationCounters] = [:]
     private let builder = TraceModelBuilder()
     private var finished: TraceModel?
+    /// Events the reader counted but did not hand out (see ``countUnreadEvents(of:)``).
+    private var unread = (skipped: 0, clocks: 0)
     private var threadStates: [UInt32: ThreadState] = [:]
     /// The chain that led to each invalidated computation's next rerun.
     private var pendingCause: [UInt64: CauseStep] = [:]
@@ -123,9 +125,19 @@ public final class TraceProfile {
     /// The one model of the trace, which holds every figure the profile reports.
     public var model: TraceModel {
         if let finished { return finished }
-        let model = builder.finish()
+        var model = builder.finish()
+        model.skippedEvents = unread.skipped
+        model.clockEvents = unread.clocks
         finished = model
         return model
+    }
+
+    /// Counts the events the reader of `report` read but did not hand out
+    /// (skipped and clock events), so that the model's totals are every event
+    /// of the trace, as its end block counts them.
+    public func countUnreadEvents(of report: TraceReadReport) {
+        unread = (report.skippedEvents, report.clockEvents)
+        finished = nil
     }
 
     /// Consumes one event.

@@ -72,6 +72,8 @@ public struct SummaryReport: Sendable, Codable, Equatable {
     /// The `eventsByKind` key of the events this reader skipped (extension
     /// events and unknown enumeration values): counted in `events` as the end block counts them.
     public static let skippedKind = "skipped (unknown kind)"
+    /// The `eventsByKind` key of clock events (a thread's time before its first untimed event).
+    public static let clockKind = "clock"
 
     /// Summarises `model`, listing up to `top` computations and actions;
     /// `end` is the trace's end block, if it has one.
@@ -82,6 +84,7 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         var byKind: [String: Int] = [:]
         for (kind, count) in model.eventsByKind { byKind[kind.name] = count }
         if model.skippedEvents > 0 { byKind[Self.skippedKind] = model.skippedEvents }
+        if model.clockEvents > 0 { byKind[Self.clockKind] = model.clockEvents }
         eventsByKind = byKind
         nodes = model.nodes.count
         var nodeKinds: [String: Int] = [:]

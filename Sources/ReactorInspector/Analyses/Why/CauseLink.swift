@@ -8,7 +8,7 @@ import ReactorTraceFormat
 final class CauseLink {
     enum Step {
         case action(action: Int32, arguments: String)
-        case changed(node: Int32)
+        case changed(node: Int32, values: WhyValueChange?)
         case invalidated(node: Int32, cause: InvalidationCause)
         case ran(node: Int32, firstRun: Bool)
         case unknown

@@ -65,7 +65,7 @@ struct WhyCollector {
         link.stepsFromRoot.map { step in
             switch step {
             case let .action(action, _): .action(action)
-            case let .changed(node): .changed(node)
+            case let .changed(node, _): .changed(node)
             case let .invalidated(node, cause): .invalidated(node, cause.rawValue)
             case let .ran(node, firstRun): .ran(node, firstRun)
             case .unknown: .unknown

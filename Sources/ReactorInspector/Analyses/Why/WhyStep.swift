@@ -4,8 +4,9 @@ import ReactorTraceFormat
 public enum WhyStep: Sendable, Equatable, CustomStringConvertible {
     /// A store action ran (the usual root).
     case action(name: String, arguments: String)
-    /// A dependency, property or computed value changed.
-    case changed(name: String, kind: TraceNodeKind)
+    /// A dependency, property or computed value changed; with the values it
+    /// went between when the trace recorded them.
+    case changed(name: String, kind: TraceNodeKind, values: WhyValueChange? = nil)
     /// A computation was invalidated, for `cause`.
     case invalidated(name: String, kind: TraceNodeKind, cause: InvalidationCause)
     /// A computation ran: its first run (created) or a rerun.
@@ -20,11 +21,11 @@ public enum WhyStep: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .action(name, arguments):
             arguments.isEmpty ? "action \(name)" : "action \(name) \(arguments)"
-        case let .changed(name, kind):
+        case let .changed(name, kind, values):
             switch kind {
-            case .computed: "computed \(name) got a new value"
-            case .subject, .signal, .operator: "\(kind.label) \(name) sent a value"
-            default: "\(name) changed"
+            case .computed: "computed \(name) got a new value" + Self.suffix(values)
+            case .subject, .signal, .operator: "\(kind.label) \(name) sent a value" + Self.suffix(values)
+            default: "\(name) changed" + Self.suffix(values)
             }
         case let .invalidated(name, kind, cause) where kind == .operator || kind == .binding:
             cause == .stop || cause == .parent ? "\(kind.label) \(name) stopped" : "\(kind.label) \(name) received it"
@@ -50,10 +51,16 @@ public enum WhyStep: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The step without its call arguments, for grouping runs by chain.
+    /// The step without its call arguments and values, for grouping runs by chain.
     public var withoutArguments: WhyStep {
         if case let .action(name, _) = self { return .action(name: name, arguments: "") }
+        if case let .changed(name, kind, _) = self { return .changed(name: name, kind: kind) }
         return self
+    }
+
+    /// `: old → new` when the values are known.
+    static func suffix(_ values: WhyValueChange?) -> String {
+        values.map { ": " + $0.description } ?? ""
     }
 }
 
@@ -74,7 +81,7 @@ extension Array where Element == WhyStep {
             if case let .invalidated(name, kind, cause) = step, kind == .operator || kind == .binding,
                cause == .dependency || cause == .explicit, index + 1 < endIndex,
                case .ran(name, kind, _) = self[index + 1] {
-                if index + 2 < endIndex, case .changed(name, kind) = self[index + 2] {
+                if index + 2 < endIndex, case .changed(name, kind, _) = self[index + 2] {
                     shown.append((self[index + 1], "\(kind.label) \(name) passed it on"))
                     index += 3
                 } else {
@@ -84,8 +91,8 @@ extension Array where Element == WhyStep {
                 continue
             }
             if case let .ran(name, .computed, false) = step, index + 1 < endIndex,
-               case .changed(name, .computed) = self[index + 1] {
-                shown.append((step, "computed \(name) recomputed to a new value"))
+               case .changed(name, .computed, let values) = self[index + 1] {
+                shown.append((step, "computed \(name) recomputed to a new value" + WhyStep.suffix(values)))
                 index += 2
                 continue
             }

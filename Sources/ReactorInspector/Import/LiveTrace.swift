@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ReactorTraceFormat
+
+/// Follows a trace file while the app records it, for the live view (`top`):
+/// each ``poll(maxEvents:)`` reads the chunks that have landed since
+/// the last one into one ``TraceModelBuilder``, and ``model()`` is the model
+/// of the trace so far — the same model every other command reads.
+///
+/// It waits for a file that does not exist yet (or whose header is not yet
+/// written), and never takes a block written only in part for damage (see
+/// ``TraceReader/init(following:)``). Beside the model it keeps the most
+/// recent actions with the dependencies they changed, and optionally the
+/// latest event lines as `replay` prints them.
+///
+/// Used from one thread at a time.
+public final class LiveTrace {
+    /// The file followed.
+    public let path: String
+    /// Where the recording stands.
+    public private(set) var status: LiveTraceStatus
+    /// Events read so far.
+    public private(set) var eventsRead = 0
+    /// The latest actions that ended, oldest first (at most `actionLimit`).
+    public private(set) var recentActions: [LiveAction] = []
+    /// The latest event lines, `replay`'s plain format, oldest first (at most `eventLimit`).
+    public private(set) var recentEvents: [String] = []
+    /// Event lines made so far (the number of the last line in ``recentEvents``).
+    public private(set) var eventLinesMade = 0
+    /// Bytes of the file read so far.
+    public var bytesRead: Int { reader?.bytesRead ?? 0 }
+    /// How many distinct changed dependencies an action keeps.
+    public static let changedLimit = 8
+
+    private let builder: TraceModelBuilder
+    private var reader: TraceReader?
+    private let actionLimit: Int
+    private let eventLimit: Int
+    private var formatter: ReplayFormatter
+    /// Open actions per thread: the innermost last.
+    private var openActions: [UInt32: [OpenAction]] = [:]
+    private var lineBytes: [UInt8] = []
+
+    private struct OpenAction {
+        var store: UInt64
+        var name: String
+        var arguments: String
+        var beganAt: UInt64
+        var changed: [UInt64] = []
+        var values: [String?] = []
+        /// Values recorded for nodes not yet in `changed` (the recorder writes a value just before its change).
+        var pendingValues: [UInt64: String] = [:]
+        var changeCount = 0
+    }
+
+    /// Follows the trace at `path` (which need not exist yet). `actionLimit`
+    /// actions and `eventLimit` event lines are kept (0: no event lines are
+    /// made, which costs nothing per event).
+    public init(path: String, options: TraceModelOptions = TraceModelOptions(), actionLimit: Int = 20,
+                eventLimit: Int = 0, eventFilter: ReplayFilter = ReplayFilter()) {
+        self.path = path
+        builder = TraceModelBuilder(options: options)
+        self.actionLimit = max(0, actionLimit)
+        self.eventLimit = max(0, eventLimit)
+        formatter = ReplayFormatter(filter: eventFilter, style: .plain)
+        status = .waiting("waiting for \(path) to appear")
+    }
+
+    /// Reads everything the file holds now, up to its current size (not what
+    /// lands meanwhile: a fast recorder could keep a slow reader going forever).
+    public func catchUp() throws(TraceFileError) {
+        var information = stat()
+        guard stat(path, &information) == 0 else { return }
+        let size = Int(information.st_size)
+        while !status.isOver {
+            let before = bytesRead
+            try poll(maxEvents: 1 << 16)
+            // Done at the size seen, or when nothing more is complete (a block still being written).
+            if bytesRead >= size || bytesRead == before { break }
+        }
+    }
+
+    /// The model of everything read so far.
+    public func model() -> TraceModel { builder.finish() }
+
+    /// Reads what has landed since the last poll, up to about `maxEvents`
+    /// events (whole chunks), and returns how many events it read. Throws for
+    /// a file that can never be read as a trace (foreign, a newer major
+    /// version, a directory); a missing file or an unfinished header is waited for.
+    @discardableResult
+    public func poll(maxEvents: Int = .max) throws(TraceFileError) -> Int {
+        guard let reader = try openedReader() else { return 0 }
+        var count = 0
+        while count < maxEvents, (try? reader.nextBatch({ batch in
+            consume(batch)
+            count += batch.count
+        })) == true {}
+        eventsRead += count
+        if let truncation = reader.truncation {
+            status = .damaged("reading stopped at byte \(truncation.offset): \(truncation)")
+        } else if reader.isFinished {
+            status = .finished
+        }
+        return count
+    }
+
+    private func openedReader() throws(TraceFileError) -> TraceReader? {
+        if let reader { return reader }
+        var information = stat()
+        guard stat(path, &information) == 0 else {
+            status = .waiting("waiting for \(path) to appear")
+            return nil
+        }
+        do {
+            let opened = try TraceReader(following: path)
+            reader = opened
+            status = .recording
+            return opened
+        } catch .empty {
+            status = .waiting("waiting for the recorder to write \(path)'s header")
+        } catch .truncatedHeader {
+            status = .waiting("waiting for the recorder to write \(path)'s header")
+        } catch {
+            throw TraceFileError(path: path, reason: error)
+        }
+        return nil
+    }
+
+    private func consume(_ batch: borrowing TraceEventBatch) {
+        builder.consume(batch)
+        let events = batch.events
+        for position in events.indices {
+            switch events[position].record {
+            case let .actionBegan(store, name, arguments):
+                openActions[batch.thread, default: []].append(
+                    OpenAction(store: store, name: batch.string(name), arguments: batch.string(arguments),
+                               beganAt: events[position].timestamp))
+            case .actionEnded:
+                guard let open = openActions[batch.thread]?.popLast() else { break }
+                finish(open, at: events[position].timestamp)
+            case let .changed(dependency):
+                guard var stack = openActions[batch.thread], !stack.isEmpty else { break }
+                stack[stack.count - 1].changeCount += 1
+                if stack[stack.count - 1].changed.count < Self.changedLimit,
+                   !stack[stack.count - 1].changed.contains(dependency) {
+                    stack[stack.count - 1].changed.append(dependency)
+                    stack[stack.count - 1].values.append(stack[stack.count - 1].pendingValues[dependency])
+                }
+                stack[stack.count - 1].pendingValues[dependency] = nil
+                openActions[batch.thread] = stack
+            case let .value(node, value):
+                // A value recorded inside an action, for a dependency it changes: the latest one wins.
+                guard var stack = openActions[batch.thread], !stack.isEmpty else { break }
+                if let position = stack[stack.count - 1].changed.firstIndex(of: node) {
+                    stack[stack.count - 1].values[position] = batch.string(value)
+                } else if stack[stack.count - 1].pendingValues.count < Self.changedLimit {
+                    stack[stack.count - 1].pendingValues[node] = batch.string(value)
+                }
+                openActions[batch.thread] = stack
+            default:
+                break
+            }
+        }
+        guard eventLimit > 0 else { return }
+        // Every event goes through the formatter (it learns names as it goes); only the last lines are kept.
+        for position in events.indices {
+            lineBytes.removeAll(keepingCapacity: true)
+            guard formatter.write(events[position], strings: batch.strings, to: &lineBytes) else { continue }
+            eventLinesMade += 1
+            if events.count - position <= eventLimit {
+                recentEvents.append(String(decoding: lineBytes.dropLast(), as: UTF8.self))
+            }
+        }
+        if recentEvents.count > eventLimit { recentEvents.removeFirst(recentEvents.count - eventLimit) }
+    }
+
+    private func finish(_ open: OpenAction, at time: UInt64) {
+        guard actionLimit > 0 else { return }
+        recentActions.append(LiveAction(store: open.store, name: open.name, arguments: open.arguments,
+                                        beganAt: open.beganAt, durationNanoseconds: time &- open.beganAt,
+                                        changed: open.changed, changeCount: open.changeCount, values: open.values))
+        if recentActions.count > actionLimit { recentActions.removeFirst(recentActions.count - actionLimit) }
+    }
+}
