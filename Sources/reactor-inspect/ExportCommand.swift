@@ -63,19 +63,7 @@ struct ExportCommand: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        // The reader's callback cannot throw: keep the first write error and stop writing.
-        var writeError: (any Error)?
-        let report = try trace.forEachEvent(output: output) { event in
-            guard writeError == nil else { return }
-            do { try exporter.record(event) } catch { writeError = error }
-        }
-        do {
-            if let writeError { throw writeError }
-            try exporter.finish()
-            try file.commit()
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        let report = try streamEvents(into: file, record: exporter.record, finish: exporter.finish)
         if !file.isStandardOutput {
             Terminal.print("wrote \(destination) (\(exporter.eventsWritten) trace events from \(report.events) Reactor events)\n")
         }
@@ -103,23 +91,31 @@ struct ExportCommand: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        var writeError: (any Error)?
-        let report = try trace.forEachEvent(output: output) { event in
-            guard writeError == nil else { return }
-            do { try exporter.record(event) } catch { writeError = error }
-        }
-        do {
-            if let writeError { throw writeError }
-            try exporter.finish()
-            try file.commit()
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        let report = try streamEvents(into: file, record: exporter.record, finish: exporter.finish)
         if !file.isStandardOutput {
             let spans = exporter.spansWritten
             Terminal.print("wrote \(destination) (\(spans.values.reduce(0, +)) spans: \(spans[.run] ?? 0) runs, "
                            + "\(spans[.action] ?? 0) actions, \(spans[.flush] ?? 0) flushes, 1 recording)\n")
         }
         try report.finish()
+    }
+
+    /// Reads the trace into an exporter that writes `file`, then commits the file. The reader's
+    /// callback cannot throw: the first write error is kept, writing stops, and it is thrown here.
+    private func streamEvents(into file: OutputFile, record: (TraceEvent) throws -> Void,
+                              finish: () throws -> Void) throws -> TraceReadReport {
+        var writeError: (any Error)?
+        let report = try trace.forEachEvent(output: output) { event in
+            guard writeError == nil else { return }
+            do { try record(event) } catch { writeError = error }
+        }
+        do {
+            if let writeError { throw writeError }
+            try finish()
+            try file.commit()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        return report
     }
 }
