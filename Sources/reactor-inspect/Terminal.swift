@@ -60,17 +60,6 @@ enum Terminal {
     /// Writes all of `buffer` to `descriptor`, retrying after signals; stops
     /// quietly when the other end is gone (a closed pipe: nothing more to do).
     static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) {
-        guard let base = buffer.baseAddress else { return }
-        var offset = 0
-        while offset < buffer.count {
-            #if canImport(Glibc)
-            let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-            #else
-            let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
-            #endif
-            if written < 0, errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
+        ReactorInspector.writeAll(descriptor, buffer)
     }
 }

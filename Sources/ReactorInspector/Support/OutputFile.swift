@@ -256,7 +256,8 @@ public final class OutputFile {
 }
 
 /// Writes all of `buffer` to `descriptor`, retrying after signals; returns 0 or the `errno` that stopped it.
-private func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32 {
+@discardableResult
+package func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32 {
     guard let base = buffer.baseAddress else { return 0 }
     var offset = 0
     while offset < buffer.count {
@@ -269,6 +270,7 @@ private func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> 
             if errno == EINTR { continue }
             return errno
         }
+        if written == 0 { return EIO }   // no progress: never spin
         offset += written
     }
     return 0
