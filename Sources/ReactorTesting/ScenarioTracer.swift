@@ -88,4 +88,8 @@ final class ScenarioTracer: ReactorTracer {
     func value(_ node: UInt64, description: String) {
         target?.value(node, description: description)
     }
+
+    func site(_ node: UInt64, site: String, isActionCall: Bool) {
+        target?.site(node, site: site, isActionCall: isActionCall)
+    }
 }
