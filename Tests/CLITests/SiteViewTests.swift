@@ -51,3 +51,16 @@ import Testing
         #expect(result.stdout.contains("xlink:title=\"list (autorun)&#10;created at \(site)&#10;"))
     }
 }
+
+extension SiteViewTests {
+    @Test func reportsListTheSiteBesideEachComputation() throws {
+        let site = try listSite()
+        let trace = try SampleTrace.todos.get()
+        let markdown = try BuiltProducts.inspect("report", trace.path, "--format", "md", "-o", "-")
+        #expect(markdown.status == 0, "\(markdown.stderr)")
+        #expect(markdown.stdout.contains("| `list` (`\(site)`) | autorun |"))
+        let html = try BuiltProducts.inspect("report", trace.path, "--format", "html", "-o", "-")
+        #expect(html.status == 0, "\(html.stderr)")
+        #expect(html.stdout.contains("<code>list</code> <span class=\"muted site\">\(site)</span>"))
+    }
+}
