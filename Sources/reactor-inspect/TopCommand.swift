@@ -22,7 +22,7 @@ struct TopCommand: ParsableCommand {
               stress --loop --trace out/live.trace &
               reactor-inspect top out/live.trace
               reactor-inspect top out/live.trace --once --top 5
-            """
+            """ + MetricsHelp.pointer
     )
 
     @OptionGroup var trace: TraceArgument

@@ -39,7 +39,8 @@ import Testing
     }
 
     @Test func everyHelpPointsToTheDefinitions() throws {
-        for command in ["summary", "hot", "why", "replay", "graph", "check", "diff", "export", "report"] {
+        for command in ["summary", "hot", "why", "replay", "graph", "check", "diff", "export", "report",
+                        "top", "state", "history"] {
             let help = try BuiltProducts.inspect(command, "--help")
             #expect(help.stdout.contains("docs/METRICS.md"), "\(command)")
         }
