@@ -50,7 +50,8 @@ extension ProfileReport {
             for computation in hot.prefix(hotLimit) {
                 let stats = computation.stats
                 let share = hottest == 0 ? 0 : Double(stats.totalNanoseconds) / Double(hottest)
-                let instances = computation.instances > 1 ? " <span class=\"muted\">×\(computation.instances)</span>" : ""
+                var instances = computation.instances > 1 ? " <span class=\"muted\">×\(computation.instances)</span>" : ""
+                if let site = computation.site { instances += " <span class=\"muted site\">\(Self.x(site))</span>" }
                 page += "<tr><td class=\"name\"><span class=\"kind kind-\(computation.kind)\">\(computation.kind)</span> <code>\(Self.x(computation.name))</code>\(instances)</td>"
                 page += "<td class=\"num\">\(stats.runs)</td><td class=\"num\">\(stats.reruns)</td><td class=\"num\">\(Self.x(Self.duration(stats.totalNanoseconds)))</td>"
                 page += "<td class=\"bar-col\"><div class=\"meter\"><div style=\"width:\(Self.f(max(share * 100, 1.5)))%\"></div></div></td>"

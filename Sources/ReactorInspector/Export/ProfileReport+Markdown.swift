@@ -21,7 +21,8 @@ extension ProfileReport {
             lines.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
             for computation in hot.prefix(limit) {
                 let stats = computation.stats
-                lines.append("| \(code(computation.name)) | \(computation.kind) | \(stats.runs) | \(stats.reruns) | "
+                let site = computation.site.map { " (\(code($0)))" } ?? ""
+                lines.append("| \(code(computation.name))\(site) | \(computation.kind) | \(stats.runs) | \(stats.reruns) | "
                              + "\(Self.duration(stats.totalNanoseconds)) | \(Self.duration(stats.selfNanoseconds)) | "
                              + "\(Self.duration(stats.meanNanoseconds)) | \(Self.duration(stats.maxNanoseconds)) |")
             }

@@ -628,6 +628,7 @@ extension TraceModelBuilder {
             .filter(\.isComputation)
         report.kind = matching.first?.kind
         report.instances = matching.map(\.id)
+        report.site = matching.lazy.compactMap(\.site).first
         report.firstRuns = collector.firstRuns
         report.reruns = collector.reruns
         report.stops = collector.stops

@@ -123,6 +123,7 @@ package struct DOTWriter: Sendable {
     /// The tooltip's lines, unescaped.
     private func tooltip(for node: DependencyGraph.Node) -> [String] {
         var lines = ["\(node.name) (\(node.kind.label)\(node.ids.count > 1 ? ", \(node.ids.count) instances" : ""))"]
+        if let site = node.site { lines.append("created at \(site)") }
         if let value = node.value { lines.append("value: \(value)") }
         if node.isComputation {
             let runs = node.runs

@@ -28,6 +28,8 @@ public struct DependencyGraph: Sendable {
         /// Its value at the moment drawn (a graph `--at`, from a trace with
         /// values), when it is one instance with a recorded value.
         public var value: String?
+        /// Where the first instance with a recorded site was created (`#fileID:#line`).
+        public var site: String?
 
         /// True for nodes that run: autoruns, computeds, operators and bindings.
         public var isComputation: Bool { kind.runs }
@@ -188,6 +190,7 @@ extension DependencyGraph {
                                   changes: 0, invalidations: InvalidationCounts(), store: store, heat: 0))
             }
             nodes[index].ids.append(node.id)
+            if nodes[index].site == nil { nodes[index].site = node.site }
             nodes[index].runs.merge(node.runs)
             nodes[index].changes += node.changes
             nodes[index].invalidations.merge(node.invalidations)

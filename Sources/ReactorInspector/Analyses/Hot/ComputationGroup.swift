@@ -18,6 +18,8 @@ public struct ComputationGroup: Sendable {
     public var causes: [String: Int]
     /// Runs per root action (qualified name).
     public var actions: [String: Int]
+    /// Where the first instance with a recorded site was created (`#fileID:#line`); nil when none was recorded.
+    public var site: String?
 
     /// Groups the computations of `model`, in order of first appearance.
     public static func all(in model: TraceModel) -> [ComputationGroup] {
@@ -31,6 +33,7 @@ public struct ComputationGroup: Sendable {
                                                invalidations: InvalidationCounts(), causes: [:], actions: [:])
             }
             groups[key]!.ids.append(node.id)
+            if groups[key]!.site == nil { groups[key]!.site = node.site }
             groups[key]!.runs.merge(node.runs)
             groups[key]!.invalidations.merge(node.invalidations)
             let counts = node.invalidations
@@ -62,7 +65,7 @@ public struct ComputationGroup: Sendable {
                  p50Nanoseconds: runs.p50Nanoseconds, p99Nanoseconds: runs.p99Nanoseconds,
                  maxNanoseconds: runs.maxNanoseconds, invalidations: invalidations.total,
                  topCauses: CauseCount.top(causes, limit: causeLimit),
-                 topActions: CauseCount.top(actions, limit: causeLimit))
+                 topActions: CauseCount.top(actions, limit: causeLimit), site: site)
     }
 
     struct GroupKey: Hashable {

@@ -29,11 +29,13 @@ public struct HotEntry: Sendable, Equatable, Codable {
     public let topCauses: [CauseCount]
     /// The actions at the root of its runs, most frequent first.
     public let topActions: [CauseCount]
+    /// Where it was created (`#fileID:#line`), when the trace records sites; the key is omitted otherwise.
+    public let site: String?
 
     /// Creates an entry.
     public init(name: String, kind: String, instances: Int, runs: Int, reruns: Int, totalNanoseconds: UInt64,
                 selfNanoseconds: UInt64, p50Nanoseconds: UInt64, p99Nanoseconds: UInt64, maxNanoseconds: UInt64,
-                invalidations: Int, topCauses: [CauseCount], topActions: [CauseCount]) {
+                invalidations: Int, topCauses: [CauseCount], topActions: [CauseCount], site: String? = nil) {
         self.name = name
         self.kind = kind
         self.instances = instances
@@ -47,5 +49,6 @@ public struct HotEntry: Sendable, Equatable, Codable {
         self.invalidations = invalidations
         self.topCauses = topCauses
         self.topActions = topActions
+        self.site = site
     }
 }

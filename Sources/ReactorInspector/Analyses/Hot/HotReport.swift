@@ -41,8 +41,12 @@ public struct HotReport: Sendable {
         guard !entries.isEmpty else { return "No computations ran in this trace.\n" }
         let by = order == .reruns ? "reruns" : "total time"
         var out = style.bold("Hot computations by \(by)") + " (\(entries.count) of \(computationCount))\n\n"
-        var columns = TextColumns([.left, .left, .right, .right, .right, .right, .right, .right, .left])
-        columns.add(["name", "kind", "reruns", "total", "self", "p50", "p99", "max", "top causes"].map { style.dim($0) })
+        // The site column only appears when the trace records sites.
+        let showsSites = entries.contains { $0.site != nil }
+        var columns = TextColumns([.left, .left, .right, .right, .right, .right, .right, .right, .left]
+            + (showsSites ? [.left] : []))
+        columns.add((["name", "kind", "reruns", "total", "self", "p50", "p99", "max", "top causes"]
+            + (showsSites ? ["site"] : [])).map { style.dim($0) })
         let hottest = entries.first.map { order == .reruns ? $0.reruns : Int(clamping: $0.totalNanoseconds) } ?? 0
         for entry in entries {
             let metric = order == .reruns ? entry.reruns : Int(clamping: entry.totalNanoseconds)
@@ -60,7 +64,7 @@ public struct HotReport: Sendable {
                 DurationText.format(entry.p99Nanoseconds),
                 DurationText.format(entry.maxNanoseconds),
                 causes.isEmpty ? style.dim("-") : style.cyan(causes),
-            ])
+            ] + (showsSites ? [entry.site.map { style.dim(TerminalEscaping.escape($0)) } ?? style.dim("-")] : []))
         }
         out += columns.render(indent: "  ")
         let withActions = entries.filter { !$0.topActions.isEmpty }.prefix(5)

@@ -17,16 +17,19 @@ public struct ComputationProfile: Sendable, Equatable {
     public var slowestRerunCause: [String]
     /// The causal chain of the latest rerun, as readable steps.
     public var latestRerunCause: [String]
+    /// Where the first instance with a recorded site was created (`#fileID:#line`); nil when none was recorded.
+    public var site: String?
 
     /// Creates a profile.
     public init(name: String, kind: String, instances: Int = 1, stats: RunStats,
-                slowestRerunCause: [String] = [], latestRerunCause: [String] = []) {
+                slowestRerunCause: [String] = [], latestRerunCause: [String] = [], site: String? = nil) {
         self.name = name
         self.kind = kind
         self.instances = instances
         self.stats = stats
         self.slowestRerunCause = slowestRerunCause
         self.latestRerunCause = latestRerunCause
+        self.site = site
     }
 
     /// Every run, first runs included.

@@ -16,6 +16,7 @@ extension TraceProfile {
             if var entry = byName[name] {
                 entry.profile.instances += 1
                 entry.profile.stats.merge(node.runs)
+                if entry.profile.site == nil { entry.profile.site = node.site }
                 if counter.maxRerunNanoseconds > entry.slowestNanoseconds
                     || (counter.maxRerunNanoseconds == entry.slowestNanoseconds && entry.slowest == nil) {
                     entry.slowestNanoseconds = counter.maxRerunNanoseconds
@@ -28,7 +29,7 @@ extension TraceProfile {
                 byName[name] = entry
             } else {
                 let profile = ComputationProfile(name: name, kind: node.kind.label,
-                                                 instances: 1, stats: node.runs)
+                                                 instances: 1, stats: node.runs, site: node.site)
                 byName[name] = (profile, counter.slowestCause, counter.maxRerunNanoseconds, counter.latestCause,
                                 counter.reruns)
             }

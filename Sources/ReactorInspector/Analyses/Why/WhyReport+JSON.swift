@@ -1,6 +1,6 @@
 extension WhyReport: Encodable {
     private enum Keys: String, CodingKey {
-        case target, kind, instances, runs, firstRuns, reruns, stops, stopsByCause, patterns, entries, omittedEntries,
+        case target, kind, site, instances, runs, firstRuns, reruns, stops, stopsByCause, patterns, entries, omittedEntries,
              ungroupedEntries, issues
     }
 
@@ -29,6 +29,7 @@ extension WhyReport: Encodable {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(target, forKey: .target)
         try container.encodeIfPresent(kind?.label, forKey: .kind)
+        try container.encodeIfPresent(site, forKey: .site)
         try container.encode(instances, forKey: .instances)
         try container.encode(firstRuns + reruns, forKey: .runs)
         try container.encode(firstRuns, forKey: .firstRuns)

@@ -7,6 +7,7 @@ extension WhyReport {
         guard let kind else { return "No computation named '\(target)' in this trace.\n" }
         let runs = firstRuns + reruns
         var head = "\(kind.label) \(style.bold(target))"
+        if let site { head += " (\(TerminalEscaping.escape(site)))" }
         if instances.count > 1 { head += " (\(instances.count) instances)" }
         head += ": \(runs) run\(runs == 1 ? "" : "s"), \(reruns) rerun\(reruns == 1 ? "" : "s")"
         if stops > 0 {

@@ -13,6 +13,8 @@ public struct WhyReport: Sendable, Equatable {
     public var kind: TraceNodeKind?
     /// Ids of the instances with that name (a nested autorun gets a new one per parent run).
     public var instances: [UInt64]
+    /// Where the first instance with a recorded site was created (`#fileID:#line`); nil when none was recorded.
+    public var site: String?
     /// First runs of those instances.
     public var firstRuns: Int
     /// Runs after the first.
@@ -38,6 +40,7 @@ public struct WhyReport: Sendable, Equatable {
         self.target = target
         kind = nil
         instances = []
+        site = nil
         firstRuns = 0
         reruns = 0
         stops = 0
