@@ -64,3 +64,28 @@ extension SiteViewTests {
         #expect(html.stdout.contains("<code>list</code> <span class=\"muted site\">\(site)</span>"))
     }
 }
+
+extension SiteViewTests {
+    @Test func whyGivesEachActionItsCallSite() throws {
+        let trace = try SampleTrace.todos.get()
+        let text = try BuiltProducts.inspect("why", trace.path, "list")
+        #expect(text.status == 0, "\(text.stderr)")
+        let rerun = try #require(text.stdout.split(separator: "\n").first { $0.contains("action TodoStore.addTodo(_:) \"Buy milk\"") })
+        let site = try #require(rerun.firstMatch(of: #/"Buy milk" at (todos/main\.swift:[0-9]+) → /#)?.1)
+        // Grouped causes leave the site out, so calls from different places still count together.
+        #expect(text.stdout.contains("5×  action TodoStore.addTodo(_:) → TodoStore.todos changed"))
+
+        let json = try BuiltProducts.inspect("why", trace.path, "list", "--json")
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let entries = try #require(object["entries"] as? [[String: Any]])
+        let first = try #require(entries.first { $0["event"] as? String == "first-run" })
+        #expect(first["actionSite"] == nil)
+        let added = try #require(entries.first { ($0["chain"] as? [String])?.first?.contains("\"Buy milk\"") == true })
+        #expect(added["actionSite"] as? String == String(site))
+        #expect((added["chain"] as? [String])?.first == "action TodoStore.addTodo(_:) \"Buy milk\" at \(site)")
+        let toggled = try #require(entries.first { ($0["chain"] as? [String])?.first?.hasPrefix("action TodoStore.toggleTodo(_:)") == true })
+        let toggleSite = try #require(toggled["actionSite"] as? String)
+        #expect(Self.isTodosSite(toggleSite) && toggleSite != String(site))
+    }
+}

@@ -160,7 +160,11 @@ public final class TraceModelBuilder {
                 if tracksValues { took(batch.string(value), node: node, thread: thread, at: time) }
             case let .site(id, site, isActionCall):
                 eventCounts[Int(TraceEventKind.site.rawValue)] += 1
-                if !isActionCall { sited(id, site: batch.string(site)) }
+                if isActionCall {
+                    if explains { actionSited(site: batch.string(site), thread: thread) }
+                } else {
+                    sited(id, site: batch.string(site))
+                }
             }
         }
     }
@@ -546,9 +550,15 @@ extension TraceModelBuilder {
         // The outermost cause stays the root: an action run by a computation
         // belongs to whatever made that computation run.
         let root = (enclosing?.root ?? -1) >= 0 ? enclosing!.root : action
-        let cause = explains ? CauseLink.make(.action(action: action, arguments: arguments), after: enclosing?.cause) : nil
+        let cause = explains ? CauseLink.make(.action(action: action, arguments: arguments, site: nil), after: enclosing?.cause) : nil
         threads[thread].frames.append(Frame(isAction: true, node: store, action: action, root: root, cause: cause,
                                             begin: time))
+    }
+
+    /// Attaches a call site to the action invocation just begun on `thread`.
+    private func actionSited(site: String, thread: Int) {
+        guard let frame = threads[thread].frames.last, frame.isAction else { return }
+        frame.cause?.attachActionSite(site)
     }
 
     private func actionEnded(_ storeID: UInt64, thread: Int, at time: UInt64) {
@@ -648,11 +658,11 @@ extension TraceModelBuilder {
     private func steps(of link: CauseLink) -> [WhyStep] {
         link.stepsFromRoot.map { step in
             switch step {
-            case let .action(action, arguments):
+            case let .action(action, arguments, site):
                 let stats = actions[Int(action)]
                 let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
                 return .action(name: storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)",
-                               arguments: arguments)
+                               arguments: arguments, site: site)
             case let .changed(node, values):
                 return .changed(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind, values: values)
             case let .invalidated(node, cause):

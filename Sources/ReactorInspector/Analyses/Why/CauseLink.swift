@@ -7,7 +7,7 @@ import ReactorTraceFormat
 /// middle, so memory stays bounded even when computations feed each other.
 final class CauseLink {
     enum Step {
-        case action(action: Int32, arguments: String)
+        case action(action: Int32, arguments: String, site: String?)
         case changed(node: Int32, values: WhyValueChange?)
         case invalidated(node: Int32, cause: InvalidationCause)
         case ran(node: Int32, firstRun: Bool)
@@ -17,7 +17,7 @@ final class CauseLink {
 
     static let maximumDepth = 32
 
-    let step: Step
+    private(set) var step: Step
     let next: CauseLink?
     /// How many links this chain holds (elided steps not counted).
     let depth: Int
@@ -30,6 +30,12 @@ final class CauseLink {
         self.next = next
         self.depth = depth
         self.length = length
+    }
+
+    /// Records the call site of this link's action: the site event follows
+    /// `actionBegan`, after the link was made and before anything links to it.
+    func attachActionSite(_ site: String) {
+        if case let .action(action, arguments, _) = step { step = .action(action: action, arguments: arguments, site: site) }
     }
 
     /// The first step of the chain (the root cause).

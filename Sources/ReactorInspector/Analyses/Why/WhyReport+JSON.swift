@@ -21,6 +21,8 @@ extension WhyReport: Encodable {
         let node: UInt64
         let event: String
         let stopCause: String?
+        /// The call site of the chain's root action, when the trace recorded it.
+        let actionSite: String?
         let chain: [String]
     }
 
@@ -41,6 +43,10 @@ extension WhyReport: Encodable {
         try container.encode(entries.map {
             EntryJSON(timestampNanoseconds: $0.timestamp, node: $0.node, event: $0.event.rawValue,
                       stopCause: $0.stopCause?.label,
+                      actionSite: $0.chain.lazy.compactMap { step -> String? in
+                          if case let .action(_, _, site) = step { return site }
+                          return nil
+                      }.first,
                       chain: $0.chain.map(\.description))
         }, forKey: .entries)
         try container.encode(omittedEntries, forKey: .omittedEntries)

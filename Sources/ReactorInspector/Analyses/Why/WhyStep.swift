@@ -2,8 +2,9 @@ import ReactorTraceFormat
 
 /// One step of a causal chain, with names resolved.
 public enum WhyStep: Sendable, Equatable, CustomStringConvertible {
-    /// A store action ran (the usual root).
-    case action(name: String, arguments: String)
+    /// A store action ran (the usual root); `site` is its call site
+    /// (`#fileID:#line`) when the trace recorded it.
+    case action(name: String, arguments: String, site: String? = nil)
     /// A dependency, property or computed value changed; with the values it
     /// went between when the trace recorded them.
     case changed(name: String, kind: TraceNodeKind, values: WhyValueChange? = nil)
@@ -19,8 +20,8 @@ public enum WhyStep: Sendable, Equatable, CustomStringConvertible {
     /// The step as shown: `TodoStore.todos changed`, `autorun list reran`…
     public var description: String {
         switch self {
-        case let .action(name, arguments):
-            arguments.isEmpty ? "action \(name)" : "action \(name) \(arguments)"
+        case let .action(name, arguments, site):
+            (arguments.isEmpty ? "action \(name)" : "action \(name) \(arguments)") + (site.map { " at " + $0 } ?? "")
         case let .changed(name, kind, values):
             switch kind {
             case .computed: "computed \(name) got a new value" + Self.suffix(values)
@@ -51,9 +52,9 @@ public enum WhyStep: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The step without its call arguments and values, for grouping runs by chain.
+    /// The step without its call arguments, call site and values, for grouping runs by chain.
     public var withoutArguments: WhyStep {
-        if case let .action(name, _) = self { return .action(name: name, arguments: "") }
+        if case let .action(name, _, _) = self { return .action(name: name, arguments: "") }
         if case let .changed(name, kind, _) = self { return .changed(name: name, kind: kind) }
         return self
     }
