@@ -59,3 +59,29 @@ extension TracerTests {
         autorun.stop()
     }
 }
+
+extension TracerTests {
+    @Test func bindingsSendTheirSiteOncePerSubscriber() {
+        let tracer = SiteTracer()
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let file = "ReactorCoreTests/TraceSiteTests.swift"
+        let source = PassthroughSubject<String>(name: "siteSource")
+        let property = ReactiveProperty(initialValue: "")
+        let label = Label()
+        var bindings: [Subscription] = []
+        for _ in 0..<2 { bindings.append(source.signal.bind(to: property)) }; let propertyLine = #line
+        let keyPathBinding = source.signal.bind(to: label, \.text); let keyPathLine = #line
+        source.send("a")
+        source.send("b")
+        #expect(property.value == "b" && label.text == "b")
+        let propertySites = tracer.sites.filter { $0.site == "\(file):\(propertyLine)" }
+        #expect(propertySites.count == 2)
+        #expect(propertySites.allSatisfy { !$0.isActionCall && $0.node != 0 })
+        #expect(Set(propertySites.map(\.node)).count == 2)
+        let keyPathSites = tracer.sites.filter { $0.site == "\(file):\(keyPathLine)" }
+        #expect(keyPathSites.count == 1 && keyPathSites.allSatisfy { !$0.isActionCall && $0.node != 0 })
+        bindings.forEach { $0.cancel() }
+        keyPathBinding.cancel()
+    }
+}

@@ -31,6 +31,14 @@ struct SignalStage {
         withTracer { $0.nodeCreated(id, kind: kind, name: name, parent: 0) }
     }
 
+    /// A new stage node of `kind` named `name` created by a call at
+    /// `fileID`:`line`, whose site is recorded with it (if tracing is on).
+    init(_ kind: TraceNodeKind, _ name: String, fileID: StaticString, line: UInt) {
+        self.init(kind, name)
+        guard id != 0 else { return }
+        withTracer { [id] in $0.site(id, site: "\(fileID):\(line)", isActionCall: false) }
+    }
+
     private init(id: UInt64) {
         self.id = id
         ownsNode = false
