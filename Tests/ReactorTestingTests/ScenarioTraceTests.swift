@@ -209,7 +209,9 @@ private final class ForwardingTracer: ReactorTracer {
     @Test func aProcessRecordingKeepsEveryThread() throws {
         let trace = try withBackgroundWrites(20, scope: .process)
         #expect(trace.reruns(of: "list") == 21)
-        #expect(trace.model.threadCount == 2)
+        // At least this thread and the writer: a process recording also takes in
+        // whatever other suites running in parallel do on their own threads.
+        #expect(trace.model.threadCount >= 2)
     }
 
     @Test func parallelRecordingsEachCountTheirOwn() async throws {
