@@ -20,13 +20,21 @@ trap 'rm -rf "$SCRATCH"' EXIT
 swift build -c release --product ReactivityDriver >&2
 REACTOR_TRACING=off swift build -c release --product ReactivityDriver \
     --scratch-path .build-compiled-out --manifest-cache none >&2
-ON=.build/release/ReactivityDriver
-OUT=.build-compiled-out/release/ReactivityDriver
+# Valgrind runs copies without debug information: valgrind 3.19 gives up on the
+# DWARF of some Swift builds ("Possibly corrupted debuginfo file"), and counting
+# needs only the code.
+ON=$SCRATCH/ReactivityDriver
+OUT=$SCRATCH/ReactivityDriver-compiled-out
+objcopy --strip-debug .build/release/ReactivityDriver "$ON"
+objcopy --strip-debug .build-compiled-out/release/ReactivityDriver "$OUT"
 "$OUT" events 1 | grep -q "tracing compiled out" || { echo "tracing-overhead: $OUT has tracing compiled in" >&2; exit 1; }
 
 # instructions BINARY ARGS...: the instructions callgrind counted (all threads).
 instructions() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : //p'
+    local counted
+    counted=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : //p')
+    [ -n "$counted" ] || { echo "tracing-overhead: callgrind counted nothing for $*" >&2; exit 1; }
+    echo "$counted"
 }
 # difference BINARY SMALL LARGE RUNS ARGS...: (I(LARGE) − I(SMALL)) / RUNS, ARGS with N replaced.
 per() {
