@@ -145,11 +145,7 @@ final class ThreadRecorder: @unchecked Sendable {
         var pointer = Varint.put(0, at: pointer)
         var copy = string
         return copy.withUTF8 { utf8 in
-            var length = utf8.count
-            if length > TraceFormat.maxStringLength {
-                length = TraceFormat.maxStringLength
-                while length > 0, utf8[length] & 0xC0 == 0x80 { length -= 1 }  // cut at a character boundary
-            }
+            let length = Self.boundedLength(utf8)
             pointer = Varint.put(UInt64(length), at: pointer)
             if length > 0, let source = utf8.baseAddress { pointer.update(from: source, count: length) }
             return pointer + length
@@ -333,37 +329,51 @@ extension ThreadRecorder {
         if _slowPath(!clocked) { clock() }
         var copy = description
         copy.withUTF8 { utf8 in
-            var length = utf8.count
-            if length > TraceFormat.maxStringLength {
-                length = TraceFormat.maxStringLength
-                while length > 0, utf8[length] & 0xC0 == 0x80 { length -= 1 }  // cut at a character boundary
-            }
+            let length = Self.boundedLength(utf8)
             // After `reserve`: a new segment resets the register.
             var pointer = reserve(Self.fixedBound &+ length)
             let nodeCode = Varint.zigzagDelta(node, from: lastValueNode)
             lastValueNode = node
             pointer.pointee = TraceFormat.valueTag
             let reference = values[description]
-            var body = Varint.size(nodeCode)
-            if let reference {
-                body &+= Varint.size(reference)
-            } else {
-                body &+= 1 &+ Varint.size(UInt64(length)) &+ length
-            }
-            pointer = Self.put(UInt64(body), pointer + 1)
-            pointer = Self.put(nodeCode, pointer)
-            if let reference {
-                pointer = Self.put(reference, pointer)
-            } else {
+            if reference == nil {
                 values[description] = nextValue
                 nextValue &+= 1
-                pointer = Self.put(0, pointer)
-                pointer = Self.put(UInt64(length), pointer)
-                if length > 0, let source = utf8.baseAddress { pointer.update(from: source, count: length) }
-                pointer += length
             }
+            let body = Varint.size(nodeCode) &+ Self.internedSize(reference, length: length)
+            pointer = Self.put(UInt64(body), pointer + 1)
+            pointer = Self.put(nodeCode, pointer)
+            pointer = Self.putInterned(reference, utf8, length: length, pointer)
             commit(pointer)
         }
+    }
+
+    /// How many of `utf8`'s bytes an interned text keeps: at most
+    /// `TraceFormat.maxStringLength`, cut at a character boundary.
+    static func boundedLength(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        var length = utf8.count
+        if length > TraceFormat.maxStringLength {
+            length = TraceFormat.maxStringLength
+            while length > 0, utf8[length] & 0xC0 == 0x80 { length -= 1 }
+        }
+        return length
+    }
+
+    /// The bytes an interned text takes in a value or site body: its table
+    /// reference, or 0 then the length and the bytes of a new entry.
+    static func internedSize(_ reference: UInt64?, length: Int) -> Int {
+        guard let reference else { return 1 &+ Varint.size(UInt64(length)) &+ length }
+        return Varint.size(reference)
+    }
+
+    /// Writes an interned text as ``internedSize(_:length:)`` counts it.
+    static func putInterned(_ reference: UInt64?, _ utf8: UnsafeBufferPointer<UInt8>, length: Int,
+                            _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        if let reference { return put(reference, pointer) }
+        var pointer = put(UInt64(length), put(0, pointer))
+        if length > 0, let source = utf8.baseAddress { pointer.update(from: source, count: length) }
+        pointer += length
+        return pointer
     }
 
     /// A site event: tag 65, the body's length, the node (plain varint), the
@@ -372,34 +382,20 @@ extension ThreadRecorder {
     func site(_ node: UInt64, site: String, isActionCall: Bool) {
         var copy = site
         copy.withUTF8 { utf8 in
-            var length = utf8.count
-            if length > TraceFormat.maxStringLength {
-                length = TraceFormat.maxStringLength
-                while length > 0, utf8[length] & 0xC0 == 0x80 { length -= 1 }
-            }
+            let length = Self.boundedLength(utf8)
             // After `reserve`: a new segment resets the site table.
             var pointer = reserve(Self.fixedBound &+ length)
             pointer.pointee = TraceFormat.siteTag
             let reference = sites[site]
-            var body = Varint.size(node) &+ 1
-            if let reference {
-                body &+= Varint.size(reference)
-            } else {
-                body &+= 1 &+ Varint.size(UInt64(length)) &+ length
+            if reference == nil {
+                sites[site] = nextSite
+                nextSite &+= 1
             }
+            let body = Varint.size(node) &+ 1 &+ Self.internedSize(reference, length: length)
             pointer = Self.put(UInt64(body), pointer + 1)
             pointer = Self.put(node, pointer)
             pointer = Self.put(isActionCall ? 1 : 0, pointer)
-            if let reference {
-                pointer = Self.put(reference, pointer)
-            } else {
-                sites[site] = nextSite
-                nextSite &+= 1
-                pointer = Self.put(0, pointer)
-                pointer = Self.put(UInt64(length), pointer)
-                if length > 0, let source = utf8.baseAddress { pointer.update(from: source, count: length) }
-                pointer += length
-            }
+            pointer = Self.putInterned(reference, utf8, length: length, pointer)
             commit(pointer)
         }
     }
