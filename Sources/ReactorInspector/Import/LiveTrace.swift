@@ -32,6 +32,10 @@ public final class LiveTrace {
     public private(set) var eventLinesMade = 0
     /// Bytes of the file read so far.
     public var bytesRead: Int { reader?.bytesRead ?? 0 }
+    /// The end block, once read (how the recording ended, what it lost).
+    public var end: TraceEnd? { reader?.end }
+    /// Outermost actions begun so far: the N of the latest `action:N`.
+    public private(set) var actionsBegun = 0
     /// How many distinct changed dependencies an action keeps.
     public static let changedLimit = 8
 
@@ -45,6 +49,7 @@ public final class LiveTrace {
     private var lineBytes: [UInt8] = []
 
     private struct OpenAction {
+        var ordinal: Int
         var store: UInt64
         var name: String
         var arguments: String
@@ -84,7 +89,13 @@ public final class LiveTrace {
     }
 
     /// The model of everything read so far.
-    public func model() -> TraceModel { builder.finish() }
+    public func model() -> TraceModel {
+        // Counted as a whole-file read counts them, so the totals match `summary`'s.
+        var model = builder.finish()
+        model.skippedEvents = reader?.skippedEvents ?? 0
+        model.clockEvents = reader?.clockEvents ?? 0
+        return model
+    }
 
     /// Reads what has landed since the last poll, up to about `maxEvents`
     /// events (whole chunks), and returns how many events it read. Throws for
@@ -135,9 +146,12 @@ public final class LiveTrace {
         for position in events.indices {
             switch events[position].record {
             case let .actionBegan(store, name, arguments):
+                // An action inside another is part of it, as for `action:N`: it shares the outermost one's number.
+                let outer = openActions[batch.thread]?.first?.ordinal
+                if outer == nil { actionsBegun += 1 }
                 openActions[batch.thread, default: []].append(
-                    OpenAction(store: store, name: batch.string(name), arguments: batch.string(arguments),
-                               beganAt: events[position].timestamp))
+                    OpenAction(ordinal: outer ?? actionsBegun, store: store, name: batch.string(name),
+                               arguments: batch.string(arguments), beganAt: events[position].timestamp))
             case .actionEnded:
                 guard let open = openActions[batch.thread]?.popLast() else { break }
                 finish(open, at: events[position].timestamp)
@@ -179,7 +193,7 @@ public final class LiveTrace {
 
     private func finish(_ open: OpenAction, at time: UInt64) {
         guard actionLimit > 0 else { return }
-        recentActions.append(LiveAction(store: open.store, name: open.name, arguments: open.arguments,
+        recentActions.append(LiveAction(ordinal: open.ordinal, store: open.store, name: open.name, arguments: open.arguments,
                                         beganAt: open.beganAt, durationNanoseconds: time &- open.beganAt,
                                         changed: open.changed, changeCount: open.changeCount, values: open.values))
         if recentActions.count > actionLimit { recentActions.removeFirst(recentActions.count - actionLimit) }
