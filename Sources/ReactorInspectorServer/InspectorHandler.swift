@@ -72,23 +72,23 @@ struct InspectorHandler: HTTPHandler {
             let focus = query["focus"]
             let depth = number("depth", default: 2, in: 0...20)
             let top = query["top"].flatMap(Int.init).map { min(max($0, 1), 10_000) }
-            return Self.response(await Self.offloaded { api.graph(focus: focus, depth: depth, top: top) })
+            return Self.response(await Self.offloaded(on: Self.graphWork) { api.graph(focus: focus, depth: depth, top: top) })
         case .why:
             guard let name = query["node"], !name.isEmpty else {
                 return Self.response(InspectorAPI.error(status: 400, "name the computation: /api/why?node=NAME"))
             }
             let limit = number("limit", default: 20, in: 0...1000)
-            return Self.response(await Self.offloaded { api.why(name, limit: limit) })
+            return Self.response(await Self.offloaded(on: Self.traceWork) { api.why(name, limit: limit) })
         case .state:
             guard let moment = query["at"], !moment.isEmpty else {
                 return Self.response(InspectorAPI.error(status: 400, "name the moment: /api/state?at=action:N or at=TIME"))
             }
             let filter = query["filter"].flatMap { $0.isEmpty ? nil : $0 }
-            return Self.response(await Self.offloaded { api.state(at: moment, filter: filter) })
+            return Self.response(await Self.offloaded(on: Self.traceWork) { api.state(at: moment, filter: filter) })
         case .replay:
             let terms = query.filter { $0.name == "filter" && !$0.value.isEmpty }.map(\.value)
             let limit = number("limit", default: 200, in: 0...5000)
-            return Self.response(await Self.offloaded { api.replay(terms: terms, limit: limit) })
+            return Self.response(await Self.offloaded(on: Self.traceWork) { api.replay(terms: terms, limit: limit) })
         }
     }
 
@@ -135,12 +135,17 @@ struct InspectorHandler: HTTPHandler {
 
     /// Runs `work` on a thread outside Swift's cooperative pool: a pass over a
     /// large trace or a graph layout must not hold up the event streams.
-    static func offloaded(_ work: @escaping @Sendable () -> InspectorResponse) async -> InspectorResponse {
+    static func offloaded(on queue: DispatchQueue,
+                          _ work: @escaping @Sendable () -> InspectorResponse) async -> InspectorResponse {
         await withCheckedContinuation { continuation in
-            slowWork.async { continuation.resume(returning: work()) }
+            queue.async { continuation.resume(returning: work()) }
         }
     }
 
-    /// One at a time: two passes over a large trace at once would only both be slow.
-    private static let slowWork = DispatchQueue(label: "reactor-inspect serve: slow answers")
+    /// Graph layouts, one at a time, from the model already read.
+    private static let graphWork = DispatchQueue(label: "reactor-inspect serve: graphs")
+    /// Passes over the trace file (why, state, replay), one at a time: two
+    /// at once would only both be slow. Separate from the graphs, so a long
+    /// pass never holds up a redraw.
+    private static let traceWork = DispatchQueue(label: "reactor-inspect serve: passes over the trace")
 }

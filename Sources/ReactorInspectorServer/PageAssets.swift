@@ -30,7 +30,7 @@ enum PageAssets {
           <div class="figure"><span class="label">actions</span><span class="value" id="fig-actions">–</span></div>
           <div class="figure"><span class="label">issues</span><span class="value" id="fig-issues">–</span></div>
           <div class="figure"><span class="label">recorded</span><span class="value" id="fig-duration">–</span></div>
-          <div class="figure"><span class="label">behind</span><span class="value" id="fig-lag">–</span></div>
+          <div class="figure"><span class="label">last update</span><span class="value" id="fig-lag">–</span></div>
         </section>
         <main>
           <section class="panel graph-panel">
@@ -77,7 +77,7 @@ enum PageAssets {
               <form id="events-form">
                 <input id="events-filter" type="text" size="34" placeholder="rerun name:list from:2ms" aria-label="filter">
                 <button type="submit">Filter</button>
-                <label><input id="events-follow" type="checkbox" checked> follow</label>
+                <label title="Reads the trace again after each update: for small traces"><input id="events-follow" type="checkbox"> follow</label>
               </form>
               <span id="events-count" class="detail"></span>
             </div>
@@ -157,6 +157,7 @@ enum PageAssets {
         // text (textContent) or an attribute value; no markup is built from data.
         (function () {
           const $ = (id) => document.getElementById(id);
+          const smallTrace = 2000000;
           const state = { update: null, focus: null, graphVersion: -1, graphAt: 0, graphBusy: false, graphKeys: new Map(),
                           eventsBusy: false, eventsAt: 0, eventsVersion: -1, moment: null, lastVersion: -1, receivedAt: 0 };
 
@@ -411,20 +412,25 @@ enum PageAssets {
             source.addEventListener("update", (event) => {
               const update = JSON.parse(event.data);
               if (update.version === state.lastVersion) return;
+              const first = state.lastVersion < 0;
               state.lastVersion = update.version;
               render(update);
+              // Each event list is a pass over the trace: shown at once only for a small one.
+              if (first && update.snapshot) {
+                if (update.snapshot.events <= smallTrace) loadEvents();
+                else $("events-count").textContent = count(update.snapshot.events) + " events so far: press Filter to list the latest (a pass over the whole trace)";
+              }
             });
             source.onerror = () => {
               if (source.readyState === EventSource.CLOSED) { setStatus("disconnected", "the server stopped"); setTimeout(connect, 2000); }
             };
           }
 
-          // How far the figures trail the trace: time since the update arrived,
-          // so a stalled stream shows at once.
+          // The age of the figures shown: a stalled stream shows at once.
           setInterval(() => {
             if (!state.update || !state.update.snapshot) return;
             const s = state.update.snapshot;
-            $("fig-lag").textContent = s.status === "recording" ? duration((Date.now() - state.receivedAt) * 1e6) : "—";
+            $("fig-lag").textContent = s.status === "recording" ? duration((Date.now() - state.receivedAt) * 1e6) + " ago" : "—";
           }, 250);
 
           document.addEventListener("DOMContentLoaded", () => {
@@ -434,7 +440,6 @@ enum PageAssets {
             $("state-next").addEventListener("click", () => stepState(1));
             $("state-at").addEventListener("change", () => { const v = $("state-at").value.trim(); if (v) loadState(v); });
             connect();
-            loadEvents();
           });
         })();
 

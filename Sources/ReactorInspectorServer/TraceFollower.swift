@@ -38,10 +38,12 @@ package final class TraceFollower: Sendable {
     /// The latest published state.
     package var current: FollowedTrace { state.withLock { $0 } }
 
-    /// Reads what the file holds now, on the caller's thread, before the
-    /// following starts: a file that can never be a trace throws here.
+    /// Opens the trace and reads its first chunk, on the caller's thread,
+    /// before the following starts: a file that can never be a trace throws
+    /// here. The rest is read by the following thread in slices, so a long
+    /// trace is served at once and fills in.
     package func readFirst() throws(TraceFileError) {
-        try live.trace.catchUp()
+        try live.trace.poll(maxEvents: 1)
         publish()
     }
 
