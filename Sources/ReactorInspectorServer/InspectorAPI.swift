@@ -46,7 +46,9 @@ package struct InspectorAPI: Sendable {
             let rendered = try GraphRenderer.render(model: model, options: GraphOptions(selection: selection), title: title)
             let answer = GraphAnswer(
                 version: current.version, graphVersion: current.graphVersion, svg: rendered.output,
-                nodes: rendered.graph.nodes.map { GraphAnswer.Node(key: $0.key, name: $0.name, kind: $0.kind.label) },
+                nodes: rendered.graph.nodes.enumerated().map { index, node in
+                    GraphAnswer.Node(id: DOTWriter.elementID(ofNodeAt: index), name: node.name, kind: node.kind.label)
+                },
                 notice: rendered.graph.notice)
             return Self.json(answer)
         } catch {
@@ -158,8 +160,8 @@ package struct InspectorAPI: Sendable {
 /// `GET /api/graph`.
 struct GraphAnswer: Encodable {
     struct Node: Encodable {
-        /// The node's `<title>` in the SVG.
-        let key: String
+        /// The id of the node's group in the SVG.
+        let id: String
         let name: String
         let kind: String
     }

@@ -117,7 +117,7 @@ enum PageAssets {
         .panel-head h2 { font-size: 14px; margin: 0; }
         .spacer { flex: 1; }
         .graph { overflow: auto; max-height: 640px; min-height: 240px; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
-        .graph svg { display: block; max-width: 100%; height: auto; }
+        .graph svg { display: block; max-width: none; height: auto; margin: 0 auto; }
         .graph g.node { cursor: pointer; }
         .graph g.node.focused polygon, .graph g.node.focused ellipse, .graph g.node.focused path { stroke: var(--accent); stroke-width: 3px; }
         table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
@@ -286,14 +286,17 @@ enum PageAssets {
               const root = parsed.documentElement;
               if (root.nodeName !== "svg") throw new Error("the graph could not be read");
               const svg = document.importNode(sanitize(root), true);
-              state.graphKeys = new Map(answer.nodes.map((node) => [node.key, node.name]));
+              state.graphKeys = new Map(answer.nodes.map((node) => [node.id, node.name]));
               state.graphVersion = answer.graphVersion;
               const box = $("graph");
               clear(box);
               box.appendChild(svg);
+              // Readable labels: a wide graph scrolls rather than shrinking past three quarters of its size.
+              const natural = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.width * 4 / 3 : 0;
+              const wide = box.clientWidth - 2;
+              if (natural > 0) svg.style.width = (natural <= wide ? natural : Math.max(wide, Math.min(natural * 0.75, wide * 2.2))) + "px";
               for (const group of svg.querySelectorAll("g.node")) {
-                const title = group.querySelector("title");
-                const name = title ? state.graphKeys.get(title.textContent) : undefined;
+                const name = state.graphKeys.get(group.getAttribute("id"));
                 if (name === undefined) continue;
                 group.setAttribute("data-name", name);
                 if (name === state.focus) group.classList.add("focused");

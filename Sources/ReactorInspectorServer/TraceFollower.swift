@@ -38,12 +38,15 @@ package final class TraceFollower: Sendable {
     /// The latest published state.
     package var current: FollowedTrace { state.withLock { $0 } }
 
-    /// Opens the trace and reads its first chunk, on the caller's thread,
-    /// before the following starts: a file that can never be a trace throws
-    /// here. The rest is read by the following thread in slices, so a long
-    /// trace is served at once and fills in.
-    package func readFirst() throws(TraceFileError) {
-        try live.trace.poll(maxEvents: 1)
+    /// Opens the trace and reads what it holds for up to `budget` seconds, on
+    /// the caller's thread, before the following starts: a file that can
+    /// never be a trace throws here, and a short trace is whole in the first
+    /// update. The rest of a long one is read by the following thread in
+    /// slices, so the page comes up at once and fills in.
+    package func readFirst(budget: Double = 0.3) throws(TraceFileError) {
+        let trace = live.trace
+        let deadline = Self.now() + UInt64(budget * 1e9)
+        while try trace.poll(maxEvents: 1 << 14) > 0, !trace.status.isOver, Self.now() < deadline {}
         publish()
     }
 

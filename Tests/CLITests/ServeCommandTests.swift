@@ -38,8 +38,15 @@ import FoundationXML
         let graph = try server.get("/api/graph").json()
         let svg = try #require(graph["svg"] as? String)
         #expect(svg.contains("<svg"))
-        let drawn = Set(((graph["nodes"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
+        let nodes = (graph["nodes"] as? [[String: Any]]) ?? []
+        let drawn = Set(nodes.compactMap { $0["name"] as? String })
         for name in trace.reruns.keys { #expect(drawn.contains(name), "\(name)") }
+        // Each node's group in the SVG carries the id the answer gives it, whatever its name.
+        let document = try XMLDocument(data: Data(svg.utf8))
+        for node in nodes {
+            let id = try #require(node["id"] as? String)
+            #expect(try document.nodes(forXPath: "//*[local-name()='g'][@id='\(id)']").count == 1, "\(id)")
+        }
         let focused = try server.get("/api/graph?focus=list&depth=1").json()
         #expect(((focused["nodes"] as? [[String: Any]]) ?? []).count < drawn.count)
 
@@ -238,8 +245,12 @@ import FoundationXML
         let document = try XMLDocument(data: Data(svg.utf8))
         #expect(try document.nodes(forXPath: "//*[local-name()='script' or local-name()='foreignObject']").isEmpty)
         #expect(try document.nodes(forXPath: "//@*[starts-with(local-name(), 'on')]").isEmpty)
-        let drawn = Set(((graph["nodes"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
-        #expect(drawn.contains(HostileTrace.computation))
+        let nodes = (graph["nodes"] as? [[String: Any]]) ?? []
+        #expect(nodes.contains { $0["name"] as? String == HostileTrace.computation })
+        for node in nodes {
+            let id = try #require(node["id"] as? String)
+            #expect(try document.nodes(forXPath: "//*[local-name()='g'][@id='\(id)']").count == 1, "\(id)")
+        }
         let snapshot = try server.get("/api/snapshot").json()
         let hot = ((snapshot["hot"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
         #expect(hot.contains(HostileTrace.effect))
