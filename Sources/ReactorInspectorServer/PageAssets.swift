@@ -41,7 +41,6 @@ enum PageAssets {
               <button id="graph-all" type="button">Whole graph</button>
             </div>
             <div id="graph" class="graph"><p class="empty">Waiting for the first events…</p></div>
-            <p id="graph-notice" class="detail"></p>
           </section>
           <section class="panel hot-panel">
             <div class="panel-head"><h2>Hot computations</h2><span class="detail">last interval · all</span></div>
@@ -63,7 +62,7 @@ enum PageAssets {
               <h2>State</h2><span id="state-moment" class="detail">pick an action</span>
               <span class="spacer"></span>
               <button id="state-previous" type="button">◀</button>
-              <input id="state-at" type="text" size="10" placeholder="action:N or 2ms" aria-label="moment">
+              <input id="state-at" type="text" size="9" placeholder="action:N or 2ms" aria-label="moment">
               <button id="state-next" type="button">▶</button>
             </div>
             <table id="state">
@@ -124,7 +123,9 @@ enum PageAssets {
         th { text-align: left; color: var(--muted); font-weight: 500; font-size: 11px; border-bottom: 1px solid var(--line); padding: 3px 6px; }
         td { border-bottom: 1px solid var(--line); padding: 3px 6px; vertical-align: top; }
         td.number, th.number { text-align: right; }
-        td.name { font-family: ui-monospace, Menlo, Consolas, monospace; word-break: break-all; }
+        td.name { font-family: ui-monospace, Menlo, Consolas, monospace; overflow-wrap: break-word; }
+        .state-panel { overflow-x: auto; }
+        .state-panel .panel-head > .detail { flex-basis: 100%; order: 9; }
         #hot tbody tr { cursor: pointer; }
         #hot tbody tr:hover, .actions li:hover { background: #fff4ed; }
         tr.selected, li.selected { background: #ffedd5 !important; }
@@ -303,7 +304,6 @@ enum PageAssets {
                 group.addEventListener("click", () => focusOn(name));
               }
               $("graph-caption").textContent = (state.focus ? "around " + state.focus + " · " : "") + answer.nodes.length + " nodes drawn";
-              $("graph-notice").textContent = answer.notice || "";
             } catch (error) {
               const box = $("graph");
               clear(box);

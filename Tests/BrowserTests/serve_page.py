@@ -61,6 +61,8 @@ def main():
     parser.add_argument("--name", action="append", default=[], help="a node name the page must show")
     parser.add_argument("--hostile", action="append", default=[], help="a hostile name that must show as text")
     parser.add_argument("--grows", action="store_true", help="the events count must grow")
+    parser.add_argument("--focus", help="click this node in the graph: the why panel must explain it")
+    parser.add_argument("--action", type=int, help="click action N: the state panel must list the nodes after it")
     parser.add_argument("--screenshot")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--driver", default="/usr/bin/chromedriver")
@@ -112,6 +114,31 @@ def main():
                 failures.append(f"an alert ran: {alert.text!r}")
             except NoAlertPresentException:
                 pass
+        if arguments.focus:
+            clicked = browser.execute_script(
+                "const g = Array.from(document.querySelectorAll('#graph g.node')).find(g => g.getAttribute('data-name') === arguments[0]);"
+                "if (!g) return false; g.dispatchEvent(new MouseEvent('click', {bubbles: true})); return true;", arguments.focus)
+            if not clicked:
+                failures.append(f"no graph node {arguments.focus!r} to click")
+            else:
+                steps = wait_for(lambda: browser.execute_script(
+                    "return document.getElementById('why-target').textContent === arguments[0] ?"
+                    " document.querySelectorAll('#why .why-step').length : 0", arguments.focus),
+                    arguments.timeout, "the why panel", failures)
+                seen["whySteps"] = steps
+        if arguments.action:
+            clicked = browser.execute_script(
+                "const li = Array.from(document.querySelectorAll('#actions li')).find(li =>"
+                " li.querySelector('.ordinal') && li.querySelector('.ordinal').textContent === '#' + arguments[0]);"
+                "if (!li) return false; li.click(); return true;", arguments.action)
+            if not clicked:
+                failures.append(f"no action #{arguments.action} to click")
+            else:
+                rows = wait_for(lambda: browser.execute_script(
+                    "return document.getElementById('state-moment').textContent.startsWith('after action:' + arguments[0]) ?"
+                    " document.querySelectorAll('#state tbody tr').length : 0", arguments.action),
+                    arguments.timeout, "the state panel", failures)
+                seen["stateRows"] = rows
         # Let the figures settle after the last update before the picture.
         time.sleep(0.5)
         if arguments.screenshot:
