@@ -257,4 +257,23 @@ import FoundationXML
         let actions = ((snapshot["actions"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
         #expect(actions.contains { $0.hasPrefix(HostileTrace.store) })
     }
+
+    /// The load of `serve`'s benchmark: `stress --writes-per-second` paces `--loop`: at 5 writes a second, a second of
+    /// recording holds a handful of writes, where an unpaced loop makes thousands.
+    @Test func writesPerSecondPacesTheLoop() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("paced-\(UUID()).trace").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (stress, output) = try BuiltProducts.launch("stress", ["--computations", "10", "--loop", "--writes-per-second", "5",
+                                                                   "--trace", path])
+        #expect(BuiltProducts.readLine(output) == "recording")
+        sleep(1)
+        kill(stress.processIdentifier, SIGKILL)
+        stress.waitUntilExit()
+        let summary = try BuiltProducts.inspect("summary", path, "--json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
+        let changed = try #require((object["eventsByKind"] as? [String: Int])?["changed"])
+        let sources = 3  // √10 sources, each written once at set-up
+        #expect(changed > sources, "the paced loop wrote")
+        #expect(changed < 400, "at most a dozen writes in a second, each changing a few nodes")
+    }
 }
