@@ -3,8 +3,8 @@ import ReactorCore
 // The ReactorTracer conformance: each event goes to the calling thread's encoder.
 extension TraceRecorder {
     /// Records `created` (timed).
-    public func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
-        withThread { $0.nodeCreated(id, kind: kind, name: name, parent: parent) }
+    public func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {
+        withThread { $0.nodeCreated(id, kind: TraceNodeKind(kind), name: name, parent: parent) }
     }
 
     /// Records `named` (untimed).
@@ -28,8 +28,8 @@ extension TraceRecorder {
     }
 
     /// Records `invalidate` with its cause (untimed, typically 3 bytes).
-    public func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
-        withThread { $0.invalidated(computation: computation, cause: cause, source: source) }
+    public func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
+        withThread { $0.invalidated(computation: computation, cause: InvalidationCause(cause), source: source) }
     }
 
     /// Records `rerun-begin` (timed).
@@ -73,7 +73,7 @@ extension TraceRecorder {
     }
 
     /// Records `issue` (timed).
-    public func issue(_ kind: TraceIssueKind, node: UInt64, message: String) {
-        withThread { $0.issue(kind, node: node, message: message) }
+    public func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {
+        withThread { $0.issue(TraceIssueKind(kind), node: node, message: message) }
     }
 }
