@@ -77,7 +77,9 @@ public final class TraceProfile {
 
     private(set) var nodes: [UInt64: Node] = [:]
     private(set) var counters: [UInt64: ComputationCounters] = [:]
-    private let builder = TraceModelBuilder()
+    private let builder: TraceModelBuilder
+    /// The view reading the same import, event by event, if any.
+    private let actionTimeline: ActionTimeline?
     private var finished: TraceModel?
     /// Events the reader counted but did not hand out (see ``countUnreadEvents(of:)``).
     private var unread = (skipped: 0, clocks: 0)
@@ -94,9 +96,12 @@ public final class TraceProfile {
         var name: String
     }
 
-    /// An empty profile; feed it with ``record(_:)``.
-    public init(maximumTimelineSpans: Int = 20_000) {
+    /// An empty profile; feed it with ``record(_:)``. An `actionTimeline`
+    /// reads the same import of the events (values tracked for it).
+    public init(maximumTimelineSpans: Int = 20_000, actionTimeline: ActionTimeline? = nil) {
         self.maximumTimelineSpans = maximumTimelineSpans
+        self.actionTimeline = actionTimeline
+        builder = TraceModelBuilder(options: TraceModelOptions(tracksValues: actionTimeline != nil))
     }
 
     /// Builds a profile from a whole event sequence.
@@ -142,7 +147,11 @@ public final class TraceProfile {
 
     /// Consumes one event.
     public func record(_ event: TraceEvent) {
-        builder.consume(event)
+        if var timeline = actionTimeline {
+            builder.consume(event, visiting: &timeline)
+        } else {
+            builder.consume(event)
+        }
         finished = nil
         eventCount += 1
         eventsByKind[event.record.kind, default: 0] += 1
