@@ -31,6 +31,9 @@ public struct ImportedEvent: Sendable, BitwiseCopyable {
     /// The slice (run, action or flush) the event begins or ends, as the
     /// importer paired it; nil for other events and for an end without its beginning.
     public let slice: ImportedSlice?
+    /// For a run's end: how many runs and actions still open inside it ended
+    /// with it, unfinished (a body that threw); 0 otherwise.
+    public let endedInside: Int
     /// The position of the action (``TraceModelBuilder/actionName(_:)``) the
     /// event begins or ends, or -1.
     public let action: Int32

@@ -171,8 +171,8 @@ public final class TraceModelBuilder {
                 if emits {
                     let node = index.find(computation) ?? -1
                     if let ended {
-                        emit(events[position], node: node, depth: ended.depth, slice: ended.slice, root: ended.root,
-                             to: &visitor)
+                        emit(events[position], node: node, depth: ended.depth, slice: ended.slice,
+                             endedInside: ended.endedInside, root: ended.root, to: &visitor)
                     } else {
                         emit(events[position], node: node, depth: max(0, threads[thread].frames.count - 1),
                              to: &visitor)
@@ -276,12 +276,12 @@ public final class TraceModelBuilder {
     @inline(never)
     private func emit<Visitor: ImportedEventVisitor>(_ event: PlainTraceEvent, node: Int32, related: Int32 = -1,
                                                      depth: Int? = nil, slice: ImportedSlice? = nil,
-                                                     action: Int32 = -1, root: Int32? = nil,
+                                                     endedInside: Int = 0, action: Int32 = -1, root: Int32? = nil,
                                                      value: ImportedValue = .none, to visitor: inout Visitor) {
         let thread = Int(event.thread)
         let imported = ImportedEvent(time: event.timestamp, thread: event.thread, record: event.record, node: node,
                                      relatedNode: related, depth: depth ?? threads[thread].frames.count,
-                                     slice: slice, action: action, rootAction: root ?? enclosingRoot(thread),
+                                     slice: slice, endedInside: endedInside, action: action, rootAction: root ?? enclosingRoot(thread),
                                      value: value)
         visitor.visit(imported, from: self)
     }
@@ -354,11 +354,37 @@ extension TraceModelBuilder {
     public func previousValue(ofNode position: Int32) -> String? { states[Int(position)].previousValue }
 
     /// `Store.action` for the action at `position` (``ImportedEvent/action``),
-    /// with the store's name as known now.
+    /// with the store's name as known now (the action's name alone without a store).
     public func actionName(_ position: Int32) -> String {
         let stats = actions[Int(position)]
+        guard stats.store != 0 else { return stats.name }
         let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
         return storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)"
+    }
+
+    /// How many recording threads the importer has seen (indexes `0..<threadCount`).
+    public var threadCount: Int { threads.count }
+
+    /// The runs, actions and flushes still open on `thread`, outermost first
+    /// (at the end of a trace: those it ended inside).
+    public func openSlices(onThread thread: UInt32) -> [(slice: ImportedSlice, node: Int32, action: Int32)] {
+        guard Int(thread) < threads.count else { return [] }
+        var open: [(slice: ImportedSlice, node: Int32, action: Int32)] = []
+        var outermostAction = true
+        for frame in threads[Int(thread)].frames {
+            let slice = ImportedSlice(kind: frame.isAction ? .action : .run, begin: frame.begin, durationNanoseconds: 0,
+                                      selfNanoseconds: 0, firstRun: frame.firstRun,
+                                      outermost: frame.isAction && outermostAction, ends: false)
+            if frame.isAction { outermostAction = false }
+            open.append((slice, frame.node, frame.isAction ? frame.action : -1))
+        }
+        for begin in threads[Int(thread)].flushBegins {
+            open.append((ImportedSlice(kind: .flush, begin: begin, durationNanoseconds: 0, selfNanoseconds: 0,
+                                       firstRun: false, outermost: false, ends: false), -1, -1))
+        }
+        // Flushes and runs nest in time: the earlier began outside.
+        return open.enumerated().sorted { ($0.element.slice.begin, $0.offset) < ($1.element.slice.begin, $1.offset) }
+            .map(\.element)
     }
 
     /// The string `id` of the event being visited stands for.
@@ -443,6 +469,8 @@ extension TraceModelBuilder {
         var slice: ImportedSlice
         /// How many runs and actions enclosed it.
         var depth: Int
+        /// How many ended with it, unfinished.
+        var endedInside: Int
         var action: Int32
         var root: Int32
     }
@@ -695,6 +723,7 @@ extension TraceModelBuilder {
             frame = threads[thread].frames.removeLast()
             depth = count - 1
         } else {
+            // Runs and actions opened inside it and never ended (a thrown body) end with it.
             guard let found = threads[thread].frames.lastIndex(where: { !$0.isAction && $0.node == computation })
             else { return nil }
             frame = threads[thread].frames[found]
@@ -719,7 +748,7 @@ extension TraceModelBuilder {
         return EndedSlice(slice: ImportedSlice(kind: .run, begin: frame.begin, durationNanoseconds: duration,
                                                selfNanoseconds: exclusive, firstRun: frame.firstRun,
                                                outermost: false, ends: true),
-                          depth: depth, action: -1, root: frame.root)
+                          depth: depth, endedInside: count - 1 - depth, action: -1, root: frame.root)
     }
 
     private func actionBegan(_ storeID: UInt64, name: String, arguments: String, thread: Int, at time: UInt64) {
@@ -762,7 +791,7 @@ extension TraceModelBuilder {
         return EndedSlice(slice: ImportedSlice(kind: .action, begin: frame.begin, durationNanoseconds: duration,
                                                selfNanoseconds: duration, firstRun: false, outermost: outermost,
                                                ends: true),
-                          depth: depth, action: frame.action, root: frame.root)
+                          depth: depth, endedInside: 0, action: frame.action, root: frame.root)
     }
 
     /// A value event: `value` is node `id`'s value from now on.
@@ -775,8 +804,7 @@ extension TraceModelBuilder {
         if let known = nodes[Int(node)].valueTimestamp, known > time { return .stale }
         let first = nodes[Int(node)].value == nil
         states[Int(node)].previousValue = nodes[Int(node)].value
-        // A first value is the node's value from the start, not a write's: no `changed` carries it.
-        states[Int(node)].valueAwaitsChange = !first
+        states[Int(node)].valueAwaitsChange = true
         nodes[Int(node)].value = value
         nodes[Int(node)].valueTimestamp = time
         states[Int(node)].valueRoot = root
