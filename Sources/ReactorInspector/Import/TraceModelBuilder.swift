@@ -28,6 +28,8 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var actionPositions: [ActionKey: Int32] = [:]
     /// Events by kind code: a fixed block, no array bookkeeping on every event.
     private let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: 16)
+    /// Where a single event is lent as a batch of one (plain data: nothing to deinitialize).
+    private let single = UnsafeMutablePointer<PlainTraceEvent>.allocate(capacity: 1)
     @exclusivity(unchecked) private var eventCount = 0
     @exclusivity(unchecked) private var firstTimestamp: UInt64?
     @exclusivity(unchecked) private var lastTimestamp: UInt64 = 0
@@ -70,6 +72,7 @@ public final class TraceModelBuilder {
 
     deinit {
         eventCounts.deallocate()
+        single.deallocate()
         nodes.deallocate()
         states.deallocate()
         edges.deallocate()
@@ -91,16 +94,28 @@ public final class TraceModelBuilder {
         consume(event, visiting: &visitor, emits: true)
     }
 
+    /// Consumes the plain `event` of a batch whose strings are `strings`
+    /// (``TraceEventBatch/strings``) and hands it, resolved, to `visitor`.
+    public func consume(_ event: PlainTraceEvent, strings: [String],
+                        visiting visitor: inout some ImportedEventVisitor) {
+        consumeOne(event, strings: strings, visiting: &visitor, emits: true)
+    }
+
+    /// One event as a batch of one, in the builder's one-event buffer: a single code path for both.
+    private func consumeOne<Visitor: ImportedEventVisitor>(_ event: PlainTraceEvent, strings: [String],
+                                                             visiting visitor: inout Visitor, emits: Bool) {
+        single.initialize(to: event)
+        let batch = TraceEventBatch(events: UnsafeBufferPointer(start: single, count: 1), strings: strings,
+                                    thread: event.thread)
+        consume(batch, visiting: &visitor, emits: emits)
+    }
+
     private func consume<Visitor: ImportedEventVisitor>(_ event: consuming TraceEvent, visiting visitor: inout Visitor,
                                                           emits: Bool) {
-        // One event is a batch of one: a single code path for both.
         var strings: [String] = []
-        var plain = PlainTraceEvent(timestamp: event.timestamp, thread: event.thread,
+        let plain = PlainTraceEvent(timestamp: event.timestamp, thread: event.thread,
                                     record: PlainTraceRecord(event.record, strings: &strings))
-        withUnsafePointer(to: &plain) { pointer in
-            consume(TraceEventBatch(events: UnsafeBufferPointer(start: pointer, count: 1), strings: strings,
-                                    thread: event.thread), visiting: &visitor, emits: emits)
-        }
+        consumeOne(plain, strings: strings, visiting: &visitor, emits: emits)
     }
 
     /// Consumes a batch of events as ``TraceReader/nextBatch(_:)`` lends it:
@@ -119,7 +134,9 @@ public final class TraceModelBuilder {
     }
 
     /// The one pass. `emits` is false on the plain path, whose visitor does
-    /// nothing: one predictable branch an event instead of resolving it.
+    /// nothing: inlined into each entry point, so the plain path folds every
+    /// `if emits` away instead of testing it on every event.
+    @inline(__always)
     private func consume<Visitor: ImportedEventVisitor>(_ batch: borrowing TraceEventBatch,
                                                           visiting visitor: inout Visitor, emits: Bool) {
         let events = batch.events

@@ -44,8 +44,22 @@ public struct ReplayFormatter {
 
     /// The one importer: it builds the model the lines are read from (shared by copies).
     private let importer = TraceModelBuilder(options: TraceModelOptions(tracksValues: true))
-    /// Rendered names by node position (nil: not rendered, or renamed since).
-    private var texts: [NodeText?] = []
+    /// Rendered names by node position (nil: not rendered, or renamed since),
+    /// in a box shared by copies, as the line and the arena are.
+    private final class NodeTexts {
+        var entries: [NodeText?] = []
+    }
+
+    /// Appends the lines of a batch's events to ``output``, as the importer hands them on.
+    private struct BatchLines: ImportedEventVisitor {
+        let formatter: ReplayFormatter
+        var output: [UInt8]
+        mutating func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
+            if formatter.build(event, importer) { output.append(contentsOf: formatter.text.bytes) }
+        }
+    }
+
+    private let texts = NodeTexts()
     private let loweredNames: [String]
     /// The line being built, reused (its storage is shared by copies of the formatter).
     private let text = ByteText()
@@ -96,6 +110,16 @@ public struct ReplayFormatter {
         return true
     }
 
+    /// Appends the lines of every event of `batch` the filter keeps to
+    /// `output`, each with its newline: the fastest way through a trace, one
+    /// import pass over the whole batch.
+    public mutating func write(_ batch: borrowing TraceEventBatch, to output: inout [UInt8]) {
+        var lines = BatchLines(formatter: self, output: [])
+        swap(&lines.output, &output)
+        importer.consume(batch, visiting: &lines)
+        swap(&lines.output, &output)
+    }
+
     /// Calls `body` with the UTF-8 of the line for `event` and its newline, or
     /// returns false without calling it when the filter drops the event. The
     /// cheapest form: the bytes are only valid inside `body`.
@@ -118,21 +142,17 @@ public struct ReplayFormatter {
     private mutating func build(_ event: PlainTraceEvent, _ strings: [String]) -> Bool {
         let importer = importer
         var handoff = Handoff()
-        var plain = event
-        withUnsafePointer(to: &plain) { pointer in
-            importer.consume(TraceEventBatch(events: UnsafeBufferPointer(start: pointer, count: 1), strings: strings,
-                                             thread: event.thread), visiting: &handoff)
-        }
+        importer.consume(event, strings: strings, visiting: &handoff)
         guard let imported = handoff.event else { return false }
         return build(imported, importer)
     }
 
-    private mutating func build(_ event: ImportedEvent, _ importer: TraceModelBuilder) -> Bool {
+    private func build(_ event: ImportedEvent, _ importer: TraceModelBuilder) -> Bool {
         let kind = event.kind
         switch event.record {
         case .nodeCreated, .nodeNamed:
             // The importer learned a name or kind: render the node again when next shown.
-            if event.node >= 0, Int(event.node) < texts.count { texts[Int(event.node)] = nil }
+            if event.node >= 0, Int(event.node) < texts.entries.count { texts.entries[Int(event.node)] = nil }
         case .value:
             // In text, a write's new value folds into its `changed` line, unless value lines are
             // what was asked for; JSON keeps one object an event.
@@ -226,13 +246,15 @@ public struct ReplayFormatter {
     }
 
     /// Node `id`'s rendered name, rendering it the first time it is shown after the importer learned it.
-    private mutating func rendered(_ id: UInt64, _ importer: TraceModelBuilder) -> NodeText {
+    private func rendered(_ id: UInt64, _ importer: TraceModelBuilder) -> NodeText {
         guard let position = importer.position(ofNode: id) else { return render(id, importer) }
         let slot = Int(position)
-        if slot < texts.count, let known = texts[slot] { return known }
+        if slot < texts.entries.count, let known = texts.entries[slot] { return known }
         let rendered = render(id, importer)
-        if slot >= texts.count { texts.append(contentsOf: repeatElement(nil, count: slot - texts.count + 1)) }
-        texts[slot] = rendered
+        if slot >= texts.entries.count {
+            texts.entries.append(contentsOf: repeatElement(nil, count: slot - texts.entries.count + 1))
+        }
+        texts.entries[slot] = rendered
         return rendered
     }
 
@@ -255,11 +277,11 @@ public struct ReplayFormatter {
         return start..<arena.count
     }
 
-    private mutating func appendName(of id: UInt64, _ importer: TraceModelBuilder, to out: ByteText) {
+    private func appendName(of id: UInt64, _ importer: TraceModelBuilder, to out: ByteText) {
         out.append(rendered(id, importer).name, of: arena)
     }
 
-    private mutating func appendLabeled(of id: UInt64, _ importer: TraceModelBuilder, to out: ByteText) {
+    private func appendLabeled(of id: UInt64, _ importer: TraceModelBuilder, to out: ByteText) {
         out.append(rendered(id, importer).labeled, of: arena)
     }
 
@@ -271,7 +293,7 @@ public struct ReplayFormatter {
 
     // MARK: - Filtering
 
-    private mutating func isKept(_ event: ImportedEvent, _ importer: TraceModelBuilder, kind: TraceEventKind) -> Bool {
+    private func isKept(_ event: ImportedEvent, _ importer: TraceModelBuilder, kind: TraceEventKind) -> Bool {
         if let from = filter.from, event.time < from { return false }
         if let to = filter.to, event.time > to { return false }
         if let kinds = filter.kinds, !kinds.contains(kind) { return false }
@@ -280,7 +302,7 @@ public struct ReplayFormatter {
     }
 
     /// True if a node the event involves, or the action it begins or ends, has a matching name.
-    private mutating func matchesName(_ event: ImportedEvent, _ importer: TraceModelBuilder) -> Bool {
+    private func matchesName(_ event: ImportedEvent, _ importer: TraceModelBuilder) -> Bool {
         func node(_ id: UInt64) -> Bool { id != 0 && rendered(id, importer).matches }
         switch event.record {
         case let .nodeCreated(id, _, _, parent): return node(id) || node(parent)
@@ -303,7 +325,7 @@ public struct ReplayFormatter {
 
     // MARK: - Formatting
 
-    private mutating func format(_ event: ImportedEvent, _ importer: TraceModelBuilder, kind: TraceEventKind,
+    private func format(_ event: ImportedEvent, _ importer: TraceModelBuilder, kind: TraceEventKind,
                                  to out: ByteText) {
         // time, right-aligned in 12 columns
         out.open("2")
@@ -322,7 +344,7 @@ public struct ReplayFormatter {
         out.append(0x0A)
     }
 
-    private mutating func describe(_ event: ImportedEvent, _ importer: TraceModelBuilder, to out: ByteText) {
+    private func describe(_ event: ImportedEvent, _ importer: TraceModelBuilder, to out: ByteText) {
         switch event.record {
         case let .nodeCreated(id, _, _, parent):
             appendLabeled(of: id, importer, to: out)
@@ -425,7 +447,7 @@ public struct ReplayFormatter {
     }
 
     /// `text` then the name of node `id`, dimmed together.
-    private mutating func dim(_ text: StaticString, _ id: UInt64?, _ importer: TraceModelBuilder, _ out: ByteText) {
+    private func dim(_ text: StaticString, _ id: UInt64?, _ importer: TraceModelBuilder, _ out: ByteText) {
         out.open("2")
         out.append(text)
         if let id { appendName(of: id, importer, to: out) }
