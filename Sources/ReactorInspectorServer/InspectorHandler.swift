@@ -78,17 +78,17 @@ struct InspectorHandler: HTTPHandler {
                 return Self.response(InspectorAPI.error(status: 400, "name the computation: /api/why?node=NAME"))
             }
             let limit = number("limit", default: 20, in: 0...1000)
-            return Self.response(await Self.offloaded(on: Self.traceWork) { api.why(name, limit: limit) })
+            return Self.response(await Self.offloaded(on: Self.whyWork) { api.why(name, limit: limit) })
         case .state:
             guard let moment = query["at"], !moment.isEmpty else {
                 return Self.response(InspectorAPI.error(status: 400, "name the moment: /api/state?at=action:N or at=TIME"))
             }
             let filter = query["filter"].flatMap { $0.isEmpty ? nil : $0 }
-            return Self.response(await Self.offloaded(on: Self.traceWork) { api.state(at: moment, filter: filter) })
+            return Self.response(await Self.offloaded(on: Self.stateWork) { api.state(at: moment, filter: filter) })
         case .replay:
             let terms = query.filter { $0.name == "filter" && !$0.value.isEmpty }.map(\.value)
             let limit = number("limit", default: 200, in: 0...5000)
-            return Self.response(await Self.offloaded(on: Self.traceWork) { api.replay(terms: terms, limit: limit) })
+            return Self.response(await Self.offloaded(on: Self.replayWork) { api.replay(terms: terms, limit: limit) })
         }
     }
 
@@ -144,8 +144,10 @@ struct InspectorHandler: HTTPHandler {
 
     /// Graph layouts, one at a time, from the model already read.
     private static let graphWork = DispatchQueue(label: "reactor-inspect serve: graphs")
-    /// Passes over the trace file (why, state, replay), one at a time: two
-    /// at once would only both be slow. Separate from the graphs, so a long
-    /// pass never holds up a redraw.
-    private static let traceWork = DispatchQueue(label: "reactor-inspect serve: passes over the trace")
+    /// Passes over the trace file, one queue per kind: two passes of a kind
+    /// at once would only both be slow, and a long event listing never holds
+    /// up an explanation, a state or a redraw.
+    private static let whyWork = DispatchQueue(label: "reactor-inspect serve: why")
+    private static let stateWork = DispatchQueue(label: "reactor-inspect serve: state")
+    private static let replayWork = DispatchQueue(label: "reactor-inspect serve: replay")
 }

@@ -158,7 +158,7 @@ enum PageAssets {
         // text (textContent) or an attribute value; no markup is built from data.
         (function () {
           const $ = (id) => document.getElementById(id);
-          const smallTrace = 2000000;
+          const smallTrace = 500000;
           const state = { update: null, focus: null, graphVersion: -1, graphAt: 0, graphBusy: false, graphKeys: new Map(),
                           eventsBusy: false, eventsAt: 0, eventsVersion: -1, moment: null, lastVersion: -1, receivedAt: 0 };
 

@@ -32,7 +32,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The address to listen on: an IPv4 or IPv6 address. Anything but loopback lets other machines read the trace.", valueName: "address"))
     var host = "127.0.0.1"
 
-    @Flag(help: "Open the page in the default browser (xdg-open or open).")
+    @Flag(help: "Open the page in a browser: $BROWSER (a program's path) if set, else xdg-open or open.")
     var open = false
 
     func validate() throws {
@@ -86,13 +86,15 @@ struct ServeCommand: ParsableCommand {
         signal(SIGTERM) { _ in _exit(143) }
     }
 
-    /// Hands `url` to the desktop's opener; failing to open is not an error (the address was printed).
+    /// Hands `url` to `$BROWSER` if set, else the desktop's opener; failing
+    /// to open is not an error (the address was printed).
     private static func openInBrowser(_ url: String) {
         #if os(macOS)
-        let opener = "/usr/bin/open"
+        let desktop = "/usr/bin/open"
         #else
-        let opener = "/usr/bin/xdg-open"
+        let desktop = "/usr/bin/xdg-open"
         #endif
+        let opener = ProcessInfo.processInfo.environment["BROWSER"].flatMap { $0.isEmpty ? nil : $0 } ?? desktop
         guard FileManager.default.isExecutableFile(atPath: opener) else {
             Terminal.standardError.write("reactor-inspect: note: cannot open a browser here; open \(url)\n")
             return

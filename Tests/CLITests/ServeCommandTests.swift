@@ -132,6 +132,29 @@ import FoundationXML
         #expect(second["ending"] == nil, "no end block while recording")
     }
 
+    /// `why`, `state` and `replay` read the file themselves: on a trace that
+    /// keeps growing (about 60,000 events a second, so that a debug build's
+    /// passes stay short on a busy machine), each reads what was written when
+    /// it began, and answers.
+    @Test func passesOverAGrowingTraceStopAtWhatWasWritten() throws {
+        let path = SampleTrace.directory.appendingPathComponent("serve-passes-\(UUID().uuidString).trace").path
+        defer { unlink(path) }
+        let (stress, output) = try BuiltProducts.launch("stress", ["--computations", "60", "--loop", "--writes-per-second", "400",
+                                                                   "--trace", path])
+        defer { if stress.isRunning { kill(stress.processIdentifier, SIGKILL); stress.waitUntilExit() } }
+        #expect(BuiltProducts.readLine(output) == "recording")
+        let server = try InspectorClient(trace: path)
+        usleep(500_000)
+        let why = try server.get("/api/why?node=effect0&limit=3")
+        #expect(why.status == 200, "\(why.text)")
+        #expect(try why.json()["reruns"] as? Int ?? 0 > 0)
+        let replay = try server.get("/api/replay?filter=kind:rerun-begin&limit=5").json()
+        #expect((replay["lines"] as? [Any])?.count == 5)
+        let state = try server.get("/api/state?at=1ms")
+        #expect(state.status == 200, "\(state.text)")
+        #expect(stress.isRunning)
+    }
+
     @Test func aClientThatDisconnectsMidStreamLeavesTheServerRunning() throws {
         let server = try InspectorClient(trace: try SampleTrace.todos.get().path)
         for _ in 0..<5 {
@@ -213,6 +236,31 @@ import FoundationXML
         server.process.waitUntilExit()
         #expect(server.process.terminationReason == .exit)
         #expect(server.process.terminationStatus == 130, "exit status 128 + SIGINT")
+    }
+
+    @Test func openHandsThePageToTheBrowser() throws {
+        let directory = try CICommand.temporaryDirectory()
+        let opened = directory.appendingPathComponent("opened-\(UUID().uuidString)").path
+        let browser = directory.appendingPathComponent("browser-\(UUID().uuidString).sh").path
+        try Data("#!/bin/sh\nprintf '%s' \"$1\" > '\(opened)'\n".utf8).write(to: URL(fileURLWithPath: browser))
+        #expect(chmod(browser, 0o755) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BuiltProducts.path(of: "reactor-inspect"))
+        process.arguments = ["serve", try SampleTrace.counter.get().path, "--port", "0", "--open"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["BROWSER": browser]) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        let line = BuiltProducts.readLine(out.fileHandleForReading) ?? ""
+        var url = ""
+        for _ in 0..<100 where url.isEmpty {
+            usleep(50_000)
+            url = (try? String(contentsOfFile: opened, encoding: .utf8)) ?? ""
+        }
+        #expect(url.hasPrefix("http://127.0.0.1:"))
+        #expect(line.contains(url), "\(line)")
     }
 
     @Test func anAddressOtherThanLoopbackIsWarnedAbout() throws {

@@ -56,14 +56,17 @@ struct ServePageBrowserTests {
         #expect(BuiltProducts.readLine(output) == "recording")
         let server = try InspectorClient(trace: path)
         let screenshot = SampleTrace.directory.appendingPathComponent("serve-page.png").path
-        let run = try HeadlessBrowser.drive(["--url", "http://127.0.0.1:\(server.port)/", "--grows", "--screenshot", screenshot]
-                                            + names.flatMap { ["--name", $0] })
+        // Clicking a node explains it: the why panel lists its causes.
+        let focus = try #require(names.first { $0.hasPrefix("effect") })
+        let run = try HeadlessBrowser.drive(["--url", "http://127.0.0.1:\(server.port)/", "--grows", "--screenshot", screenshot,
+                                             "--focus", focus] + names.flatMap { ["--name", $0] })
         #expect(run.status == 0, "\(run.output)")
         let seen = run.report["seen"] as? [String: Any] ?? [:]
         #expect((seen["graphNodes"] as? Int ?? 0) >= names.count, "\(run.output)")
         let first = try #require(seen["eventsFirst"] as? Int, "\(run.output)")
         let later = try #require(seen["eventsLater"] as? Int, "\(run.output)")
         #expect(later > first)
+        #expect((seen["whySteps"] as? Int ?? 0) > 0, "\(run.output)")
         let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG screenshot")
     }
@@ -72,8 +75,10 @@ struct ServePageBrowserTests {
         let server = try InspectorClient(trace: try HostileNamesTests.trace.get())
         let run = try HeadlessBrowser.drive(["--url", "http://127.0.0.1:\(server.port)/",
                                              "--name", HostileTrace.computation, "--hostile", HostileTrace.store,
-                                             "--hostile", HostileTrace.computed])
+                                             "--hostile", HostileTrace.computed, "--action", "2"])
         #expect(run.status == 0, "\(run.output)")
         #expect((run.report["failures"] as? [String])?.isEmpty == true, "\(run.output)")
+        // Time travel on the page: the state after action 2 lists the nodes alive then.
+        #expect(((run.report["seen"] as? [String: Any])?["stateRows"] as? Int ?? 0) >= 5, "\(run.output)")
     }
 }
