@@ -24,8 +24,7 @@ public final class TraceModelBuilder {
     /// Per edge, whether its computation holds it now: see ``EdgeHold``.
     @exclusivity(unchecked) private var edgeHolds = BuilderColumn<EdgeHold>()
     @exclusivity(unchecked) private var threads = BuilderColumn<ThreadState>()
-    @exclusivity(unchecked) private var actions: [ActionStats] = []
-    @exclusivity(unchecked) private var actionPositions: [ActionKey: Int32] = [:]
+    @exclusivity(unchecked) private var actions = ActionTracker()
     /// Events by kind code: a fixed block, no array bookkeeping on every event.
     private let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: 16)
     /// Where a single event is lent as a batch of one (plain data: nothing to deinitialize).
@@ -33,9 +32,8 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var eventCount = 0
     @exclusivity(unchecked) private var firstTimestamp: UInt64?
     @exclusivity(unchecked) private var lastTimestamp: UInt64 = 0
-    @exclusivity(unchecked) private var flushes = FlushStats()
-    @exclusivity(unchecked) private var issueCounts = [Int](repeating: 0, count: 16)
-    @exclusivity(unchecked) private var issues: [TraceIssueRecord] = []
+    @exclusivity(unchecked) private var flushes = FlushTracker()
+    @exclusivity(unchecked) private var issues: IssueTracker
     @exclusivity(unchecked) private var snapshot: TraceSnapshot?
     /// `options.snapshotAt` until the snapshot is taken, then never: one comparison per event.
     @exclusivity(unchecked) private var snapshotDue = UInt64.max
@@ -49,10 +47,8 @@ public final class TraceModelBuilder {
     /// Whether value events came after the moment (the trace has values all the same).
     @exclusivity(unchecked) private var valuesAfterMoment = false
     private let tracksValues: Bool
-    /// The value history asked for: entries in file order, values interned.
-    @exclusivity(unchecked) private var history: [HistoryEntry] = []
-    @exclusivity(unchecked) private var historyValues: [String] = []
-    @exclusivity(unchecked) private var historyValueIndex: [String: Int32] = [:]
+    /// The value history asked for.
+    @exclusivity(unchecked) private var history = ValueHistoryTracker()
     /// The string table of the batch being handed to a visitor.
     private var batchStrings: [String] = []
 
@@ -64,6 +60,7 @@ public final class TraceModelBuilder {
         snapshotDue = options.snapshotAt ?? .max
         applyUntil = options.until ?? .max
         tracksValues = options.tracksValues
+        issues = IssueTracker(limit: options.issueLimit)
         for target in options.explaining.sorted() {
             collectorByName[target] = Int32(collectors.count)
             collectors.append(WhyCollector(target: target))
@@ -204,7 +201,7 @@ public final class TraceModelBuilder {
                 }
             case .flushBegan:
                 eventCounts[Int(TraceEventKind.flushBegan.rawValue)] += 1
-                threads[thread].flushBegins.append(time)
+                flushes.began(thread: thread, at: time)
                 if emits {
                     let slice = ImportedSlice(kind: .flush, begin: time, durationNanoseconds: 0, selfNanoseconds: 0,
                                               firstRun: false, outermost: false, ends: false)
@@ -212,8 +209,7 @@ public final class TraceModelBuilder {
                 }
             case .flushEnded:
                 eventCounts[Int(TraceEventKind.flushEnded.rawValue)] += 1
-                let begin = threads[thread].flushBegins.popLast()
-                if let begin { flushes.record(time &- begin) }
+                let begin = flushes.ended(thread: thread, at: time)
                 if emits {
                     let slice = begin.map {
                         ImportedSlice(kind: .flush, begin: $0, durationNanoseconds: time &- $0,
@@ -308,26 +304,19 @@ public final class TraceModelBuilder {
         if let at = options.snapshotAt, snapshot == nil { takeSnapshot(at: at) }
         var finalEdges = Set<TraceEdgeKey>()
         for position in edges.indices where isHeld(position) { finalEdges.insert(edges[position].key) }
-        for position in actions.indices {
-            let storeNode = index.find(actions[position].store).map { nodes[Int($0)] }
-            if let storeNode { actions[position].storeName = storeNode.name }
-        }
+        let finishedActions = actions.finished { store in index.find(store).map { nodes[Int($0)].name } }
         var byKind: [TraceEventKind: Int] = [:]
         for kind in TraceEventKind.allCases where eventCounts[Int(kind.rawValue)] > 0 {
             byKind[kind] = eventCounts[Int(kind.rawValue)]
         }
-        var issuesByKind: [TraceIssueKind: Int] = [:]
-        for kind in TraceIssueKind.allCases where issueCounts[Int(kind.rawValue)] > 0 {
-            issuesByKind[kind] = issueCounts[Int(kind.rawValue)]
-        }
         var explanations: [String: WhyReport] = [:]
         for collector in collectors { explanations[collector.target] = report(for: collector) }
         let unfinished = threads.reduce(0) { $0 + $1.frames.filter { !$0.isAction }.count }
-        let valueHistory = finishedHistory()
-        var model = TraceModel(nodes: nodes.array, edges: edges.array, finalEdges: finalEdges, snapshot: snapshot, actions: actions,
+        let valueHistory = history.finished(nodeID: { nodes[Int($0)].id }, actionName: actionName)
+        var model = TraceModel(nodes: nodes.array, edges: edges.array, finalEdges: finalEdges, snapshot: snapshot, actions: finishedActions,
                           eventCount: eventCount, eventsByKind: byKind, firstTimestamp: firstTimestamp ?? 0,
-                          lastTimestamp: lastTimestamp, threadCount: threads.count, flushes: flushes,
-                          issueCounts: issuesByKind, issues: issues, explanations: explanations,
+                          lastTimestamp: lastTimestamp, threadCount: threads.count, flushes: flushes.stats,
+                          issueCounts: issues.byKind, issues: issues.kept, explanations: explanations,
                           unfinishedRuns: unfinished)
         model.valueHistory = valueHistory
         model.latestTimestampRead = max(latestRead, lastTimestamp)
@@ -373,7 +362,7 @@ extension TraceModelBuilder {
     /// `Store.action` for the action at `position` (``ImportedEvent/action``),
     /// with the store's name as known now (the action's name alone without a store).
     public func actionName(_ position: Int32) -> String {
-        let stats = actions[Int(position)]
+        let stats = actions[position]
         guard stats.store != 0 else { return stats.name }
         let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
         return storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)"
@@ -395,7 +384,7 @@ extension TraceModelBuilder {
             if frame.isAction { outermostAction = false }
             open.append((slice, frame.node, frame.isAction ? frame.action : -1))
         }
-        for begin in threads[Int(thread)].flushBegins {
+        for begin in flushes.open(onThread: Int(thread)) {
             open.append((ImportedSlice(kind: .flush, begin: begin, durationNanoseconds: 0, selfNanoseconds: 0,
                                        firstRun: false, outermost: false, ends: false), -1, -1))
         }
@@ -439,14 +428,6 @@ extension TraceModelBuilder {
         var valueAwaitsChange = false
     }
 
-    /// One entry of the value history: positions, not strings, until the end.
-    struct HistoryEntry {
-        var node: Int32
-        var timestamp: UInt64
-        var value: Int32
-        var root: Int32
-    }
-
     /// An edge's computation and the generation of that computation's edges
     /// in which the edge was last read (0: never).
     struct EdgeHold {
@@ -473,12 +454,6 @@ extension TraceModelBuilder {
 
     struct ThreadState {
         var frames: [Frame] = []
-        var flushBegins: [UInt64] = []
-    }
-
-    struct ActionKey: Hashable {
-        var store: Int32
-        var name: String
     }
 
     /// A run or action just ended, for the event handed on.
@@ -559,11 +534,8 @@ extension TraceModelBuilder {
     }
 
     private func issue(_ kind: TraceIssueKind, node: UInt64, message: String, at time: UInt64) {
-        issueCounts[Int(kind.rawValue)] += 1
         if node != 0 { _ = position(of: node, inferring: .computation) }
-        if issues.count < options.issueLimit {
-            issues.append(TraceIssueRecord(timestamp: time, kind: kind, node: node, message: message))
-        }
+        issues.record(kind, node: node, message: message, at: time)
     }
 
     private func matchTarget(_ node: Int32) {
@@ -573,7 +545,7 @@ extension TraceModelBuilder {
             // A node named after its first value (an `@Reactive` learns its
             // owner on first access): that value opens its history.
             if let value = nodes[Int(node)].value, let time = nodes[Int(node)].valueTimestamp {
-                recordHistory(node, value: value, root: states[Int(node)].valueRoot, at: time)
+                history.record(node, value: value, root: states[Int(node)].valueRoot, at: time)
             }
         }
         guard explains else { return }
@@ -722,8 +694,7 @@ extension TraceModelBuilder {
         }
         states[Int(computation)].pendingRoot = -1
         if root >= 0 {
-            actions[Int(root)].runsCaused += 1
-            actions[Int(root)].runsCausedByComputation[computationID, default: 0] += 1
+            actions.caused(root, runOf: computationID)
         }
         threads[thread].frames.append(Frame(isAction: false, node: computation, action: -1, root: root,
                                             cause: cause, begin: time, firstRun: firstRun))
@@ -770,17 +741,8 @@ extension TraceModelBuilder {
 
     private func actionBegan(_ storeID: UInt64, name: String, arguments: String, thread: Int, at time: UInt64) {
         let store = position(of: storeID, inferring: .store)
-        let key = ActionKey(store: store, name: name)
-        let action: Int32
-        if let existing = actionPositions[key] {
-            action = existing
-        } else {
-            action = Int32(actions.count)
-            actionPositions[key] = action
-            actions.append(ActionStats(store: storeID, storeName: nodes[Int(store)].givenName, name: name,
-                                       firstArguments: arguments))
-        }
-        actions[Int(action)].count += 1
+        let action = actions.called(store: store, storeID: storeID, storeName: nodes[Int(store)].givenName, name: name,
+                                    arguments: arguments)
         let enclosing = threads[thread].frames.last
         // The outermost cause stays the root: an action run by a computation
         // belongs to whatever made that computation run.
@@ -802,8 +764,7 @@ extension TraceModelBuilder {
         else { return nil }
         let frame = threads[thread].frames.remove(at: depth)
         let duration = time &- frame.begin
-        actions[Int(frame.action)].totalNanoseconds &+= duration
-        actions[Int(frame.action)].durations.record(duration)
+        actions.ended(frame.action, after: duration)
         let outermost = !threads[thread].frames[..<depth].contains { $0.isAction }
         return EndedSlice(slice: ImportedSlice(kind: .action, begin: frame.begin, durationNanoseconds: duration,
                                                selfNanoseconds: duration, firstRun: false, outermost: outermost,
@@ -816,7 +777,7 @@ extension TraceModelBuilder {
         let node = position(of: id, inferring: .reactiveValue)
         // A computed records its value after its run: the run's cause set it.
         let root = nodes[Int(node)].kind == .computed ? states[Int(node)].runRoot : enclosingRoot(thread)
-        if states[Int(node)].inHistory { recordHistory(node, value: value, root: root, at: time) }
+        if states[Int(node)].inHistory { history.record(node, value: value, root: root, at: time) }
         // Chunks of different threads interleave out of time order: the latest write wins.
         if let known = nodes[Int(node)].valueTimestamp, known > time { return .stale }
         let first = nodes[Int(node)].value == nil
@@ -826,33 +787,6 @@ extension TraceModelBuilder {
         nodes[Int(node)].valueTimestamp = time
         states[Int(node)].valueRoot = root
         return first ? .first : .written
-    }
-
-    private func recordHistory(_ node: Int32, value: String, root: Int32, at time: UInt64) {
-        let interned: Int32
-        if let known = historyValueIndex[value] {
-            interned = known
-        } else {
-            interned = Int32(historyValues.count)
-            historyValues.append(value)
-            historyValueIndex[value] = interned
-        }
-        history.append(HistoryEntry(node: node, timestamp: time, value: interned, root: root))
-    }
-
-    /// The history in time order (stable: one thread's entries keep their
-    /// order), each with the value it replaced and its action's name.
-    private func finishedHistory() -> [TraceValueChange] {
-        var ordered = history.enumerated().map { ($0.offset, $0.element) }
-        ordered.sort { ($0.1.timestamp, $0.0) < ($1.1.timestamp, $1.0) }
-        var previous: [Int32: Int32] = [:]
-        return ordered.map { _, entry in
-            let before = previous[entry.node].map { historyValues[Int($0)] }
-            previous[entry.node] = entry.value
-            let action = entry.root >= 0 ? actionName(entry.root) : nil
-            return TraceValueChange(node: nodes[Int(entry.node)].id, timestamp: entry.timestamp,
-                                    value: historyValues[Int(entry.value)], previous: before, action: action)
-        }
     }
 
     private func takeSnapshot(at timestamp: UInt64) {
