@@ -1,7 +1,18 @@
 import ReactorTraceFormat
 
-/// Builds a ``TraceModel`` from trace events in one streaming pass: feed it
-/// every event in order with ``consume(_:)``, then call ``finish()``.
+/// The one importer: builds a ``TraceModel`` from trace events in one
+/// streaming pass. Feed it every event in order with ``consume(_:)``, then
+/// call ``finish()``. Views that read events one by one pass an
+/// ``ImportedEventVisitor`` (``consume(_:visiting:)``) and get each event as
+/// the importer resolved it (``ImportedEvent``), during the same pass.
+///
+/// The builder dispatches each event to single-purpose trackers, the way
+/// Perfetto's trace processor builds its tables: open runs and actions per
+/// thread (``SliceTracker``), actions (``ActionTracker``), flushes
+/// (``FlushTracker``), issues (``IssueTracker``), the value history
+/// (``ValueHistoryTracker``); it keeps the node table, the edges and the
+/// causes (the root action and, while explaining, the causal chain of every
+/// change, invalidation and run), which every event touches.
 ///
 /// It follows Tracker's semantics to know the graph at every moment: a
 /// `depend` adds an edge, an invalidation drops all of the computation's edges
@@ -23,7 +34,7 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var edges = BuilderColumn<TraceEdge>()
     /// Per edge, whether its computation holds it now: see ``EdgeHold``.
     @exclusivity(unchecked) private var edgeHolds = BuilderColumn<EdgeHold>()
-    @exclusivity(unchecked) private var threads = BuilderColumn<ThreadState>()
+    @exclusivity(unchecked) private var slices = SliceTracker()
     @exclusivity(unchecked) private var actions = ActionTracker()
     /// Events by kind code: a fixed block, no array bookkeeping on every event.
     private let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: 16)
@@ -74,7 +85,7 @@ public final class TraceModelBuilder {
         states.deallocate()
         edges.deallocate()
         edgeHolds.deallocate()
-        threads.deallocate()
+        slices.deallocate()
     }
 
     /// How many events were consumed so far.
@@ -139,7 +150,7 @@ public final class TraceModelBuilder {
         let events = batch.events
         guard !events.isEmpty else { return }
         let thread = Int(batch.thread)
-        if thread >= threads.count { threads.extend(to: thread + 1, with: ThreadState()) }
+        slices.see(thread: thread)
         if emits { batchStrings = batch.strings }
         // Per batch, not per event: nothing below reads the count or the latest time.
         if eventCount == 0 { firstTimestamp = events[0].timestamp }
@@ -173,11 +184,11 @@ public final class TraceModelBuilder {
                 eventCounts[Int(TraceEventKind.rerunBegan.rawValue)] += 1
                 let node = runBegan(computation, firstRun: firstRun, thread: thread, at: time)
                 if emits {
-                    let depth = threads[thread].frames.count - 1
+                    let depth = slices.depth(thread) - 1
                     let slice = ImportedSlice(kind: .run, begin: time, durationNanoseconds: 0, selfNanoseconds: 0,
                                               firstRun: firstRun, outermost: false, ends: false)
                     emit(events[position], node: node, depth: depth, slice: slice,
-                         root: threads[thread].frames[depth].root, to: &visitor)
+                         root: slices.innermostRoot(thread), to: &visitor)
                 }
             case let .rerunEnded(computation):
                 eventCounts[Int(TraceEventKind.rerunEnded.rawValue)] += 1
@@ -188,7 +199,7 @@ public final class TraceModelBuilder {
                         emit(events[position], node: node, depth: ended.depth, slice: ended.slice,
                              endedInside: ended.endedInside, root: ended.root, to: &visitor)
                     } else {
-                        emit(events[position], node: node, depth: max(0, threads[thread].frames.count - 1),
+                        emit(events[position], node: node, depth: max(0, slices.depth(thread) - 1),
                              to: &visitor)
                     }
                 }
@@ -237,12 +248,12 @@ public final class TraceModelBuilder {
                 if emits { emit(events[position], node: node, to: &visitor) }
             case let .actionBegan(store, name, arguments):
                 eventCounts[Int(TraceEventKind.actionBegan.rawValue)] += 1
-                let outermost = emits && !threads[thread].frames.contains { $0.isAction }
+                let outermost = emits && !slices.hasOpenAction(thread)
                 actionBegan(store, name: batch.string(name), arguments: batch.string(arguments), thread: thread,
                             at: time)
                 if emits {
-                    let depth = threads[thread].frames.count - 1
-                    let frame = threads[thread].frames[depth]
+                    let depth = slices.depth(thread) - 1
+                    let frame = slices.frame(thread, at: depth)
                     let slice = ImportedSlice(kind: .action, begin: time, durationNanoseconds: 0, selfNanoseconds: 0,
                                               firstRun: false, outermost: outermost, ends: false)
                     emit(events[position], node: frame.node, depth: depth, slice: slice, action: frame.action,
@@ -257,7 +268,7 @@ public final class TraceModelBuilder {
                         emit(events[position], node: node, depth: ended.depth, slice: ended.slice,
                              action: ended.action, root: ended.root, to: &visitor)
                     } else {
-                        emit(events[position], node: node, depth: max(0, threads[thread].frames.count - 1),
+                        emit(events[position], node: node, depth: max(0, slices.depth(thread) - 1),
                              to: &visitor)
                     }
                 }
@@ -293,7 +304,7 @@ public final class TraceModelBuilder {
                                                      value: ImportedValue = .none, to visitor: inout Visitor) {
         let thread = Int(event.thread)
         let imported = ImportedEvent(time: event.timestamp, thread: event.thread, record: event.record, node: node,
-                                     relatedNode: related, depth: depth ?? threads[thread].frames.count,
+                                     relatedNode: related, depth: depth ?? slices.depth(thread),
                                      slice: slice, endedInside: endedInside, action: action, rootAction: root ?? enclosingRoot(thread),
                                      value: value)
         visitor.visit(imported, from: self)
@@ -311,11 +322,11 @@ public final class TraceModelBuilder {
         }
         var explanations: [String: WhyReport] = [:]
         for collector in collectors { explanations[collector.target] = report(for: collector) }
-        let unfinished = threads.reduce(0) { $0 + $1.frames.filter { !$0.isAction }.count }
+        let unfinished = slices.unfinishedRuns
         let valueHistory = history.finished(nodeID: { nodes[Int($0)].id }, actionName: actionName)
         var model = TraceModel(nodes: nodes.array, edges: edges.array, finalEdges: finalEdges, snapshot: snapshot, actions: finishedActions,
                           eventCount: eventCount, eventsByKind: byKind, firstTimestamp: firstTimestamp ?? 0,
-                          lastTimestamp: lastTimestamp, threadCount: threads.count, flushes: flushes.stats,
+                          lastTimestamp: lastTimestamp, threadCount: slices.threadCount, flushes: flushes.stats,
                           issueCounts: issues.byKind, issues: issues.kept, explanations: explanations,
                           unfinishedRuns: unfinished)
         model.valueHistory = valueHistory
@@ -369,15 +380,15 @@ extension TraceModelBuilder {
     }
 
     /// How many recording threads the importer has seen (indexes `0..<threadCount`).
-    public var threadCount: Int { threads.count }
+    public var threadCount: Int { slices.threadCount }
 
     /// The runs, actions and flushes still open on `thread`, outermost first
     /// (at the end of a trace: those it ended inside).
     public func openSlices(onThread thread: UInt32) -> [(slice: ImportedSlice, node: Int32, action: Int32)] {
-        guard Int(thread) < threads.count else { return [] }
+        guard Int(thread) < slices.threadCount else { return [] }
         var open: [(slice: ImportedSlice, node: Int32, action: Int32)] = []
         var outermostAction = true
-        for frame in threads[Int(thread)].frames {
+        for frame in slices.open(Int(thread)) {
             let slice = ImportedSlice(kind: frame.isAction ? .action : .run, begin: frame.begin, durationNanoseconds: 0,
                                       selfNanoseconds: 0, firstRun: frame.firstRun,
                                       outermost: frame.isAction && outermostAction, ends: false)
@@ -440,22 +451,6 @@ extension TraceModelBuilder {
         var edge: Int32
     }
 
-    /// An open run or action on one thread.
-    struct Frame {
-        var isAction: Bool
-        var node: Int32
-        var action: Int32
-        var root: Int32
-        var cause: CauseLink?
-        var begin: UInt64
-        var nestedNanoseconds: UInt64 = 0
-        var firstRun = false
-    }
-
-    struct ThreadState {
-        var frames: [Frame] = []
-    }
-
     /// A run or action just ended, for the event handed on.
     struct EndedSlice {
         var slice: ImportedSlice
@@ -487,13 +482,12 @@ extension TraceModelBuilder {
     /// (read in place: copying the frame would retain its cause).
     @inline(__always)
     private func enclosingRoot(_ thread: Int) -> Int32 {
-        let count = threads[thread].frames.count
-        return count > 0 ? threads[thread].frames[count - 1].root : -1
+        slices.innermostRoot(thread)
     }
 
     /// The cause of the innermost open run or action on `thread` (only read while explaining).
     private func enclosingCause(_ thread: Int) -> CauseLink? {
-        threads[thread].frames.last?.cause
+        slices.innermostCause(thread)
     }
 
     private func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64, at time: UInt64) -> Int32 {
@@ -696,30 +690,15 @@ extension TraceModelBuilder {
         if root >= 0 {
             actions.caused(root, runOf: computationID)
         }
-        threads[thread].frames.append(Frame(isAction: false, node: computation, action: -1, root: root,
-                                            cause: cause, begin: time, firstRun: firstRun))
+        slices.push(SliceTracker.Frame(isAction: false, node: computation, action: -1, root: root, cause: cause,
+                                       begin: time, firstRun: firstRun), thread: thread)
         return computation
     }
 
     private func runEnded(_ computationID: UInt64, thread: Int, at time: UInt64) -> EndedSlice? {
         guard let computation = index.find(computationID) else { return nil }
-        // Almost always the innermost frame: popped without a search.
-        let count = threads[thread].frames.count
-        let frame: Frame
-        let depth: Int
-        if count > 0, !threads[thread].frames[count - 1].isAction, threads[thread].frames[count - 1].node == computation {
-            frame = threads[thread].frames.removeLast()
-            depth = count - 1
-        } else {
-            // Runs and actions opened inside it and never ended (a thrown body) end with it.
-            guard let found = threads[thread].frames.lastIndex(where: { !$0.isAction && $0.node == computation })
-            else { return nil }
-            frame = threads[thread].frames[found]
-            threads[thread].frames.removeSubrange(found...)
-            depth = found
-        }
-        let duration = time &- frame.begin
-        let exclusive = duration >= frame.nestedNanoseconds ? duration - frame.nestedNanoseconds : 0
+        guard let ended = slices.endRun(computation, thread: thread, at: time) else { return nil }
+        let frame = ended.frame, duration = ended.duration, exclusive = ended.exclusive
         nodes[Int(computation)].runs.totalNanoseconds &+= duration
         nodes[Int(computation)].runs.selfNanoseconds &+= exclusive
         nodes[Int(computation)].runs.durations.record(duration)
@@ -729,43 +708,39 @@ extension TraceModelBuilder {
                 nodes[Int(computation)].runs.maxRerunNanoseconds = duration
             }
         }
-        let remaining = threads[thread].frames.count
-        if remaining > 0 { threads[thread].frames[remaining - 1].nestedNanoseconds &+= duration }
         states[Int(computation)].runRoot = frame.root
         if explains { states[Int(computation)].runCause = frame.cause }
         return EndedSlice(slice: ImportedSlice(kind: .run, begin: frame.begin, durationNanoseconds: duration,
                                                selfNanoseconds: exclusive, firstRun: frame.firstRun,
                                                outermost: false, ends: true),
-                          depth: depth, endedInside: count - 1 - depth, action: -1, root: frame.root)
+                          depth: ended.depth, endedInside: ended.endedInside, action: -1, root: frame.root)
     }
 
     private func actionBegan(_ storeID: UInt64, name: String, arguments: String, thread: Int, at time: UInt64) {
         let store = position(of: storeID, inferring: .store)
         let action = actions.called(store: store, storeID: storeID, storeName: nodes[Int(store)].givenName, name: name,
                                     arguments: arguments)
-        let enclosing = threads[thread].frames.last
+        let enclosing = slices.innermost(thread)
         // The outermost cause stays the root: an action run by a computation
         // belongs to whatever made that computation run.
         let root = (enclosing?.root ?? -1) >= 0 ? enclosing!.root : action
         let cause = explains ? CauseLink.make(.action(action: action, arguments: arguments, site: nil), after: enclosing?.cause) : nil
-        threads[thread].frames.append(Frame(isAction: true, node: store, action: action, root: root, cause: cause,
-                                            begin: time))
+        slices.push(SliceTracker.Frame(isAction: true, node: store, action: action, root: root, cause: cause,
+                                       begin: time), thread: thread)
     }
 
     /// Attaches a call site to the action invocation just begun on `thread`.
     private func actionSited(site: String, thread: Int) {
-        guard let frame = threads[thread].frames.last, frame.isAction else { return }
+        guard let frame = slices.innermost(thread), frame.isAction else { return }
         frame.cause?.attachActionSite(site)
     }
 
     private func actionEnded(_ storeID: UInt64, thread: Int, at time: UInt64) -> EndedSlice? {
-        guard let store = index.find(storeID),
-              let depth = threads[thread].frames.lastIndex(where: { $0.isAction && $0.node == store })
+        guard let store = index.find(storeID), let ended = slices.endAction(store, thread: thread, at: time)
         else { return nil }
-        let frame = threads[thread].frames.remove(at: depth)
-        let duration = time &- frame.begin
+        let frame = ended.frame, duration = ended.duration, depth = ended.depth
         actions.ended(frame.action, after: duration)
-        let outermost = !threads[thread].frames[..<depth].contains { $0.isAction }
+        let outermost = slices.isOutermost(thread, below: depth)
         return EndedSlice(slice: ImportedSlice(kind: .action, begin: frame.begin, durationNanoseconds: duration,
                                                selfNanoseconds: duration, firstRun: false, outermost: outermost,
                                                ends: true),
