@@ -698,22 +698,22 @@ extension TraceModelBuilder {
     private func runEnded(_ computationID: UInt64, thread: Int, at time: UInt64) -> EndedSlice? {
         guard let computation = index.find(computationID) else { return nil }
         guard let ended = slices.endRun(computation, thread: thread, at: time) else { return nil }
-        let frame = ended.frame, duration = ended.duration, exclusive = ended.exclusive
+        let duration = ended.duration, exclusive = ended.exclusive
         nodes[Int(computation)].runs.totalNanoseconds &+= duration
         nodes[Int(computation)].runs.selfNanoseconds &+= exclusive
         nodes[Int(computation)].runs.durations.record(duration)
-        if !frame.firstRun {
+        if !ended.frame.firstRun {
             nodes[Int(computation)].runs.rerunNanoseconds &+= duration
             if duration > nodes[Int(computation)].runs.maxRerunNanoseconds {
                 nodes[Int(computation)].runs.maxRerunNanoseconds = duration
             }
         }
-        states[Int(computation)].runRoot = frame.root
-        if explains { states[Int(computation)].runCause = frame.cause }
-        return EndedSlice(slice: ImportedSlice(kind: .run, begin: frame.begin, durationNanoseconds: duration,
-                                               selfNanoseconds: exclusive, firstRun: frame.firstRun,
+        states[Int(computation)].runRoot = ended.frame.root
+        if explains { states[Int(computation)].runCause = ended.frame.cause }
+        return EndedSlice(slice: ImportedSlice(kind: .run, begin: ended.frame.begin, durationNanoseconds: duration,
+                                               selfNanoseconds: exclusive, firstRun: ended.frame.firstRun,
                                                outermost: false, ends: true),
-                          depth: ended.depth, endedInside: ended.endedInside, action: -1, root: frame.root)
+                          depth: ended.depth, endedInside: ended.endedInside, action: -1, root: ended.frame.root)
     }
 
     private func actionBegan(_ storeID: UInt64, name: String, arguments: String, thread: Int, at time: UInt64) {

@@ -89,6 +89,11 @@ struct SliceTracker {
         if count > 0, !stacks[thread][count - 1].isAction, stacks[thread][count - 1].node == computation {
             frame = stacks[thread].removeLast()
             depth = count - 1
+            // The usual case, kept short: no search, nothing ended inside.
+            let duration = time &- frame.begin
+            let exclusive = duration >= frame.nestedNanoseconds ? duration - frame.nestedNanoseconds : 0
+            if depth > 0 { stacks[thread][depth - 1].nestedNanoseconds &+= duration }
+            return Ended(frame: frame, depth: depth, endedInside: 0, duration: duration, exclusive: exclusive)
         } else {
             // Runs and actions opened inside it and never ended (a thrown body) end with it.
             guard let found = stacks[thread].lastIndex(where: { !$0.isAction && $0.node == computation }) else { return nil }
