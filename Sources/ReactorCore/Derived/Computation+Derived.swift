@@ -77,6 +77,11 @@ extension Computation {
         refreshStaleDerived(traced: true)
     }
 
+    /// Brings this computed (stale or possibly stale) up to date without
+    /// recursing: the computeds being checked form a stack through
+    /// `derivingCaller` (the `derivingTop` chain, which also names the members
+    /// of a cycle), and each remembers where its walk over its sources stopped
+    /// (`checkCursor`). A chain of n computeds costs one frame, not n.
     @inline(__always)
     func refreshStaleDerived(traced: Bool) {
         // Reached again while it computes, or while it checks its sources:
@@ -86,48 +91,86 @@ extension Computation {
             return
         }
         if stopped || derivedState == .clean { return }
-        // On the `derivingTop` chain from the check on through the recompute
-        // that the check may lead to.
-        var onChain = false
+        derivingCaller = graph.derivingTop
+        graph.derivingTop = self
+        let root = Unmanaged.passUnretained(self)
+        var node = root
+        // Unmanaged, each step on a guaranteed reference: no retain per node
+        // (computeds dropped meanwhile keep their parts until the operation ends).
+        while let next = node._withUnsafeGuaranteedRef({ $0.refreshStep(traced: traced, isRoot: node.toOpaque() == root.toOpaque()) }) {
+            node = next
+        }
+    }
+
+    /// One step of `refreshStaleDerived(traced:)` for this computed, on top of
+    /// the chain and possibly stale or stale (when checking already, the source
+    /// at its `checkCursor` was just refreshed). Returns the computed to step
+    /// next: a source to refresh first, now on top of the chain, or the
+    /// computed that read this one, whose walk goes on; nil after the root.
+    @inline(__always)
+    func refreshStep(traced: Bool, isRoot: Bool) -> Unmanaged<Computation>? {
         if derivedState == .check {
-            isChecking = true
-            derivingCaller = graph.derivingTop
-            graph.derivingTop = self
-            onChain = true
-            walk: while true {
-                let generation = linkGeneration
-                var cursor = dependenciesHead
-                while let link = cursor {
-                    if let source = link.pointee.source {
-                        // No retain: a computed dropped during the operation keeps its parts until it ends.
-                        source._withUnsafeGuaranteedRef { source in
-                            if traced { source.refreshStaleDerivedTraced() } else { source.refreshStaleDerivedUntraced() }
+            var cursor: LinkPointer?
+            if !isChecking {
+                isChecking = true
+                checkGeneration = linkGeneration
+                cursor = dependenciesHead
+            } else if linkGeneration != checkGeneration {
+                // A source went away under the walk: start it again.
+                checkGeneration = linkGeneration
+                cursor = dependenciesHead
+            } else {
+                cursor = checkCursor.unsafelyUnwrapped.pointee.nextDependency
+            }
+            walk: while let link = cursor {
+                if let source = link.pointee.source {
+                    let descend = source._withUnsafeGuaranteedRef { source in
+                        if source.isDeriving || source.isChecking {
+                            checkCursor = link
+                            source.reportCycle()
+                            return false
                         }
-                        // A change made it dirty: stop walking.
-                        if derivedState == .dirty { break walk }
-                        // A source went away under the walk: start it again.
-                        if linkGeneration != generation { continue walk }
+                        return !source.stopped && source.derivedState != .clean
                     }
-                    cursor = link.pointee.nextDependency
+                    if descend {
+                        checkCursor = link
+                        source._withUnsafeGuaranteedRef { source in
+                            source.derivingCaller = self
+                            graph.derivingTop = source
+                        }
+                        return source
+                    }
+                    // A cycle's report ran user code: a change may have made
+                    // this computed dirty, or a source may have gone away.
+                    if derivedState != .check { break walk }
+                    if linkGeneration != checkGeneration {
+                        checkGeneration = linkGeneration
+                        cursor = dependenciesHead
+                        continue walk
+                    }
                 }
-                break
-            }
-            isChecking = false
-            if derivedState == .check {
-                derivedState = .clean
-                graph.derivingTop = derivingCaller
-                return
+                cursor = link.pointee.nextDependency
             }
         }
-        guard derivedState == .dirty, derived != nil else {
-            if onChain { graph.derivingTop = derivingCaller }
-            return
+        isChecking = false
+        if derivedState == .check {
+            // Every source is as it was: so is the value.
+            derivedState = .clean
+        } else if derivedState == .dirty && derived != nil {
+            rederive(traced: traced)
         }
+        graph.derivingTop = derivingCaller
+        if isRoot { return nil }
+        // Back to the computed that read this one: its walk goes on, or
+        // stops if this one changed (which made it dirty).
+        return .passUnretained(derivingCaller.unsafelyUnwrapped)
+    }
+
+    /// Recomputes this computed's value, on top of the `derivingTop` chain,
+    /// and tells its readers if the value changed.
+    @inline(__always)
+    func rederive(traced: Bool) {
         isDeriving = true
-        if !onChain {
-            derivingCaller = graph.derivingTop
-            graph.derivingTop = self
-        }
         derivedState = .clean
         // The traced copy calls the tracer inline: it is the hot path there.
         if traced { withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) } }
@@ -141,6 +184,7 @@ extension Computation {
         graph.current = previous
         graph.inCompute = previousInCompute
         if traced { withTracer { $0.rerunEnded(computation: id) } }
+        // Off the chain before its readers hear of the change.
         graph.derivingTop = derivingCaller
         isDeriving = false
         let wasFirstRun = firstRun

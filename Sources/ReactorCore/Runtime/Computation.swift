@@ -31,6 +31,11 @@ public final class Computation: @unchecked Sendable {
     /// While deriving or checking: the computed below it on the `derivingTop`
     /// chain (stale otherwise; only read for computeds on the chain).
     @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
+    /// While checking: the link of the source being refreshed, where the
+    /// walk over its sources goes on (see `refreshStaleDerived(traced:)`).
+    @exclusivity(unchecked) var checkCursor: LinkPointer?
+    /// While checking: `linkGeneration` when the walk (re)started.
+    @exclusivity(unchecked) var checkGeneration = 0
     /// The computation of a `Computed` (it derives a value on demand) rather than an autorun.
     @usableFromInline let isDerived: Bool
     @usableFromInline @exclusivity(unchecked) var derivedState = DerivedState.dirty
