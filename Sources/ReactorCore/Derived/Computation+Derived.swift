@@ -153,13 +153,13 @@ extension Computation {
             }
         }
         isChecking = false
-        if derivedState == .check {
-            // Every source is as it was: so is the value.
-            derivedState = .clean
-        } else if derivedState == .dirty && derived != nil {
-            rederive(traced: traced)
+        if derivedState == .dirty && derived != nil {
+            rederive(traced: traced)  // which takes it off the chain
+        } else {
+            // Still possibly stale: every source is as it was, so is the value.
+            if derivedState == .check { derivedState = .clean }
+            graph.derivingTop = derivingCaller
         }
-        graph.derivingTop = derivingCaller
         if isRoot { return nil }
         // Back to the computed that read this one: its walk goes on, or
         // stops if this one changed (which made it dirty).
