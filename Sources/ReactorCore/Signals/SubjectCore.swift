@@ -55,7 +55,7 @@ final class SubjectCore<Value>: @unchecked Sendable {
     @inlinable
     func deliver(_ value: Value) {
         if _slowPath(TraceEmit.isOn) { return deliverTraced(value) }
-        if dependency.subscribersHead != nil { dependency.notifySubscribers() }
+        if dependency.subscribers.head != nil { dependency.notifySubscribers() }
         send(value)
     }
 
@@ -67,7 +67,7 @@ final class SubjectCore<Value>: @unchecked Sendable {
             if limit > 0 { TraceValueText.record(value, node: id, redacted: isRedacted, limit: limit, to: tracer) }
             tracer.changed(dependency: id)
         }
-        if dependency.subscribersHead != nil { dependency.notifySubscribers() }
+        if dependency.subscribers.head != nil { dependency.notifySubscribers() }
         ReactorCore.graph.withSignalSource(id, isStage: false) { send(value) }
     }
 
@@ -88,7 +88,7 @@ final class SubjectCore<Value>: @unchecked Sendable {
         isTerminated = true
         self.terminal = terminal
         withTracer { $0.changed(dependency: id) }
-        if dependency.subscribersHead != nil { dependency.notifySubscribers() }
+        if dependency.subscribers.head != nil { dependency.notifySubscribers() }
         let snapshot = sinks
         sinks = []
         for sink in snapshot {
