@@ -86,7 +86,9 @@ public final class Computation: @unchecked Sendable {
     @exclusivity(unchecked) var runsInFlush = 0
     @exclusivity(unchecked) var flushEpoch = 0
     let parentID: UInt64
-    @exclusivity(unchecked) var body: ((Computation) throws -> Void)?
+    /// An autorun's body, retained by hand: a run calls it through an
+    /// unretained reference (see `compute(traced:)`) and `stop` lets it go.
+    @exclusivity(unchecked) var body: Unmanaged<ComputationBody>?
     let onError: ((any Error) -> Void)?
     @exclusivity(unchecked) var onStopCallbacks: [(Computation) -> Void] = []
 
@@ -108,13 +110,14 @@ public final class Computation: @unchecked Sendable {
         self.parentID = parentID
         self.isDerived = kind == .computed
         self.onError = onError
-        self.body = body
+        self.body = body.map { .passRetained(ComputationBody($0)) }
         self.recomputeDerived = recomputeDerived
         withTracer { $0.nodeCreated(id, kind: kind, name: name ?? "", parent: parentID) }
     }
 
     deinit {
         dependencies.deallocateSpares()
+        body?.release()
     }
 
     /// An autorun that is invalidated, or a computed whose value must be recomputed:
@@ -243,7 +246,15 @@ extension Computation {
         for callback in callbacks {
             graph.nonreactive { callback(self) }
         }
-        if !isDerived { body = nil }  // release what the body captured
+        if !isDerived { releaseBody() }
+    }
+
+    /// Lets go of the body and what it captured; if an operation is running
+    /// (the body itself may be running), when that ends.
+    func releaseBody() {
+        guard let body else { return }
+        self.body = nil
+        graph.keepUntilOperationEnds(body.takeRetainedValue())
     }
 
     /// A dependency this computation read has changed; `traced`: record the invalidation.
@@ -288,7 +299,9 @@ extension Computation {
             graph.inCompute = previousInCompute
             graph.lock.runningComputation.store(previousRunning, ordering: .relaxed)
         }
-        try body?(self)
+        // No retain of the closure's context: a body that stops its own
+        // computation has it released only when the operation ends.
+        if let body { try body._withUnsafeGuaranteedRef { try $0.run(self) } }
     }
 
     /// The flush's step for this computation (Tracker's `_recompute`), plus
