@@ -21,7 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "ReactorCore", dependencies: ["CReactorCoreThread", "ReactorTraceFormat"]),
+        // The runtime depends on nothing but its C shim: its tracing hook speaks the runtime's own
+        // vocabulary, which the recorder maps to the trace schema.
+        .target(name: "ReactorCore", dependencies: ["CReactorCoreThread"]),
         .target(name: "CReactorCoreThread"),
         .target(name: "CReactorTraceClock"),
         .target(name: "CReactorTraceThread"),
@@ -44,7 +46,7 @@ let package = Package(
         .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Stress"),
         .executableTarget(name: "todos", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Todos"),
         .executableTarget(name: "profile", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Profile"),
-        .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore", "ReactorTraceFormat"]),
+        .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
         // Runs the built executables, for the end-to-end tests of the two suites below.
         .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
         .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorTraceFormat", "ReactorCore", "BuiltProducts"]),

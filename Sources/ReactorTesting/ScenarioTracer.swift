@@ -30,7 +30,7 @@ final class ScenarioTracer: ReactorTracer {
         recordsEverything || Self.scenario == id ? recorder : previous
     }
 
-    func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
+    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {
         target?.nodeCreated(id, kind: kind, name: name, parent: parent)
     }
 
@@ -50,7 +50,7 @@ final class ScenarioTracer: ReactorTracer {
         target?.changed(dependency: dependency)
     }
 
-    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
         target?.invalidated(computation: computation, cause: cause, source: source)
     }
 
@@ -78,7 +78,7 @@ final class ScenarioTracer: ReactorTracer {
         target?.flushEnded()
     }
 
-    func issue(_ kind: TraceIssueKind, node: UInt64, message: String) {
+    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {
         target?.issue(kind, node: node, message: message)
     }
 

@@ -63,7 +63,7 @@ struct ExportCommand: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let report = try streamEvents(into: file, record: exporter.record, finish: exporter.finish)
+        let report = try streamEvents(into: file, exporter: exporter, tracksValues: false, finish: exporter.finish)
         if !file.isStandardOutput {
             Terminal.print("wrote \(destination) (\(exporter.eventsWritten) trace events from \(report.events) Reactor events)\n")
         }
@@ -91,7 +91,7 @@ struct ExportCommand: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let report = try streamEvents(into: file, record: exporter.record, finish: exporter.finish)
+        let report = try streamEvents(into: file, exporter: exporter, tracksValues: true, finish: exporter.finish)
         if !file.isStandardOutput {
             let spans = exporter.spansWritten
             Terminal.print("wrote \(destination) (\(spans.values.reduce(0, +)) spans: \(spans[.run] ?? 0) runs, "
@@ -100,17 +100,15 @@ struct ExportCommand: ParsableCommand {
         try report.finish()
     }
 
-    /// Reads the trace into an exporter that writes `file`, then commits the file. The reader's
-    /// callback cannot throw: the first write error is kept, writing stops, and it is thrown here.
-    private func streamEvents(into file: OutputFile, record: (TraceEvent) throws -> Void,
+    /// Imports the trace once, handing each event to an exporter that writes `file`, then
+    /// commits the file. The exporter keeps its first write error, stops writing, and
+    /// `finish` throws it.
+    private func streamEvents(into file: OutputFile, exporter: some ImportedEventVisitor, tracksValues: Bool,
                               finish: () throws -> Void) throws -> TraceReadReport {
-        var writeError: (any Error)?
-        let report = try trace.forEachEvent(output: output) { event in
-            guard writeError == nil else { return }
-            do { try record(event) } catch { writeError = error }
-        }
+        let importer = TraceModelBuilder(options: TraceModelOptions(tracksValues: tracksValues))
+        var visitor = exporter
+        let report = try trace.forEachBatch(output: output) { importer.consume($0, visiting: &visitor) }
         do {
-            if let writeError { throw writeError }
             try finish()
             try file.commit()
         } catch {

@@ -61,12 +61,10 @@ struct ReplayCommand: ParsableCommand {
         buffer.reserveCapacity(1 << 17)
         // Plain events, a chunk at a time, read in place: no TraceEvent per line either.
         let report = try trace.forEachBatch(output: output) { batch in
-            let strings = batch.strings
-            for event in batch.events {
-                guard formatter.write(event, strings: strings, to: &buffer), buffer.count >= 1 << 16 else { continue }
-                Terminal.write(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+            formatter.write(batch, to: &buffer)
+            guard buffer.count >= 1 << 16 else { return }
+            Terminal.write(buffer)
+            buffer.removeAll(keepingCapacity: true)
         }
         Terminal.write(buffer)
         try report.finish()

@@ -66,12 +66,9 @@ struct ReportCommand: ParsableCommand {
         let resolved = format ?? Self.format(of: out) ?? .html
         let file = try CIFiles.output(out, inputs: [trace.path])
         // One pass: the profile builds the trace's model, which the graph reads too.
-        let profile = TraceProfile()
         let timeline = ActionTimeline()
-        let report = try trace.forEachEvent(output: output) { event in
-            profile.record(event)
-            if resolved == .html { timeline.record(event) }
-        }
+        let profile = TraceProfile(actionTimeline: resolved == .html ? timeline : nil)
+        let report = try trace.forEachEvent(output: output) { profile.record($0) }
         timeline.finish()
         profile.countUnreadEvents(of: report)
         var graph: String?

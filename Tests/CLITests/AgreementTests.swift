@@ -168,6 +168,44 @@ import Testing
         }
     }
 
+    /// Hot's figures summed by name (replay lines name nodes, not their kinds).
+    static func byName(_ records: [Key: Figures]) -> [String: Figures] {
+        var result: [String: Figures] = [:]
+        for (key, figures) in records where figures.runs > 0 {
+            var sum = result[key.name] ?? Figures(runs: 0, reruns: 0, totalNanoseconds: 0, maxNanoseconds: 0)
+            sum.runs += figures.runs
+            sum.reruns += figures.reruns
+            sum.totalNanoseconds += figures.totalNanoseconds
+            sum.maxNanoseconds = max(sum.maxNanoseconds, figures.maxNanoseconds)
+            result[key.name] = sum
+        }
+        return result
+    }
+
+    @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
+    func replayShowsTheRunsHotCounts(sample: String) throws {
+        let trace = try SampleTrace.named(sample)
+        let hot = Self.byName(try Self.records(try Self.json("hot", trace.path, "--json", "--top", "1000000")))
+        let result = try BuiltProducts.run("reactor-inspect", ["replay", trace.path, "--json", "--filter", "rerun"])
+        #expect(result.status == 0, "\(result.stderr)")
+        var replayed: [String: Figures] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let name = try #require(object["name"] as? String)
+            var figures = replayed[name] ?? Figures(runs: 0, reruns: 0, totalNanoseconds: 0, maxNanoseconds: 0)
+            if object["kind"] as? String == "rerun-begin" {
+                figures.runs += 1
+                if object["firstRun"] as? Bool == false { figures.reruns += 1 }
+            } else if let duration = object["durationNanoseconds"] as? Int {
+                figures.totalNanoseconds += duration
+                figures.maxNanoseconds = max(figures.maxNanoseconds, duration)
+            }
+            replayed[name] = figures
+        }
+        #expect(!replayed.isEmpty)
+        #expect(replayed == hot)
+    }
+
     @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
     func replayTimesNeverGoBackWithinAThread(sample: String) throws {
         let trace = try SampleTrace.named(sample)

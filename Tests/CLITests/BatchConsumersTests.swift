@@ -70,9 +70,13 @@ import Testing
                 var single = ReplayFormatter(filter: filter, style: style)
                 var fromEvents: [UInt8] = []
                 let eventReport = try TraceFile.forEachEvent(path: trace.path) { _ = single.write($0, to: &fromEvents) }
+                var whole = ReplayFormatter(filter: filter, style: style)
+                var fromBatches: [UInt8] = []
+                _ = try TraceFile.forEachBatch(path: trace.path) { whole.write($0, to: &fromBatches) }
                 #expect(report == eventReport)
                 if filter == ReplayFilter() { #expect(!fromEvents.isEmpty) }
                 #expect(fromPlain == fromEvents, "\(sample) \(style)")
+                #expect(fromBatches == fromEvents, "\(sample) \(style) whole batches")
             }
         }
     }

@@ -27,6 +27,36 @@ import Testing
         #expect(summary.reruns >= trace.reruns.values.reduce(0, +))
     }
 
+    /// The report's action timeline reads the one import: its reruns up to each
+    /// action are the model's at that moment, and its last step's are hot's
+    /// when no rerun follows it.
+    @Test(arguments: samples)
+    func actionTimelineCountsTheModelsReruns(sample: String) throws {
+        let trace = try SampleTrace.named(sample)
+        let timeline = ActionTimeline()
+        let profile = TraceProfile(actionTimeline: timeline)
+        _ = try TraceFile.forEachEvent(path: trace.path) { profile.record($0) }
+        timeline.finish()
+        for step in timeline.steps.prefix(3) + timeline.steps.suffix(2) {
+            let (moment, _) = try TraceFile.model(path: trace.path, options: TraceModelOptions(until: step.ended))
+            var byName: [String: Int] = [:]
+            for node in moment.nodes where node.runs.reruns > 0 { byName[node.name, default: 0] += node.runs.reruns }
+            let expected = byName.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(10)
+            #expect(step.rerunsSoFar.map(\.name) == expected.map(\.key), "\(sample) action \(step.ordinal)")
+            #expect(step.rerunsSoFar.map(\.reruns) == expected.map(\.value), "\(sample) action \(step.ordinal)")
+        }
+        if let last = timeline.steps.last, profile.model.lastTimestamp == last.ended {
+            let hot = HotReport(model: profile.model, top: nil)
+            for (name, reruns) in last.rerunsSoFar {
+                #expect(hot.entries.filter { $0.name == name }.reduce(0) { $0 + $1.reruns } == reruns)
+            }
+        }
+        if sample == "todos" {
+            #expect(timeline.hasValues)
+            #expect(timeline.steps.contains { step in step.changes.contains { $0.name == "TodoStore.filter" && $0.before != nil } })
+        }
+    }
+
     @Test(arguments: samples)
     func graphDrawsEveryCountedComputation(sample: String) throws {
         let trace = try SampleTrace.named(sample)

@@ -86,6 +86,15 @@ import Testing
         #expect(!manifest.dependencies(of: "ReactorTraceFormat").contains("ReactorCore"))
     }
 
+    /// The runtime stands alone: its tracing hook speaks its own vocabulary, so building it
+    /// compiles no trace schema or reader (DESIGN.md, "ReactorCore -> (tracing hook)").
+    @Test func theRuntimeDependsOnNothingButItsCShim() throws {
+        let manifest = try Self.manifest()
+        let core = try #require(manifest.targets.first { $0.name == "ReactorCore" })
+        #expect(core.dependencies.map(\.localName) == ["CReactorCoreThread"])
+        #expect(manifest.dependencies(of: "ReactorCore") == ["CReactorCoreThread"])
+    }
+
     @Test func theRecorderSharesTheSchemaWithTheReader() throws {
         let manifest = try Self.manifest()
         let recorder = manifest.dependencies(of: "ReactorTrace")

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import Testing
 import ReactorCore
-import ReactorTraceFormat
 import Synchronization
 
 /// Records the trace events emitted on the installing thread (the tracer is
@@ -13,17 +12,17 @@ import Synchronization
 /// when `valueLengthLimit` is above 0, values.
 final class SignalTraceRecorder: ReactorTracer {
     enum Event: Equatable {
-        case created(UInt64, TraceNodeKind, String, parent: UInt64)
+        case created(UInt64, ReactorTracing.NodeKind, String, parent: UInt64)
         case named(UInt64, String, owner: UInt64)
         case stopped(UInt64)
         case depend(computation: UInt64, dependency: UInt64)
         case changed(UInt64)
-        case invalidated(UInt64, InvalidationCause, source: UInt64)
+        case invalidated(UInt64, ReactorTracing.InvalidationCause, source: UInt64)
         case began(UInt64, firstRun: Bool)
         case ended(UInt64)
         case actionBegan(store: UInt64, name: String, arguments: String)
         case actionEnded(store: UInt64)
-        case issue(TraceIssueKind, node: UInt64)
+        case issue(ReactorTracing.IssueKind, node: UInt64)
         case value(UInt64, String)
         case other
     }
@@ -46,14 +45,14 @@ final class SignalTraceRecorder: ReactorTracer {
         storage.withLock { $0.append(event) }
     }
 
-    func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
+    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {
         record(.created(id, kind, name, parent: parent))
     }
     func nodeNamed(_ id: UInt64, name: String, owner: UInt64) { record(.named(id, name, owner: owner)) }
     func nodeStopped(_ id: UInt64) { record(.stopped(id)) }
     func depend(computation: UInt64, dependency: UInt64) { record(.depend(computation: computation, dependency: dependency)) }
     func changed(dependency: UInt64) { record(.changed(dependency)) }
-    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
         record(.invalidated(computation, cause, source: source))
     }
     func rerunBegan(computation: UInt64, firstRun: Bool) { record(.began(computation, firstRun: firstRun)) }
@@ -64,7 +63,7 @@ final class SignalTraceRecorder: ReactorTracer {
     func actionEnded(store: UInt64) { record(.actionEnded(store: store)) }
     func flushBegan() {}
     func flushEnded() {}
-    func issue(_ kind: TraceIssueKind, node: UInt64, message: String) { record(.issue(kind, node: node)) }
+    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) { record(.issue(kind, node: node)) }
     func value(_ node: UInt64, description: String) { record(.value(node, description)) }
 }
 
@@ -136,7 +135,7 @@ extension TracerTests {
         label.stop()
 
         let events = tracer.events
-        func created(_ kind: TraceNodeKind, _ name: String) throws -> UInt64 {
+        func created(_ kind: ReactorTracing.NodeKind, _ name: String) throws -> UInt64 {
             try #require(events.lazy.compactMap { event -> UInt64? in
                 if case let .created(id, kind2, name2, 0) = event, kind2 == kind, name2 == name { id } else { nil }
             }.first)

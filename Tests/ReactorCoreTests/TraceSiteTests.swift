@@ -1,7 +1,6 @@
 import Synchronization
 import Testing
 import ReactorCore
-import ReactorTraceFormat
 
 /// Collects the sites the core sends (other suites' too: tests filter by node and line).
 final class SiteTracer: ReactorTracer {
@@ -12,19 +11,19 @@ final class SiteTracer: ReactorTracer {
     func site(_ node: UInt64, site: String, isActionCall: Bool) {
         recorded.withLock { $0.append(Site(node: node, site: site, isActionCall: isActionCall)) }
     }
-    func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {}
+    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {}
     func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {}
     func nodeStopped(_ id: UInt64) {}
     func depend(computation: UInt64, dependency: UInt64) {}
     func changed(dependency: UInt64) {}
-    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {}
+    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {}
     func rerunBegan(computation: UInt64, firstRun: Bool) {}
     func rerunEnded(computation: UInt64) {}
     func actionBegan(store: UInt64, name: String, arguments: String) {}
     func actionEnded(store: UInt64) {}
     func flushBegan() {}
     func flushEnded() {}
-    func issue(_ kind: TraceIssueKind, node: UInt64, message: String) {}
+    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {}
 }
 
 private final class SiteStore: Store, @unchecked Sendable {
@@ -50,10 +49,10 @@ extension TracerTests {
         let sites = tracer.sites
         #expect(sites.contains(.init(node: autorun.id, site: "\(file):\(autorunLine)", isActionCall: false)))
         #expect(sites.filter { !$0.isActionCall && $0.site == "\(file):\(computedLine)" }.count == 1)
-        #expect(sites.contains(.init(node: store.traceID, site: "\(file):32", isActionCall: false)))
+        #expect(sites.contains(.init(node: store.traceID, site: "\(file):31", isActionCall: false)))
         #expect(sites.filter { $0.site == "\(file):\(subscribeLine)" }.count == 1)
-        #expect(sites.filter { $0.isActionCall && $0.node == store.traceID } == [.init(node: store.traceID, site: "\(file):33", isActionCall: true),
-                                                     .init(node: store.traceID, site: "\(file):33", isActionCall: true)])
+        #expect(sites.filter { $0.isActionCall && $0.node == store.traceID } == [.init(node: store.traceID, site: "\(file):32", isActionCall: true),
+                                                     .init(node: store.traceID, site: "\(file):32", isActionCall: true)])
         _ = computed.value
         subscription.cancel()
         autorun.stop()

@@ -8,23 +8,22 @@ import Darwin
 import Synchronization
 import Testing
 import ReactorCore
-import ReactorTraceFormat
 
 /// One trace event as the core emitted it.
 enum RecordedEvent: Equatable {
-    case created(UInt64, TraceNodeKind, name: String, parent: UInt64)
+    case created(UInt64, ReactorTracing.NodeKind, name: String, parent: UInt64)
     case named(UInt64, name: String, owner: UInt64)
     case stopped(UInt64)
     case depend(computation: UInt64, dependency: UInt64)
     case changed(UInt64)
-    case invalidated(UInt64, InvalidationCause, source: UInt64)
+    case invalidated(UInt64, ReactorTracing.InvalidationCause, source: UInt64)
     case rerunBegan(UInt64, firstRun: Bool)
     case rerunEnded(UInt64)
     case actionBegan(store: UInt64, name: String)
     case actionEnded(store: UInt64)
     case flushBegan
     case flushEnded
-    case issue(TraceIssueKind, node: UInt64)
+    case issue(ReactorTracing.IssueKind, node: UInt64)
 }
 
 /// Records every event emitted on the installing thread. The tracer is process
@@ -43,7 +42,7 @@ final class RecordingTracer: ReactorTracer {
         recorded.withLock { $0.append(event) }
     }
 
-    func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
+    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {
         record(.created(id, kind, name: name, parent: parent))
     }
     func nodeNamed(_ id: UInt64, name: String, owner: UInt64) { record(.named(id, name: name, owner: owner)) }
@@ -52,7 +51,7 @@ final class RecordingTracer: ReactorTracer {
         record(.depend(computation: computation, dependency: dependency))
     }
     func changed(dependency: UInt64) { record(.changed(dependency)) }
-    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
         record(.invalidated(computation, cause, source: source))
     }
     func rerunBegan(computation: UInt64, firstRun: Bool) { record(.rerunBegan(computation, firstRun: firstRun)) }
@@ -61,7 +60,7 @@ final class RecordingTracer: ReactorTracer {
     func actionEnded(store: UInt64) { record(.actionEnded(store: store)) }
     func flushBegan() { record(.flushBegan) }
     func flushEnded() { record(.flushEnded) }
-    func issue(_ kind: TraceIssueKind, node: UInt64, message: String) {
+    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {
         guard currentThreadID() == thread else { return }
         messages.withLock { $0.append(message) }
         record(.issue(kind, node: node))

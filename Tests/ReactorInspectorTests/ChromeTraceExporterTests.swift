@@ -103,6 +103,26 @@ import ReactorTrace
         #expect(summary.completeFlows == 1)
     }
 
+    /// Slices end where the importer pairs them: an end without its beginning
+    /// writes nothing, and a run that ends with an action still open inside it
+    /// ends that action too, so the document stays balanced.
+    @Test func slicesEndWhereTheImporterPairsThem() throws {
+        var script = TraceScript()
+        script.add(.nodeCreated(id: 1, kind: .computation, name: "a", parent: 0))
+        script.add(.nodeCreated(id: 2, kind: .store, name: "S", parent: 0))
+        script.add(.rerunEnded(computation: 1), advance: 5)
+        script.add(.rerunBegan(computation: 1, firstRun: true), advance: 5)
+        script.add(.actionBegan(store: 2, name: "go()", arguments: ""), advance: 5)
+        script.add(.rerunEnded(computation: 1), advance: 5)
+        script.add(.actionEnded(store: 2), advance: 5)
+        let data = try export(script.events)
+        let summary = try ChromeTraceValidator.validate(data)
+        #expect(summary.eventsByPhase["B"] == 2 && summary.eventsByPhase["E"] == 2)
+        #expect(summary.slicesByName == ["a": 1, "S.go()": 1])
+        let ends = try objects(data).filter { $0["ph"] as? String == "E" }
+        #expect(ends.map { $0["ts"] as? Double } == [1.02, 1.02])   // the clock starts at 1 µs
+    }
+
     @Test func streamsInSmallChunks() throws {
         var chunks = 0
         var bytes: [UInt8] = []

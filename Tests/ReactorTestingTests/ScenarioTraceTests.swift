@@ -27,14 +27,14 @@ private final class ListScreen {
 private final class ForwardingTracer: ReactorTracer {
     let next: any ReactorTracer
     init(_ next: any ReactorTracer) { self.next = next }
-    func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
+    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {
         next.nodeCreated(id, kind: kind, name: name, parent: parent)
     }
     func nodeNamed(_ id: UInt64, name: String, owner: UInt64) { next.nodeNamed(id, name: name, owner: owner) }
     func nodeStopped(_ id: UInt64) { next.nodeStopped(id) }
     func depend(computation: UInt64, dependency: UInt64) { next.depend(computation: computation, dependency: dependency) }
     func changed(dependency: UInt64) { next.changed(dependency: dependency) }
-    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
         next.invalidated(computation: computation, cause: cause, source: source)
     }
     func rerunBegan(computation: UInt64, firstRun: Bool) { next.rerunBegan(computation: computation, firstRun: firstRun) }
@@ -45,7 +45,7 @@ private final class ForwardingTracer: ReactorTracer {
     func actionEnded(store: UInt64) { next.actionEnded(store: store) }
     func flushBegan() { next.flushBegan() }
     func flushEnded() { next.flushEnded() }
-    func issue(_ kind: TraceIssueKind, node: UInt64, message: String) { next.issue(kind, node: node, message: message) }
+    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) { next.issue(kind, node: node, message: message) }
 }
 
 @Suite struct ScenarioTraceTests {

@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 // The computation side of `Computed`: push "maybe changed" down the graph,
 // pull fresh values up it, so that a diamond reruns its effect once per write

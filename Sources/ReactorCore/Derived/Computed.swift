@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 /// A memoized value derived from reactive data (what MobX, Vue and Angular
 /// call computed). Create one with ``Reactor/computed(_:_:)``.

@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 /// Code that reruns when the data it read changes (Tracker's `Computation`).
 ///

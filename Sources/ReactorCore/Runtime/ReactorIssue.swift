@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 /// Misuse and errors a runtime reports through ``Reactor/issueHandler`` instead
 /// of crashing. Cases may grow; each carries what a user needs to act.

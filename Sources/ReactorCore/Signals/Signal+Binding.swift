@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 extension Signal {
     /// Writes every value of this signal into `property` until the returned

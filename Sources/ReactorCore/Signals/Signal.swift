@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 /// A cold stream of values, ended by at most one error or completion
 /// (ReactiveCocoa's subscribable, in today's names).

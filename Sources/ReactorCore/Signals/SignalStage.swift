@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 /// One subscriber's stage of an operator or a binding, as a trace node.
 ///

@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 /// The state every hot source shares (subjects and `ReactiveProperty`): its
 /// trace node, its dependency, its subscribers and how it ended.

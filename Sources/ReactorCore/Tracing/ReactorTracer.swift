@@ -1,5 +1,3 @@
-import ReactorTraceFormat
-
 /// Receives every trace event the reactive core emits.
 ///
 /// Install one with ``ReactorTracing/install(_:)``; `ReactorTrace.TraceRecorder`
@@ -13,7 +11,7 @@ import ReactorTraceFormat
 public protocol ReactorTracer: AnyObject, Sendable {
     /// A node came into being. `parent` is the enclosing computation for a
     /// nested autorun, the store for a store's state, else 0.
-    func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64)
+    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64)
     /// A node learned its name after creation (an `@Reactive` property learns
     /// `Owner.property` on first access). `owner` is the owning store or object node, or 0.
     func nodeNamed(_ id: UInt64, name: String, owner: UInt64)
@@ -25,7 +23,7 @@ public protocol ReactorTracer: AnyObject, Sendable {
     func changed(dependency: UInt64)
     /// A computation was invalidated; `source` is the dependency or parent id
     /// for those causes, else 0.
-    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64)
+    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64)
     /// A computation (autorun or computed) began to run.
     func rerunBegan(computation: UInt64, firstRun: Bool)
     /// The innermost running computation on this thread finished its run.
@@ -42,7 +40,7 @@ public protocol ReactorTracer: AnyObject, Sendable {
     func flushEnded()
     /// An issue was reported through `Reactor.issueHandler`; `node` is the
     /// computation or store concerned, or 0.
-    func issue(_ kind: TraceIssueKind, node: UInt64, message: String)
+    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String)
     /// The longest value description the tracer records, in UTF-8 bytes; 0 when
     /// it records no values (then no value is ever described, and action
     /// arguments are not either). Read once, when the tracer is installed.

@@ -7,29 +7,30 @@ import ReactorTraceFormat
 /// instants, and flow events (`s` at the change, `t` at the invalidation,
 /// `f` with `bp: "e"` at the rerun) so the viewers draw each causal arrow.
 ///
-/// Events are written as they are read; memory holds only node names, open
-/// slices and pending flows, so it grows with nodes, not events.
-public final class ChromeTraceExporter {
+/// It reads the events as the one importer resolves them
+/// (``ImportedEventVisitor``): names and kinds are the model's, and a slice
+/// ends where the importer pairs its end with its beginning. Events are
+/// written as they are read; memory holds per thread the names of the slices
+/// written open (an `E` closes its `B` by name) and the pending flows, so it
+/// grows with nodes, not events.
+public final class ChromeTraceExporter: ImportedEventVisitor {
     /// The event category of everything written; flows bind to slices of the same category.
     public static let category = "reactor"
 
-    private struct OpenSlice {
-        var kind: Kind
-        var node: UInt64
-        var name: String
-        enum Kind { case rerun, action, flush }
-    }
-
     private let output: ByteOutput
-    private var names: [UInt64: String] = [:]
-    private var kinds: [UInt64: TraceNodeKind] = [:]
-    private var openSlices: [UInt32: [OpenSlice]] = [:]
+    /// The importer whose events are written (its own for ``record(_:)``).
+    private var importer: TraceModelBuilder?
+    /// Per thread, the names of the `B` events written and not yet closed, innermost last.
+    private var openNames: [UInt32: [String]] = [:]
+    /// Threads given a track, and their latest time.
     private var lastTimestamp: [UInt32: UInt64] = [:]
     /// The flow waiting for each invalidated computation's rerun.
     private var pendingFlows: [UInt64: UInt64] = [:]
     private var nextFlowID: UInt64 = 1
     private var wroteEvent = false
     private var finished = false
+    /// The first write error met while visiting (visiting cannot throw); writing stops there.
+    private var writeError: (any Error)?
     /// Events written so far (metadata included).
     public private(set) var eventsWritten = 0
 
@@ -50,26 +51,38 @@ public final class ChromeTraceExporter {
         try exporter.finish()
     }
 
-    /// Writes what `event` shows.
+    /// Writes what `event` shows, importing it first (for a trace no other
+    /// view imports; to share one import, pass the exporter to
+    /// ``TraceModelBuilder/consume(_:visiting:)`` and call ``finish()`` after).
     public func record(_ event: TraceEvent) throws {
+        let importer = importer ?? TraceModelBuilder()
+        self.importer = importer
+        var visitor = self
+        importer.consume(event, visiting: &visitor)
+        if let writeError { throw writeError }
+    }
+
+    /// Writes what the importer's `event` shows.
+    public func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
+        guard writeError == nil else { return }
+        self.importer = importer
+        do { try write(event, importer) } catch { writeError = error }
+    }
+
+    private func write(_ event: ImportedEvent, _ importer: TraceModelBuilder) throws {
         let thread = event.thread
-        let time = event.timestamp
+        let now = event.time
         if lastTimestamp[thread] == nil { try threadNameEvent(thread) }
-        lastTimestamp[thread] = max(lastTimestamp[thread] ?? 0, time)
-        let now = lastTimestamp[thread]!
+        lastTimestamp[thread] = now
+        func name(of id: UInt64) -> String { Self.name(of: id, importer) }
         switch event.record {
-        case .nodeCreated(let id, let kind, let name, _):
-            names[id] = name
-            kinds[id] = kind
-        case .nodeNamed(let id, let name, _):
-            names[id] = name
         case .nodeStopped(let id):
             if let flow = pendingFlows.removeValue(forKey: id) {
                 try instant(name(of: id), suffix: " stopped", thread: thread, at: now, scope: "t",
                             args: [("node", name(of: id)), ("event", "stopped before rerunning")])
                 try flowEvent("f", id: flow, thread: thread, at: now, bindEnclosing: true)
             }
-        case .depend, .value, .site:
+        case .nodeCreated, .nodeNamed, .depend, .value, .site:
             break
         case .changed(let dependency):
             try instant(name(of: dependency), suffix: " changed", thread: thread, at: now, scope: "t",
@@ -95,52 +108,55 @@ public final class ChromeTraceExporter {
                 }
             }
         case .rerunBegan(let computation, let firstRun):
-            let name = name(of: computation)
-            openSlices[thread, default: []].append(OpenSlice(kind: .rerun, node: computation, name: name))
+            let name = importer.name(ofNode: event.node)
+            openNames[thread, default: []].append(name)
             try sliceBegin(name, thread: thread, at: now, args: [
-                ("kind", (kinds[computation] ?? .computation).label),
+                ("kind", (importer.createdKind(ofNode: event.node) ?? .computation).label),
                 ("run", firstRun ? "first run" : "rerun"),
                 ("id", String(computation)),
             ])
             if !firstRun, let flow = pendingFlows.removeValue(forKey: computation) {
                 try flowEvent("f", id: flow, thread: thread, at: now, bindEnclosing: true)
             }
-        case .rerunEnded(let computation):
-            try closeSlice(thread: thread, at: now) { $0.kind == .rerun && $0.node == computation }
-        case .actionBegan(let store, let name, let arguments):
-            let qualified = store == 0 ? name : "\(self.name(of: store)).\(name)"
-            openSlices[thread, default: []].append(OpenSlice(kind: .action, node: store, name: qualified))
-            try sliceBegin(qualified, thread: thread, at: now, args: [("kind", "action"), ("arguments", arguments)])
-        case .actionEnded(let store):
-            try closeSlice(thread: thread, at: now) { $0.kind == .action && $0.node == store }
+        case .rerunEnded, .actionEnded, .flushEnded:
+            // Only where the importer paired the end with its beginning; what
+            // it ended inside ends too (innermost first).
+            guard event.slice != nil else { return }
+            try closeSlices(1 + event.endedInside, thread: thread, at: now)
+        case .actionBegan(_, _, let arguments):
+            let qualified = importer.actionName(event.action)
+            openNames[thread, default: []].append(qualified)
+            try sliceBegin(qualified, thread: thread, at: now,
+                           args: [("kind", "action"), ("arguments", importer.string(arguments))])
         case .flushBegan:
-            openSlices[thread, default: []].append(OpenSlice(kind: .flush, node: 0, name: "flush"))
+            openNames[thread, default: []].append("flush")
             try sliceBegin("flush", thread: thread, at: now, args: [("kind", "flush")])
-        case .flushEnded:
-            try closeSlice(thread: thread, at: now) { $0.kind == .flush }
         case .issue(let kind, let node, let message):
             try instant("issue: \(kind.budgetName)", thread: thread, at: now, scope: "p",
-                        args: [("kind", kind.budgetName), ("node", node == 0 ? "" : name(of: node)), ("message", message)])
+                        args: [("kind", kind.budgetName), ("node", node == 0 ? "" : name(of: node)),
+                               ("message", importer.string(message))])
         }
     }
 
     /// Closes every open slice and every pending flow at its thread's last
     /// timestamp (a truncated trace still balances), then ends the document.
     public func finish() throws {
+        if let writeError { throw writeError }
         guard !finished else { return }
         finished = true
-        for thread in openSlices.keys.sorted() {
+        for thread in openNames.keys.sorted() {
             let time = lastTimestamp[thread] ?? 0
-            while let slice = openSlices[thread]?.popLast() {
-                try sliceEnd(slice.name, thread: thread, at: time, args: [("truncated", "the trace ended inside this slice")])
+            while let name = openNames[thread]?.popLast() {
+                try sliceEnd(name, thread: thread, at: time, args: [("truncated", "the trace ended inside this slice")])
             }
         }
-        if !pendingFlows.isEmpty {
+        if !pendingFlows.isEmpty, let importer {
             let thread = lastTimestamp.keys.min() ?? 0
             let time = lastTimestamp[thread] ?? 0
             for (computation, flow) in pendingFlows.sorted(by: { $0.value < $1.value }) {
-                try instant(name(of: computation), suffix: " still invalidated", thread: thread, at: time, scope: "t",
-                            args: [("computation", name(of: computation)), ("event", "trace ended before the rerun")])
+                let name = Self.name(of: computation, importer)
+                try instant(name, suffix: " still invalidated", thread: thread, at: time, scope: "t",
+                            args: [("computation", name), ("event", "trace ended before the rerun")])
                 try flowEvent("f", id: flow, thread: thread, at: time, bindEnclosing: true)
             }
             pendingFlows.removeAll()
@@ -149,16 +165,16 @@ public final class ChromeTraceExporter {
         try output.flush()
     }
 
-    private func name(of id: UInt64) -> String {
-        names[id].flatMap { $0.isEmpty ? nil : $0 } ?? TraceNode.unnamed(id, createdAs: kinds[id])
+    /// The model's name of node `id`.
+    private static func name(of id: UInt64, _ importer: TraceModelBuilder) -> String {
+        importer.position(ofNode: id).map { importer.name(ofNode: $0) } ?? TraceNode.unnamed(id, createdAs: nil)
     }
 
-    private func closeSlice(thread: UInt32, at time: UInt64, where matches: (OpenSlice) -> Bool) throws {
-        guard let stack = openSlices[thread], let index = stack.lastIndex(where: matches) else { return }
-        // Slices opened inside it and never closed (a thrown body) end with it, innermost first.
-        while let count = openSlices[thread]?.count, count > index {
-            let slice = openSlices[thread]!.removeLast()
-            try sliceEnd(slice.name, thread: thread, at: time, args: [])
+    /// Ends the `count` innermost slices open on `thread`.
+    private func closeSlices(_ count: Int, thread: UInt32, at time: UInt64) throws {
+        for _ in 0..<count {
+            guard let name = openNames[thread]?.popLast() else { return }
+            try sliceEnd(name, thread: thread, at: time, args: [])
         }
     }
 

@@ -16,11 +16,14 @@ import ReactorTraceFormat
 /// of the span open on their thread (at most ``maxEventsPerSpan`` each, the
 /// rest counted in `droppedEventsCount`).
 ///
-/// Names come from the ``TraceModel`` of the same trace, so spans carry the
-/// names every other view shows, and there is one span per run the model
-/// counts. Spans are written as they end: memory holds the open spans, and per
-/// node a name and the latest change's span, so it grows with nodes, not events.
-public final class OTLPTraceExporter {
+/// It reads the events as the one importer resolves them
+/// (``ImportedEventVisitor``): a span ends where the importer pairs its end
+/// with its beginning, and a change carries the value the importer resolved.
+/// Node names come from the finished ``TraceModel`` of the same trace, so spans
+/// carry the names every other view shows, and there is one span per run the
+/// model counts. Spans are written as they end: memory holds the open spans,
+/// and per node the latest change's span, so it grows with nodes, not events.
+public final class OTLPTraceExporter: ImportedEventVisitor {
     /// The most events one span carries, as OpenTelemetry SDKs limit by default.
     public static let maxEventsPerSpan = 128
     /// The instrumentation scope's name.
@@ -91,18 +94,14 @@ public final class OTLPTraceExporter {
     /// The span of each computation's latest finished run (a computed's change follows its run).
     private var lastRunSpan: [UInt64: UInt64] = [:]
     private var pending: [UInt64: PendingCause] = [:]
-    /// Per thread, the value event just read, for the `changed` that follows it.
-    private var lastValue: [UInt32: (node: UInt64, value: String)] = [:]
-    private var actionNames: [ActionKey: String] = [:]
+    /// The importer whose events are written (its own for ``record(_:)``).
+    private var importer: TraceModelBuilder?
+    /// The first write error met while visiting (visiting cannot throw); writing stops there.
+    private var writeError: (any Error)?
     private var wroteSpan = false
     private var finished = false
     /// Spans written so far, by kind.
     public private(set) var spansWritten: [SpanKind: Int] = [:]
-
-    struct ActionKey: Hashable {
-        var store: UInt64
-        var name: String
-    }
 
     /// Starts the request on `output`; `model` is the model of the trace whose
     /// events will follow (for node and action names).
@@ -115,7 +114,6 @@ public final class OTLPTraceExporter {
         recording = Span(kind: .recording, node: 0, id: options.spanID(0), parent: 0, thread: 0,
                          start: model.firstTimestamp, name: options.serviceName,
                          attributes: [("reactor.span.kind", .string(SpanKind.recording.rawValue))])
-        for action in model.actions { actionNames[ActionKey(store: action.store, name: action.name)] = action.qualifiedName }
         try output.appendStatic("{\"resourceSpans\":[{\"resource\":{\"attributes\":[")
         var resource: [(String, Value)] = [("service.name", .string(options.serviceName))]
         if options.processID != 0 { resource.append(("process.pid", .int(Int64(options.processID)))) }
@@ -134,24 +132,39 @@ public final class OTLPTraceExporter {
         try exporter.finish()
     }
 
-    /// Takes the next event of the trace.
+    /// Takes the next event of the trace, importing it first (to share one
+    /// import, pass the exporter to ``TraceModelBuilder/consume(_:visiting:)``
+    /// with values tracked, and call ``finish()`` after).
     public func record(_ event: TraceEvent) throws {
+        let importer = importer ?? TraceModelBuilder(options: TraceModelOptions(tracksValues: true))
+        self.importer = importer
+        var visitor = self
+        importer.consume(event, visiting: &visitor)
+        if let writeError { throw writeError }
+    }
+
+    /// Takes the next event as the importer resolved it.
+    public func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
+        guard writeError == nil else { return }
+        self.importer = importer
+        do { try write(event, importer) } catch { writeError = error }
+    }
+
+    private func write(_ event: ImportedEvent, _ importer: TraceModelBuilder) throws {
         let thread = event.thread
-        let time = event.timestamp
-        lastTime[thread] = max(lastTime[thread] ?? 0, time)
-        // A write's value comes just before its `changed`, on the same thread.
-        let written = lastValue.removeValue(forKey: thread)
+        let time = event.time
+        lastTime[thread] = time
         switch event.record {
-        case .nodeCreated, .nodeNamed, .nodeStopped, .depend, .site:
+        case .nodeCreated, .nodeNamed, .nodeStopped, .depend, .site, .value:
             break
-        case .value(let node, let value):
-            lastValue[thread] = (node, value)
         case .changed(let dependency):
             // A computed announces its new value right after its run: that run is where it changed.
             let span = model.node(dependency)?.kind == .computed ? lastRunSpan[dependency] : innermost(thread)?.id
             changeSpan[dependency] = span ?? recording.id
             var attributes: [(String, Value)] = [("reactor.node", .string(model.name(of: dependency)))]
-            if let written, written.node == dependency { attributes.append(("reactor.value", .string(written.value))) }
+            if event.value == .changed, let written = importer.value(ofNode: event.node) {
+                attributes.append(("reactor.value", .string(written)))
+            }
             addEvent(SpanEvent(time: time, name: "changed", attributes: attributes), thread: thread)
         case .invalidated(let computation, let cause, let source):
             var attributes: [(String, Value)] = [("reactor.node", .string(model.name(of: computation))),
@@ -183,9 +196,9 @@ public final class OTLPTraceExporter {
             }
             open[thread, default: []].append(span)
         case .rerunEnded(let computation):
-            // As the model pairs them: the innermost run of this computation ends,
+            // As the importer pairs them: the innermost run of this computation ends,
             // and runs or actions still open inside it end with it, unfinished.
-            guard let depth = open[thread]?.lastIndex(where: { $0.kind == .run && $0.node == computation }) else { return }
+            guard event.slice != nil, let depth = open[thread]?.lastIndex(where: { $0.kind == .run && $0.node == computation }) else { return }
             var index = open[thread]!.count - 1
             while index > depth {
                 if open[thread]![index].kind != .flush {
@@ -198,21 +211,23 @@ public final class OTLPTraceExporter {
             lastRunSpan[computation] = span.id
             try write(span, end: time, unfinished: false)
         case .actionBegan(let store, let name, let arguments):
-            let qualified = actionNames[ActionKey(store: store, name: name)] ?? name
+            let name = importer.string(name), arguments = importer.string(arguments)
+            let qualified = importer.actionName(event.action)
             var attributes: [(String, Value)] = [("reactor.store", .string(model.name(of: store))),
                                                  ("reactor.action", .string(name))]
             if !arguments.isEmpty { attributes.append(("reactor.action.arguments", .string(arguments))) }
             let span = begin(.action, node: store, name: qualified, thread: thread, at: time, attributes: attributes)
             open[thread, default: []].append(span)
         case .actionEnded(let store):
-            guard let depth = open[thread]?.lastIndex(where: { $0.kind == .action && $0.node == store }) else { return }
+            guard event.slice != nil, let depth = open[thread]?.lastIndex(where: { $0.kind == .action && $0.node == store }) else { return }
             try write(open[thread]!.remove(at: depth), end: time, unfinished: false)
         case .flushBegan:
             open[thread, default: []].append(begin(.flush, node: 0, name: "flush", thread: thread, at: time, attributes: []))
         case .flushEnded:
-            guard let depth = open[thread]?.lastIndex(where: { $0.kind == .flush }) else { return }
+            guard event.slice != nil, let depth = open[thread]?.lastIndex(where: { $0.kind == .flush }) else { return }
             try write(open[thread]!.remove(at: depth), end: time, unfinished: false)
         case .issue(let kind, let node, let message):
+            let message = importer.string(message)
             var attributes: [(String, Value)] = [("reactor.issue", .string(kind.budgetName)), ("reactor.message", .string(message))]
             if node != 0 { attributes.append(("reactor.node", .string(model.name(of: node)))) }
             addEvent(SpanEvent(time: time, name: "issue", attributes: attributes), thread: thread)
@@ -227,6 +242,7 @@ public final class OTLPTraceExporter {
     /// event, marked `reactor.unfinished`), writes the recording span and
     /// closes the request.
     public func finish() throws {
+        if let writeError { throw writeError }
         guard !finished else { return }
         finished = true
         for thread in open.keys.sorted() {

@@ -28,6 +28,8 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var actionPositions: [ActionKey: Int32] = [:]
     /// Events by kind code: a fixed block, no array bookkeeping on every event.
     private let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: 16)
+    /// Where a single event is lent as a batch of one (plain data: nothing to deinitialize).
+    private let single = UnsafeMutablePointer<PlainTraceEvent>.allocate(capacity: 1)
     @exclusivity(unchecked) private var eventCount = 0
     @exclusivity(unchecked) private var firstTimestamp: UInt64?
     @exclusivity(unchecked) private var lastTimestamp: UInt64 = 0
@@ -51,6 +53,8 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var history: [HistoryEntry] = []
     @exclusivity(unchecked) private var historyValues: [String] = []
     @exclusivity(unchecked) private var historyValueIndex: [String: Int32] = [:]
+    /// The string table of the batch being handed to a visitor.
+    private var batchStrings: [String] = []
 
     /// Creates a builder.
     public init(options: TraceModelOptions = TraceModelOptions()) {
@@ -68,6 +72,7 @@ public final class TraceModelBuilder {
 
     deinit {
         eventCounts.deallocate()
+        single.deallocate()
         nodes.deallocate()
         states.deallocate()
         edges.deallocate()
@@ -80,24 +85,65 @@ public final class TraceModelBuilder {
 
     /// Consumes the next event of the trace.
     public func consume(_ event: consuming TraceEvent) {
-        // One event is a batch of one: a single code path for both.
+        var none = NoImportedEventVisitor()
+        consume(event, visiting: &none, emits: false)
+    }
+
+    /// Consumes the next event of the trace and hands it, resolved, to `visitor`.
+    public func consume(_ event: consuming TraceEvent, visiting visitor: inout some ImportedEventVisitor) {
+        consume(event, visiting: &visitor, emits: true)
+    }
+
+    /// Consumes the plain `event` of a batch whose strings are `strings`
+    /// (``TraceEventBatch/strings``) and hands it, resolved, to `visitor`.
+    public func consume(_ event: PlainTraceEvent, strings: [String],
+                        visiting visitor: inout some ImportedEventVisitor) {
+        consumeOne(event, strings: strings, visiting: &visitor, emits: true)
+    }
+
+    /// One event as a batch of one, in the builder's one-event buffer: a single code path for both.
+    private func consumeOne<Visitor: ImportedEventVisitor>(_ event: PlainTraceEvent, strings: [String],
+                                                             visiting visitor: inout Visitor, emits: Bool) {
+        single.initialize(to: event)
+        let batch = TraceEventBatch(events: UnsafeBufferPointer(start: single, count: 1), strings: strings,
+                                    thread: event.thread)
+        consume(batch, visiting: &visitor, emits: emits)
+    }
+
+    private func consume<Visitor: ImportedEventVisitor>(_ event: consuming TraceEvent, visiting visitor: inout Visitor,
+                                                          emits: Bool) {
         var strings: [String] = []
-        var plain = PlainTraceEvent(timestamp: event.timestamp, thread: event.thread,
+        let plain = PlainTraceEvent(timestamp: event.timestamp, thread: event.thread,
                                     record: PlainTraceRecord(event.record, strings: &strings))
-        withUnsafePointer(to: &plain) { pointer in
-            consume(TraceEventBatch(events: UnsafeBufferPointer(start: pointer, count: 1), strings: strings,
-                                    thread: event.thread))
-        }
+        consumeOne(plain, strings: strings, visiting: &visitor, emits: emits)
     }
 
     /// Consumes a batch of events as ``TraceReader/nextBatch(_:)`` lends it:
     /// the same as consuming each of its events in order, without building
     /// a ``TraceEvent`` (and its strings) for each.
     public func consume(_ batch: borrowing TraceEventBatch) {
+        var none = NoImportedEventVisitor()
+        consume(batch, visiting: &none, emits: false)
+    }
+
+    /// Consumes a batch of events and hands each one it applies, resolved, to
+    /// `visitor` (events after ``TraceModelOptions/until`` are read, not applied
+    /// and not handed on).
+    public func consume(_ batch: borrowing TraceEventBatch, visiting visitor: inout some ImportedEventVisitor) {
+        consume(batch, visiting: &visitor, emits: true)
+    }
+
+    /// The one pass. `emits` is false on the plain path, whose visitor does
+    /// nothing: inlined into each entry point, so the plain path folds every
+    /// `if emits` away instead of testing it on every event.
+    @inline(__always)
+    private func consume<Visitor: ImportedEventVisitor>(_ batch: borrowing TraceEventBatch,
+                                                          visiting visitor: inout Visitor, emits: Bool) {
         let events = batch.events
         guard !events.isEmpty else { return }
         let thread = Int(batch.thread)
         if thread >= threads.count { threads.extend(to: thread + 1, with: ThreadState()) }
+        if emits { batchStrings = batch.strings }
         // Per batch, not per event: nothing below reads the count or the latest time.
         if eventCount == 0 { firstTimestamp = events[0].timestamp }
         eventCount += events.count
@@ -117,47 +163,120 @@ public final class TraceModelBuilder {
             switch events[position].record {
             case let .depend(computation, dependency):
                 eventCounts[Int(TraceEventKind.depend.rawValue)] += 1
-                depend(computation, on: dependency, at: time)
+                let (reader, read) = depend(computation, on: dependency, at: time)
+                if emits { emit(events[position], node: reader, related: read, to: &visitor) }
             case let .invalidated(computation, cause, source):
                 eventCounts[Int(TraceEventKind.invalidated.rawValue)] += 1
-                invalidated(computation, cause: cause, source: source, thread: thread, at: time)
+                let node = invalidated(computation, cause: cause, source: source, thread: thread, at: time)
+                if emits {
+                    let related = source == 0 ? -1 : index.find(source) ?? -1
+                    emit(events[position], node: node, related: related, to: &visitor)
+                }
             case let .rerunBegan(computation, firstRun):
                 eventCounts[Int(TraceEventKind.rerunBegan.rawValue)] += 1
-                runBegan(computation, firstRun: firstRun, thread: thread, at: time)
+                let node = runBegan(computation, firstRun: firstRun, thread: thread, at: time)
+                if emits {
+                    let depth = threads[thread].frames.count - 1
+                    let slice = ImportedSlice(kind: .run, begin: time, durationNanoseconds: 0, selfNanoseconds: 0,
+                                              firstRun: firstRun, outermost: false, ends: false)
+                    emit(events[position], node: node, depth: depth, slice: slice,
+                         root: threads[thread].frames[depth].root, to: &visitor)
+                }
             case let .rerunEnded(computation):
                 eventCounts[Int(TraceEventKind.rerunEnded.rawValue)] += 1
-                runEnded(computation, thread: thread, at: time)
+                let ended = runEnded(computation, thread: thread, at: time)
+                if emits {
+                    let node = index.find(computation) ?? -1
+                    if let ended {
+                        emit(events[position], node: node, depth: ended.depth, slice: ended.slice,
+                             endedInside: ended.endedInside, root: ended.root, to: &visitor)
+                    } else {
+                        emit(events[position], node: node, depth: max(0, threads[thread].frames.count - 1),
+                             to: &visitor)
+                    }
+                }
             case let .changed(dependency):
                 eventCounts[Int(TraceEventKind.changed.rawValue)] += 1
-                changed(dependency, thread: thread)
+                let (node, carriesValue) = changed(dependency, thread: thread)
+                if emits {
+                    emit(events[position], node: node, root: states[Int(node)].changeRoot,
+                         value: carriesValue ? .changed : .none, to: &visitor)
+                }
             case .flushBegan:
                 eventCounts[Int(TraceEventKind.flushBegan.rawValue)] += 1
                 threads[thread].flushBegins.append(time)
+                if emits {
+                    let slice = ImportedSlice(kind: .flush, begin: time, durationNanoseconds: 0, selfNanoseconds: 0,
+                                              firstRun: false, outermost: false, ends: false)
+                    emit(events[position], node: -1, slice: slice, to: &visitor)
+                }
             case .flushEnded:
                 eventCounts[Int(TraceEventKind.flushEnded.rawValue)] += 1
-                if let begin = threads[thread].flushBegins.popLast() { flushes.record(time &- begin) }
+                let begin = threads[thread].flushBegins.popLast()
+                if let begin { flushes.record(time &- begin) }
+                if emits {
+                    let slice = begin.map {
+                        ImportedSlice(kind: .flush, begin: $0, durationNanoseconds: time &- $0,
+                                      selfNanoseconds: time &- $0, firstRun: false, outermost: false, ends: true)
+                    }
+                    emit(events[position], node: -1, slice: slice, to: &visitor)
+                }
             case let .nodeCreated(id, kind, name, parent):
                 eventCounts[Int(TraceEventKind.nodeCreated.rawValue)] += 1
-                created(id, kind: kind, name: batch.string(name), parent: parent, at: time)
+                let node = created(id, kind: kind, name: batch.string(name), parent: parent, at: time)
+                if emits {
+                    emit(events[position], node: node, related: parent == 0 ? -1 : index.find(parent) ?? -1,
+                         to: &visitor)
+                }
             case let .nodeNamed(id, name, owner):
                 eventCounts[Int(TraceEventKind.nodeNamed.rawValue)] += 1
-                named(id, name: batch.string(name), owner: owner)
+                let node = named(id, name: batch.string(name), owner: owner)
+                if emits {
+                    emit(events[position], node: node, related: owner == 0 ? -1 : index.find(owner) ?? -1,
+                         to: &visitor)
+                }
             case let .nodeStopped(id):
                 eventCounts[Int(TraceEventKind.nodeStopped.rawValue)] += 1
-                stopped(id, at: time)
+                let node = stopped(id, at: time)
+                if emits { emit(events[position], node: node, to: &visitor) }
             case let .actionBegan(store, name, arguments):
                 eventCounts[Int(TraceEventKind.actionBegan.rawValue)] += 1
+                let outermost = emits && !threads[thread].frames.contains { $0.isAction }
                 actionBegan(store, name: batch.string(name), arguments: batch.string(arguments), thread: thread,
                             at: time)
+                if emits {
+                    let depth = threads[thread].frames.count - 1
+                    let frame = threads[thread].frames[depth]
+                    let slice = ImportedSlice(kind: .action, begin: time, durationNanoseconds: 0, selfNanoseconds: 0,
+                                              firstRun: false, outermost: outermost, ends: false)
+                    emit(events[position], node: frame.node, depth: depth, slice: slice, action: frame.action,
+                         root: frame.root, to: &visitor)
+                }
             case let .actionEnded(store):
                 eventCounts[Int(TraceEventKind.actionEnded.rawValue)] += 1
-                actionEnded(store, thread: thread, at: time)
+                let ended = actionEnded(store, thread: thread, at: time)
+                if emits {
+                    let node = index.find(store) ?? -1
+                    if let ended {
+                        emit(events[position], node: node, depth: ended.depth, slice: ended.slice,
+                             action: ended.action, root: ended.root, to: &visitor)
+                    } else {
+                        emit(events[position], node: node, depth: max(0, threads[thread].frames.count - 1),
+                             to: &visitor)
+                    }
+                }
             case let .issue(kind, node, message):
                 eventCounts[Int(TraceEventKind.issue.rawValue)] += 1
                 issue(kind, node: node, message: batch.string(message), at: time)
+                if emits { emit(events[position], node: node == 0 ? -1 : index.find(node) ?? -1, to: &visitor) }
             case let .value(node, value):
                 eventCounts[Int(TraceEventKind.value.rawValue)] += 1
-                if tracksValues { took(batch.string(value), node: node, thread: thread, at: time) }
+                if tracksValues {
+                    let role = took(batch.string(value), node: node, thread: thread, at: time)
+                    if emits { emit(events[position], node: index.find(node) ?? -1, value: role, to: &visitor) }
+                } else if emits {
+                    emit(events[position], node: index.find(node) ?? -1, to: &visitor)
+                }
             case let .site(id, site, isActionCall):
                 eventCounts[Int(TraceEventKind.site.rawValue)] += 1
                 if isActionCall {
@@ -165,8 +284,23 @@ public final class TraceModelBuilder {
                 } else {
                     sited(id, site: batch.string(site))
                 }
+                if emits { emit(events[position], node: index.find(id) ?? -1, to: &visitor) }
             }
         }
+    }
+
+    /// Hands `event` on, resolved; `depth` defaults to the runs and actions open on its thread.
+    @inline(never)
+    private func emit<Visitor: ImportedEventVisitor>(_ event: PlainTraceEvent, node: Int32, related: Int32 = -1,
+                                                     depth: Int? = nil, slice: ImportedSlice? = nil,
+                                                     endedInside: Int = 0, action: Int32 = -1, root: Int32? = nil,
+                                                     value: ImportedValue = .none, to visitor: inout Visitor) {
+        let thread = Int(event.thread)
+        let imported = ImportedEvent(time: event.timestamp, thread: event.thread, record: event.record, node: node,
+                                     relatedNode: related, depth: depth ?? threads[thread].frames.count,
+                                     slice: slice, endedInside: endedInside, action: action, rootAction: root ?? enclosingRoot(thread),
+                                     value: value)
+        visitor.visit(imported, from: self)
     }
 
     /// Finishes the pass and returns the model.
@@ -200,6 +334,78 @@ public final class TraceModelBuilder {
         model.hasValues = valuesAfterMoment || eventCounts[Int(TraceEventKind.value.rawValue)] > 0
         return model
     }
+}
+
+// MARK: - What visitors read
+
+extension TraceModelBuilder {
+    /// How many nodes the importer knows so far (positions are `0..<nodeCount`).
+    public var nodeCount: Int { nodes.count }
+
+    /// The position of node `id` in the importer's tables, if the trace mentioned it.
+    public func position(ofNode id: UInt64) -> Int32? { index.find(id) }
+
+    /// The id of the node at `position`.
+    public func nodeID(_ position: Int32) -> UInt64 { nodes[Int(position)].id }
+
+    /// The name every view shows for the node at `position` (``TraceNode/name``:
+    /// the one rule for unnamed nodes).
+    public func name(ofNode position: Int32) -> String { nodes[Int(position)].name }
+
+    /// The node's kind as the trace created it, or nil for a node the trace
+    /// only refers to (its kind is inferred).
+    public func createdKind(ofNode position: Int32) -> TraceNodeKind? {
+        nodes[Int(position)].createdAt == nil ? nil : nodes[Int(position)].kind
+    }
+
+    /// The node's kind, as created or as inferred from how the trace uses it.
+    public func kind(ofNode position: Int32) -> TraceNodeKind { nodes[Int(position)].kind }
+
+    /// The node's runs so far.
+    public func runs(ofNode position: Int32) -> RunStats { nodes[Int(position)].runs }
+
+    /// The node's value now (with values tracked), or nil.
+    public func value(ofNode position: Int32) -> String? { nodes[Int(position)].value }
+
+    /// The node's value before its current one (with values tracked), or nil.
+    public func previousValue(ofNode position: Int32) -> String? { states[Int(position)].previousValue }
+
+    /// `Store.action` for the action at `position` (``ImportedEvent/action``),
+    /// with the store's name as known now (the action's name alone without a store).
+    public func actionName(_ position: Int32) -> String {
+        let stats = actions[Int(position)]
+        guard stats.store != 0 else { return stats.name }
+        let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
+        return storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)"
+    }
+
+    /// How many recording threads the importer has seen (indexes `0..<threadCount`).
+    public var threadCount: Int { threads.count }
+
+    /// The runs, actions and flushes still open on `thread`, outermost first
+    /// (at the end of a trace: those it ended inside).
+    public func openSlices(onThread thread: UInt32) -> [(slice: ImportedSlice, node: Int32, action: Int32)] {
+        guard Int(thread) < threads.count else { return [] }
+        var open: [(slice: ImportedSlice, node: Int32, action: Int32)] = []
+        var outermostAction = true
+        for frame in threads[Int(thread)].frames {
+            let slice = ImportedSlice(kind: frame.isAction ? .action : .run, begin: frame.begin, durationNanoseconds: 0,
+                                      selfNanoseconds: 0, firstRun: frame.firstRun,
+                                      outermost: frame.isAction && outermostAction, ends: false)
+            if frame.isAction { outermostAction = false }
+            open.append((slice, frame.node, frame.isAction ? frame.action : -1))
+        }
+        for begin in threads[Int(thread)].flushBegins {
+            open.append((ImportedSlice(kind: .flush, begin: begin, durationNanoseconds: 0, selfNanoseconds: 0,
+                                       firstRun: false, outermost: false, ends: false), -1, -1))
+        }
+        // Flushes and runs nest in time: the earlier began outside.
+        return open.enumerated().sorted { ($0.element.slice.begin, $0.offset) < ($1.element.slice.begin, $1.offset) }
+            .map(\.element)
+    }
+
+    /// The string `id` of the event being visited stands for.
+    public func string(_ id: TraceStringID) -> String { batchStrings[Int(id.index)] }
 }
 
 // MARK: - Per-node and per-thread state
@@ -274,6 +480,17 @@ extension TraceModelBuilder {
         var store: Int32
         var name: String
     }
+
+    /// A run or action just ended, for the event handed on.
+    struct EndedSlice {
+        var slice: ImportedSlice
+        /// How many runs and actions enclosed it.
+        var depth: Int
+        /// How many ended with it, unfinished.
+        var endedInside: Int
+        var action: Int32
+        var root: Int32
+    }
 }
 
 // MARK: - Event handling
@@ -304,7 +521,7 @@ extension TraceModelBuilder {
         threads[thread].frames.last?.cause
     }
 
-    private func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64, at time: UInt64) {
+    private func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64, at time: UInt64) -> Int32 {
         let node = position(of: id, inferring: kind)
         nodes[Int(node)].kind = kind
         if !name.isEmpty || nodes[Int(node)].givenName.isEmpty { nodes[Int(node)].givenName = name }
@@ -316,13 +533,14 @@ extension TraceModelBuilder {
             nodes[Int(parentNode)].children.append(id)
         }
         matchTarget(node)
+        return node
     }
 
     private func sited(_ id: UInt64, site: String) {
         nodes[Int(position(of: id, inferring: .dependency))].site = site
     }
 
-    private func named(_ id: UInt64, name: String, owner: UInt64) {
+    private func named(_ id: UInt64, name: String, owner: UInt64) -> Int32 {
         let node = position(of: id, inferring: .reactiveValue)
         nodes[Int(node)].givenName = name
         if owner != 0 {
@@ -330,12 +548,14 @@ extension TraceModelBuilder {
             nodes[Int(node)].owner = owner
         }
         matchTarget(node)
+        return node
     }
 
-    private func stopped(_ id: UInt64, at time: UInt64) {
+    private func stopped(_ id: UInt64, at time: UInt64) -> Int32 {
         let node = position(of: id, inferring: .dependency)
         nodes[Int(node)].stoppedAt = time
         dropEdges(of: node)
+        return node
     }
 
     private func issue(_ kind: TraceIssueKind, node: UInt64, message: String, at time: UInt64) {
@@ -392,13 +612,14 @@ extension TraceModelBuilder {
         return edge
     }
 
-    private func depend(_ computationID: UInt64, on dependencyID: UInt64, at time: UInt64) {
+    private func depend(_ computationID: UInt64, on dependencyID: UInt64, at time: UInt64) -> (Int32, Int32) {
         let computation = position(of: computationID, inferring: .computation)
         let dependency = position(of: dependencyID, inferring: .dependency)
         let edge = edge(from: computation, to: dependency, at: time)
         edges[Int(edge)].depends += 1
         edges[Int(edge)].lastSeen = time
         edgeHolds[Int(edge)].generation = states[Int(computation)].generation
+        return (computation, dependency)
     }
 
     /// Tracker: an invalidated (or stopped) computation drops all its edges.
@@ -413,13 +634,16 @@ extension TraceModelBuilder {
         return hold.generation == states[Int(hold.computation)].generation
     }
 
-    private func changed(_ dependencyID: UInt64, thread: Int) {
+    /// Returns the node's position and whether the change carries the value its write recorded.
+    private func changed(_ dependencyID: UInt64, thread: Int) -> (Int32, Bool) {
         let dependency = position(of: dependencyID, inferring: .dependency)
         nodes[Int(dependency)].changes += 1
         // The write's value event comes right before its change.
         var values: WhyValueChange?
+        var carriesValue = false
         if states[Int(dependency)].valueAwaitsChange, let value = nodes[Int(dependency)].value {
             states[Int(dependency)].valueAwaitsChange = false
+            carriesValue = true
             if explains { values = WhyValueChange(previous: states[Int(dependency)].previousValue, value: value) }
         }
         if nodes[Int(dependency)].kind == .computed {
@@ -436,10 +660,11 @@ extension TraceModelBuilder {
                                                                      after: enclosingCause(thread))
             }
         }
+        return (dependency, carriesValue)
     }
 
     private func invalidated(_ computationID: UInt64, cause: InvalidationCause, source: UInt64, thread: Int,
-                             at time: UInt64) {
+                             at time: UInt64) -> Int32 {
         let computation = position(of: computationID, inferring: .computation)
         nodes[Int(computation)].invalidations.count(cause)
         dropEdges(of: computation)
@@ -461,7 +686,7 @@ extension TraceModelBuilder {
             states[Int(computation)].pendingRoot = enclosingRoot(thread)
             if explains { previous = enclosingCause(thread) }
         }
-        guard explains else { return }
+        guard explains else { return computation }
         let link = CauseLink.make(.invalidated(node: computation, cause: cause), after: previous)
         states[Int(computation)].pendingCause = link
         let collector = states[Int(computation)].collector
@@ -469,9 +694,10 @@ extension TraceModelBuilder {
             collectors[Int(collector)].record(.stopped, stopCause: cause, node: nodes[Int(computation)].id, at: time, link: link,
                                               limit: options.whyEntryLimit)
         }
+        return computation
     }
 
-    private func runBegan(_ computationID: UInt64, firstRun: Bool, thread: Int, at time: UInt64) {
+    private func runBegan(_ computationID: UInt64, firstRun: Bool, thread: Int, at time: UInt64) -> Int32 {
         let computation = position(of: computationID, inferring: .computation)
         nodes[Int(computation)].runs.runs += 1
         if firstRun { nodes[Int(computation)].runs.firstRuns += 1 }
@@ -501,20 +727,25 @@ extension TraceModelBuilder {
         }
         threads[thread].frames.append(Frame(isAction: false, node: computation, action: -1, root: root,
                                             cause: cause, begin: time, firstRun: firstRun))
+        return computation
     }
 
-    private func runEnded(_ computationID: UInt64, thread: Int, at time: UInt64) {
-        guard let computation = index.find(computationID) else { return }
+    private func runEnded(_ computationID: UInt64, thread: Int, at time: UInt64) -> EndedSlice? {
+        guard let computation = index.find(computationID) else { return nil }
         // Almost always the innermost frame: popped without a search.
         let count = threads[thread].frames.count
         let frame: Frame
+        let depth: Int
         if count > 0, !threads[thread].frames[count - 1].isAction, threads[thread].frames[count - 1].node == computation {
             frame = threads[thread].frames.removeLast()
+            depth = count - 1
         } else {
-            guard let depth = threads[thread].frames.lastIndex(where: { !$0.isAction && $0.node == computation })
-            else { return }
-            frame = threads[thread].frames[depth]
-            threads[thread].frames.removeSubrange(depth...)
+            // Runs and actions opened inside it and never ended (a thrown body) end with it.
+            guard let found = threads[thread].frames.lastIndex(where: { !$0.isAction && $0.node == computation })
+            else { return nil }
+            frame = threads[thread].frames[found]
+            threads[thread].frames.removeSubrange(found...)
+            depth = found
         }
         let duration = time &- frame.begin
         let exclusive = duration >= frame.nestedNanoseconds ? duration - frame.nestedNanoseconds : 0
@@ -531,6 +762,10 @@ extension TraceModelBuilder {
         if remaining > 0 { threads[thread].frames[remaining - 1].nestedNanoseconds &+= duration }
         states[Int(computation)].runRoot = frame.root
         if explains { states[Int(computation)].runCause = frame.cause }
+        return EndedSlice(slice: ImportedSlice(kind: .run, begin: frame.begin, durationNanoseconds: duration,
+                                               selfNanoseconds: exclusive, firstRun: frame.firstRun,
+                                               outermost: false, ends: true),
+                          depth: depth, endedInside: count - 1 - depth, action: -1, root: frame.root)
     }
 
     private func actionBegan(_ storeID: UInt64, name: String, arguments: String, thread: Int, at time: UInt64) {
@@ -561,28 +796,36 @@ extension TraceModelBuilder {
         frame.cause?.attachActionSite(site)
     }
 
-    private func actionEnded(_ storeID: UInt64, thread: Int, at time: UInt64) {
+    private func actionEnded(_ storeID: UInt64, thread: Int, at time: UInt64) -> EndedSlice? {
         guard let store = index.find(storeID),
               let depth = threads[thread].frames.lastIndex(where: { $0.isAction && $0.node == store })
-        else { return }
+        else { return nil }
         let frame = threads[thread].frames.remove(at: depth)
-        actions[Int(frame.action)].totalNanoseconds &+= time &- frame.begin
-        actions[Int(frame.action)].durations.record(time &- frame.begin)
+        let duration = time &- frame.begin
+        actions[Int(frame.action)].totalNanoseconds &+= duration
+        actions[Int(frame.action)].durations.record(duration)
+        let outermost = !threads[thread].frames[..<depth].contains { $0.isAction }
+        return EndedSlice(slice: ImportedSlice(kind: .action, begin: frame.begin, durationNanoseconds: duration,
+                                               selfNanoseconds: duration, firstRun: false, outermost: outermost,
+                                               ends: true),
+                          depth: depth, endedInside: 0, action: frame.action, root: frame.root)
     }
 
     /// A value event: `value` is node `id`'s value from now on.
-    private func took(_ value: String, node id: UInt64, thread: Int, at time: UInt64) {
+    private func took(_ value: String, node id: UInt64, thread: Int, at time: UInt64) -> ImportedValue {
         let node = position(of: id, inferring: .reactiveValue)
         // A computed records its value after its run: the run's cause set it.
         let root = nodes[Int(node)].kind == .computed ? states[Int(node)].runRoot : enclosingRoot(thread)
         if states[Int(node)].inHistory { recordHistory(node, value: value, root: root, at: time) }
         // Chunks of different threads interleave out of time order: the latest write wins.
-        if let known = nodes[Int(node)].valueTimestamp, known > time { return }
+        if let known = nodes[Int(node)].valueTimestamp, known > time { return .stale }
+        let first = nodes[Int(node)].value == nil
         states[Int(node)].previousValue = nodes[Int(node)].value
         states[Int(node)].valueAwaitsChange = true
         nodes[Int(node)].value = value
         nodes[Int(node)].valueTimestamp = time
         states[Int(node)].valueRoot = root
+        return first ? .first : .written
     }
 
     private func recordHistory(_ node: Int32, value: String, root: Int32, at time: UInt64) {
@@ -606,14 +849,7 @@ extension TraceModelBuilder {
         return ordered.map { _, entry in
             let before = previous[entry.node].map { historyValues[Int($0)] }
             previous[entry.node] = entry.value
-            let action: String?
-            if entry.root >= 0 {
-                let stats = actions[Int(entry.root)]
-                let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
-                action = storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)"
-            } else {
-                action = nil
-            }
+            let action = entry.root >= 0 ? actionName(entry.root) : nil
             return TraceValueChange(node: nodes[Int(entry.node)].id, timestamp: entry.timestamp,
                                     value: historyValues[Int(entry.value)], previous: before, action: action)
         }
@@ -659,10 +895,7 @@ extension TraceModelBuilder {
         link.stepsFromRoot.map { step in
             switch step {
             case let .action(action, arguments, site):
-                let stats = actions[Int(action)]
-                let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
-                return .action(name: storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)",
-                               arguments: arguments, site: site)
+                return .action(name: actionName(action), arguments: arguments, site: site)
             case let .changed(node, values):
                 return .changed(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind, values: values)
             case let .invalidated(node, cause):

@@ -29,6 +29,13 @@ final class ThreadRecorder: @unchecked Sendable {
     @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) var position = 0
     @exclusivity(unchecked) var limit: Int
+    /// The last positions where an untimed, or a timed, event of at most
+    /// ``fixedBound`` bytes may start on the fast path (`TraceRecorder+Events`),
+    /// which then checks nothing else; -1 sends every such event to the slow path:
+    /// before the thread's first time, and for timed events when times come
+    /// from `clock_gettime` (a call) rather than the cycle counter.
+    @exclusivity(unchecked) var untimedLimit = -1
+    @exclusivity(unchecked) var timedLimit = -1
     @exclusivity(unchecked) var events: UInt32 = 0
     @exclusivity(unchecked) unowned(unsafe) var segment: TraceSegment
     // The encoding registers (docs/TRACE_FORMAT.md, "Registers").
@@ -101,12 +108,38 @@ final class ThreadRecorder: @unchecked Sendable {
     /// The time since the trace began, as a delta from this thread's last timed event.
     @inline(__always)
     func timeDelta() -> UInt64 {
-        clocked = true
-        let time = self.time.now()
+        if _slowPath(!clocked) {
+            clocked = true
+            refreshLimits()
+        }
+        return delta(to: time.now())
+    }
+
+    /// `time` as a delta from this thread's last timed event, which it becomes.
+    @inline(__always)
+    func delta(to time: UInt64) -> UInt64 {
         guard time > lastTime else { return 0 }
         defer { lastTime = time }
         return time &- lastTime
     }
+
+    /// A timed event's delta on the fast path, where `timedLimit` ≥ 0 means the
+    /// cycle counter: read inline, no call.
+    @inline(__always)
+    func fastTime() -> UInt64 {
+        delta(to: time.ticksNow())
+    }
+
+    /// Sets the fast paths' limits for the current segment and clock state.
+    func refreshLimits() {
+        let fixed = clocked ? limit &- Self.fixedBound : -1
+        untimedLimit = fixed
+        timedLimit = time.usesTicks ? fixed : -1
+    }
+
+    /// Where the next event starts.
+    @inline(__always)
+    var cursor: UnsafeMutablePointer<UInt8> { base + position }
 
     @inline(__always)
     static func put(_ value: UInt64, _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
@@ -191,6 +224,7 @@ final class ThreadRecorder: @unchecked Sendable {
         nextValue = 1
         sites.removeAll(keepingCapacity: true)
         nextSite = 1
+        refreshLimits()
     }
 }
 
@@ -235,63 +269,91 @@ extension ThreadRecorder {
         commit(pointer)
     }
 
+    // The fixed-size events. `record…(…, at:)` writes one at a pointer with
+    // room for `fixedBound` bytes (a timed one with its delta already read)
+    // and publishes it: TraceRecorder+Events calls it directly on the fast
+    // path. The version without `at` is the slow path: it makes that room
+    // (a new segment, the thread's first time) and reads the time.
+
+    /// Room for a timed event, and its time: read after `reserve`, because a
+    /// new segment restarts the deltas.
+    func reserveTimed() -> (UnsafeMutablePointer<UInt8>, UInt64) {
+        let pointer = reserve(Self.fixedBound)
+        return (pointer, timeDelta())
+    }
+
+    /// Room for an untimed event, after the thread's first time.
+    func reserveUntimed() -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(!clocked) { clock() }
+        return reserve(Self.fixedBound)
+    }
+
     @inline(__always)
-    func nodeStopped(_ id: UInt64) {
-        var pointer = reserve(Self.fixedBound)
+    func recordNodeStopped(_ id: UInt64, time: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.nodeStopped.rawValue
-        pointer = Self.putID(id, &lastNode, pointer + 1)
-        pointer = Self.put(timeDelta(), pointer)
-        commit(pointer)
+        commit(Self.put(time, Self.putID(id, &lastNode, pointer + 1)))
+    }
+
+    func nodeStopped(_ id: UInt64) {
+        let (pointer, time) = reserveTimed()
+        recordNodeStopped(id, time: time, at: pointer)
     }
 
     @inline(__always)
-    func depend(computation: UInt64, dependency: UInt64) {
-        if _slowPath(!clocked) { clock() }
-        var pointer = reserve(Self.fixedBound)
+    func recordDepend(computation: UInt64, dependency: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.depend.rawValue
-        pointer = Self.putID(computation, &lastComputation, pointer + 1)
-        pointer = Self.putID(dependency, &lastDependency, pointer)
-        commit(pointer)
+        commit(Self.putID(dependency, &lastDependency, Self.putID(computation, &lastComputation, pointer + 1)))
+    }
+
+    func depend(computation: UInt64, dependency: UInt64) {
+        recordDepend(computation: computation, dependency: dependency, at: reserveUntimed())
     }
 
     @inline(__always)
-    func changed(dependency: UInt64) {
-        if _slowPath(!clocked) { clock() }
-        var pointer = reserve(Self.fixedBound)
+    func recordChanged(dependency: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.changed.rawValue
-        pointer = Self.putID(dependency, &lastDependency, pointer + 1)
-        commit(pointer)
+        commit(Self.putID(dependency, &lastDependency, pointer + 1))
+    }
+
+    func changed(dependency: UInt64) {
+        recordChanged(dependency: dependency, at: reserveUntimed())
     }
 
     @inline(__always)
-    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
-        if _slowPath(!clocked) { clock() }
-        var pointer = reserve(Self.fixedBound)
+    func recordInvalidated(computation: UInt64, cause: InvalidationCause, source: UInt64,
+                           at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.invalidated.rawValue
-        pointer = Self.putID(computation, &lastComputation, pointer + 1)
+        let end = Self.putID(computation, &lastComputation, pointer + 1)
         let sourceCode = Self.optionalCode(source, &lastDependency)
-        pointer = Self.put(sourceCode &<< 3 | UInt64(cause.rawValue & 0x7), pointer)
-        commit(pointer)
+        commit(Self.put(sourceCode &<< 3 | UInt64(cause.rawValue & 0x7), end))
+    }
+
+    func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+        recordInvalidated(computation: computation, cause: cause, source: source, at: reserveUntimed())
     }
 
     @inline(__always)
-    func rerunBegan(computation: UInt64, firstRun: Bool) {
-        var pointer = reserve(Self.fixedBound)
+    func recordRerunBegan(computation: UInt64, firstRun: Bool, time: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.rerunBegan.rawValue
         let code = Varint.zigzagDelta(computation, from: lastComputation)
         lastComputation = computation
-        pointer = Self.put(code &<< 1 | (firstRun ? 1 : 0), pointer + 1)
-        pointer = Self.put(timeDelta(), pointer)
-        commit(pointer)
+        commit(Self.put(time, Self.put(code &<< 1 | (firstRun ? 1 : 0), pointer + 1)))
+    }
+
+    func rerunBegan(computation: UInt64, firstRun: Bool) {
+        let (pointer, time) = reserveTimed()
+        recordRerunBegan(computation: computation, firstRun: firstRun, time: time, at: pointer)
     }
 
     @inline(__always)
-    func rerunEnded(computation: UInt64) {
-        var pointer = reserve(Self.fixedBound)
+    func recordRerunEnded(computation: UInt64, time: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        pointer = Self.putID(computation, &lastComputation, pointer + 1)
-        pointer = Self.put(timeDelta(), pointer)
-        commit(pointer)
+        commit(Self.put(time, Self.putID(computation, &lastComputation, pointer + 1)))
+    }
+
+    func rerunEnded(computation: UInt64) {
+        let (pointer, time) = reserveTimed()
+        recordRerunEnded(computation: computation, time: time, at: pointer)
     }
 
     @inline(__always)
@@ -306,20 +368,25 @@ extension ThreadRecorder {
     }
 
     @inline(__always)
-    func actionEnded(store: UInt64) {
-        var pointer = reserve(Self.fixedBound)
+    func recordActionEnded(store: UInt64, time: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.actionEnded.rawValue
-        pointer = Self.putID(store, &lastNode, pointer + 1)
-        pointer = Self.put(timeDelta(), pointer)
-        commit(pointer)
+        commit(Self.put(time, Self.putID(store, &lastNode, pointer + 1)))
+    }
+
+    func actionEnded(store: UInt64) {
+        let (pointer, time) = reserveTimed()
+        recordActionEnded(store: store, time: time, at: pointer)
     }
 
     @inline(__always)
-    func flush(began: Bool) {
-        var pointer = reserve(Self.fixedBound)
+    func recordFlush(began: Bool, time: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = (began ? TraceEventKind.flushBegan : TraceEventKind.flushEnded).rawValue
-        pointer = Self.put(timeDelta(), pointer + 1)
-        commit(pointer)
+        commit(Self.put(time, pointer + 1))
+    }
+
+    func flush(began: Bool) {
+        let (pointer, time) = reserveTimed()
+        recordFlush(began: began, time: time, at: pointer)
     }
 
     /// A value event: tag 64, the body's length, then the node relative to

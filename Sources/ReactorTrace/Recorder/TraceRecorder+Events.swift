@@ -1,10 +1,17 @@
 import ReactorCore
 
 // The ReactorTracer conformance: each event goes to the calling thread's encoder.
+//
+// The events of every node update (depend, changed, invalidate, rerun begin and
+// end) and the other fixed-size ones take a fast path with no call in it: the
+// thread's encoder, found through the thread-local, has room and a clock it can
+// read inline (`readyThread`), so the event is encoded straight into the buffer.
+// Otherwise a tail call to the slow path (`…Slowly`) attaches the thread, starts a
+// segment or writes the thread's first time, then encodes the same bytes.
 extension TraceRecorder {
     /// Records `created` (timed).
-    public func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
-        withThread { $0.nodeCreated(id, kind: kind, name: name, parent: parent) }
+    public func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {
+        withThread { $0.nodeCreated(id, kind: TraceNodeKind(kind), name: name, parent: parent) }
     }
 
     /// Records `named` (untimed).
@@ -14,31 +21,74 @@ extension TraceRecorder {
 
     /// Records `stopped` (timed).
     public func nodeStopped(_ id: UInt64) {
+        if !recordFast(timed: true, { $0.recordNodeStopped(id, time: $0.fastTime(), at: $0.cursor) }) {
+            nodeStoppedSlowly(id)
+        }
+    }
+
+    @inline(never)
+    func nodeStoppedSlowly(_ id: UInt64) {
         withThread { $0.nodeStopped(id) }
     }
 
     /// Records `depend` (untimed, typically 3 bytes).
     public func depend(computation: UInt64, dependency: UInt64) {
+        if !recordFast(timed: false, { $0.recordDepend(computation: computation, dependency: dependency, at: $0.cursor) }) {
+            dependSlowly(computation: computation, dependency: dependency)
+        }
+    }
+
+    @inline(never)
+    func dependSlowly(computation: UInt64, dependency: UInt64) {
         withThread { $0.depend(computation: computation, dependency: dependency) }
     }
 
     /// Records `changed` (untimed, typically 2 bytes).
     public func changed(dependency: UInt64) {
+        if !recordFast(timed: false, { $0.recordChanged(dependency: dependency, at: $0.cursor) }) {
+            changedSlowly(dependency: dependency)
+        }
+    }
+
+    @inline(never)
+    func changedSlowly(dependency: UInt64) {
         withThread { $0.changed(dependency: dependency) }
     }
 
     /// Records `invalidate` with its cause (untimed, typically 3 bytes).
-    public func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+    public func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
+        let cause = InvalidationCause(cause)
+        if !recordFast(timed: false, { $0.recordInvalidated(computation: computation, cause: cause, source: source, at: $0.cursor) }) {
+            invalidatedSlowly(computation: computation, cause: cause, source: source)
+        }
+    }
+
+    @inline(never)
+    func invalidatedSlowly(computation: UInt64, cause: InvalidationCause, source: UInt64) {
         withThread { $0.invalidated(computation: computation, cause: cause, source: source) }
     }
 
     /// Records `rerun-begin` (timed).
     public func rerunBegan(computation: UInt64, firstRun: Bool) {
+        if !recordFast(timed: true, { $0.recordRerunBegan(computation: computation, firstRun: firstRun, time: $0.fastTime(), at: $0.cursor) }) {
+            rerunBeganSlowly(computation: computation, firstRun: firstRun)
+        }
+    }
+
+    @inline(never)
+    func rerunBeganSlowly(computation: UInt64, firstRun: Bool) {
         withThread { $0.rerunBegan(computation: computation, firstRun: firstRun) }
     }
 
     /// Records `rerun-end` (timed).
     public func rerunEnded(computation: UInt64) {
+        if !recordFast(timed: true, { $0.recordRerunEnded(computation: computation, time: $0.fastTime(), at: $0.cursor) }) {
+            rerunEndedSlowly(computation: computation)
+        }
+    }
+
+    @inline(never)
+    func rerunEndedSlowly(computation: UInt64) {
         withThread { $0.rerunEnded(computation: computation) }
     }
 
@@ -49,17 +99,36 @@ extension TraceRecorder {
 
     /// Records `action-end` (timed).
     public func actionEnded(store: UInt64) {
+        if !recordFast(timed: true, { $0.recordActionEnded(store: store, time: $0.fastTime(), at: $0.cursor) }) {
+            actionEndedSlowly(store: store)
+        }
+    }
+
+    @inline(never)
+    func actionEndedSlowly(store: UInt64) {
         withThread { $0.actionEnded(store: store) }
     }
 
     /// Records `flush-begin` (timed).
     public func flushBegan() {
-        withThread { $0.flush(began: true) }
+        flush(began: true)
     }
 
     /// Records `flush-end` (timed).
     public func flushEnded() {
-        withThread { $0.flush(began: false) }
+        flush(began: false)
+    }
+
+    @inline(__always)
+    func flush(began: Bool) {
+        if !recordFast(timed: true, { $0.recordFlush(began: began, time: $0.fastTime(), at: $0.cursor) }) {
+            flushSlowly(began: began)
+        }
+    }
+
+    @inline(never)
+    func flushSlowly(began: Bool) {
+        withThread { $0.flush(began: began) }
     }
 
     /// Records `value` (extension tag 64, untimed; descriptions interned per context).
@@ -73,7 +142,7 @@ extension TraceRecorder {
     }
 
     /// Records `issue` (timed).
-    public func issue(_ kind: TraceIssueKind, node: UInt64, message: String) {
-        withThread { $0.issue(kind, node: node, message: message) }
+    public func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {
+        withThread { $0.issue(TraceIssueKind(kind), node: node, message: message) }
     }
 }

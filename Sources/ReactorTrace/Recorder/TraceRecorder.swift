@@ -271,6 +271,22 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         attachThread()._withUnsafeGuaranteedRef(body)
     }
 
+    /// Runs `body` with this thread's encoder and returns true when a fixed-size
+    /// event can take the fast path: the thread records for this recording, its
+    /// segment has room, and it has a time (and, for a `timed` event, reads the
+    /// cycle counter). Else returns false: the caller takes the slow path.
+    @inline(__always)
+    func recordFast(timed: Bool, _ body: (ThreadRecorder) -> Void) -> Bool {
+        guard let raw = reactor_trace_thread_get() else { return false }
+        return Unmanaged<ThreadRecorder>.fromOpaque(raw)._withUnsafeGuaranteedRef { thread in
+            guard thread.generation == generation, thread.position <= (timed ? thread.timedLimit : thread.untimedLimit) else {
+                return false
+            }
+            body(thread)
+            return true
+        }
+    }
+
     /// Gives this thread an encoder of this recording; the pthread key holds a
     /// reference, released when the thread exits or moves to a later recording.
     /// The thread-local holds the same pointer, unretained, for the hot path.

@@ -34,13 +34,17 @@ struct TraceTimeSource: Sendable {
     /// Nanoseconds since the trace began (0 if a reading falls before it).
     @inline(__always)
     func now() -> UInt64 {
-        if usesTicks {
-            let ticks = reactor_trace_ticks()
-            guard ticks > tickStart else { return 0 }
-            let product = (ticks &- tickStart).multipliedFullWidth(by: nanosecondsPerTick)
-            return product.high &<< 32 | product.low &>> 32
-        }
-        return monotonicNow()
+        usesTicks ? ticksNow() : monotonicNow()
+    }
+
+    /// `now()` from the cycle counter; only when ``usesTicks``. No call: the
+    /// recorder's fast paths read it without a stack frame.
+    @inline(__always)
+    func ticksNow() -> UInt64 {
+        let ticks = reactor_trace_ticks()
+        guard ticks > tickStart else { return 0 }
+        let product = (ticks &- tickStart).multipliedFullWidth(by: nanosecondsPerTick)
+        return product.high &<< 32 | product.low &>> 32
     }
 
     /// `now()` without the cycle counter. Out of line: the `timespec` it needs

@@ -1,8 +1,22 @@
 /// The integer encodings of the trace format: LEB128 varints and zigzag signed deltas.
+// `@usableFromInline`: without it Swift does not inline a package type's
+// `@inlinable` members into other modules, and the recorder (ReactorTrace)
+// would call `put` and `zigzagDelta` out of line on every event.
+@usableFromInline
 package enum Varint {
     /// Writes `value` as an unsigned LEB128 varint at `pointer`; returns the end.
     @inlinable @inline(__always)
     package static func put(_ value: UInt64, at pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        // One and two bytes without the loop: ids, codes and most time deltas.
+        if _fastPath(value < 0x80) {
+            pointer.pointee = UInt8(truncatingIfNeeded: value)
+            return pointer + 1
+        }
+        if value < 0x4000 {
+            pointer[0] = UInt8(truncatingIfNeeded: value) | 0x80
+            pointer[1] = UInt8(truncatingIfNeeded: value &>> 7)
+            return pointer + 2
+        }
         var value = value
         var pointer = pointer
         while value >= 0x80 {
@@ -15,7 +29,7 @@ package enum Varint {
     }
 
     /// How many bytes `value` takes as a varint (1 to 10).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func size(_ value: UInt64) -> Int {
         (64 &- (value | 1).leadingZeroBitCount &+ 6) / 7
     }

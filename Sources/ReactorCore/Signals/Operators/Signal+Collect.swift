@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 extension Signal {
     /// Sends every value as one array when this signal completes, then

@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 extension Signal {
     /// Once both signals have sent a value, sends the pair of their latest

@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 extension Signal where Value: Sendable {
     /// Sends a value only once `interval` has passed on `clock` without a

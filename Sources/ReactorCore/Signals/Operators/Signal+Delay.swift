@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 extension Signal where Value: Sendable {
     /// Sends each value, and the completion, `interval` later on `clock`, in

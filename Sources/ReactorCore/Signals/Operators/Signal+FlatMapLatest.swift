@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 extension Signal {
     /// Maps each value to a signal and sends the values of the latest one

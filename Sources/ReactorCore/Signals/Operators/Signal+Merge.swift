@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 extension Signal {
     /// The values of all `signals` as they arrive. Completes when every one

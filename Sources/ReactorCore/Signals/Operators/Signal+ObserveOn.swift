@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 import Dispatch
 

@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 extension Signal where Value: Sendable {
     /// Sends at most one value per `interval` on `clock`: a value arriving

@@ -1,4 +1,3 @@
-import ReactorTraceFormat
 
 /// The error `timeout(_:clock:)` ends a signal with when no value came in time.
 public struct SignalTimeoutError: Error, Equatable, Sendable {

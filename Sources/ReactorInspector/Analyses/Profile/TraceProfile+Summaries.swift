@@ -12,26 +12,25 @@ extension TraceProfile {
                               latest: CauseStep?, latestRun: Int)] = [:]
         for node in model.nodes where node.isComputation {
             let name = self.name(of: node.id)
-            let counter = counters[node.id] ?? ComputationCounters()
+            let counter = causes[node.id] ?? RerunCauses()
+            let reruns = node.runs.reruns, maxRerun = node.runs.maxRerunNanoseconds
             if var entry = byName[name] {
                 entry.profile.instances += 1
                 entry.profile.stats.merge(node.runs)
                 if entry.profile.site == nil { entry.profile.site = node.site }
-                if counter.maxRerunNanoseconds > entry.slowestNanoseconds
-                    || (counter.maxRerunNanoseconds == entry.slowestNanoseconds && entry.slowest == nil) {
-                    entry.slowestNanoseconds = counter.maxRerunNanoseconds
-                    entry.slowest = counter.slowestCause
+                if maxRerun > entry.slowestNanoseconds || (maxRerun == entry.slowestNanoseconds && entry.slowest == nil) {
+                    entry.slowestNanoseconds = maxRerun
+                    entry.slowest = counter.slowest
                 }
-                if counter.latestCause != nil, entry.latest == nil || counter.reruns > entry.latestRun {
-                    entry.latest = counter.latestCause
-                    entry.latestRun = counter.reruns
+                if counter.latest != nil, entry.latest == nil || reruns > entry.latestRun {
+                    entry.latest = counter.latest
+                    entry.latestRun = reruns
                 }
                 byName[name] = entry
             } else {
                 let profile = ComputationProfile(name: name, kind: node.kind.label,
                                                  instances: 1, stats: node.runs, site: node.site)
-                byName[name] = (profile, counter.slowestCause, counter.maxRerunNanoseconds, counter.latestCause,
-                                counter.reruns)
+                byName[name] = (profile, counter.slowest, maxRerun, counter.latest, reruns)
             }
         }
         return byName.values.map { entry in
@@ -114,6 +113,6 @@ extension TraceProfile {
     }
 
     private func kindWord(_ id: UInt64) -> String {
-        nodes[id]?.kind == .computed ? "computed" : "autorun"
+        model.node(id)?.kind == .computed ? "computed" : "autorun"
     }
 }

@@ -5,22 +5,26 @@ import ReactorTraceFormat
 /// causal chain action → changed → invalidated → reran), flush durations,
 /// issues, a rerun-duration histogram and a timeline of flushes and actions.
 ///
+/// It reads the events as the one importer resolves them
+/// (``ImportedEventVisitor``): counts, names, kinds and every run's, action's
+/// and flush's pairing and duration are the model's; the profile adds the
+/// causal chains it charges reruns along and its aggregates.
 /// Memory grows with the number of nodes and action names, not with events
 /// (the timeline keeps at most ``maximumTimelineSpans`` spans).
-public final class TraceProfile {
+public final class TraceProfile: ImportedEventVisitor {
     /// How many flush and action spans the timeline keeps; later ones are counted in ``droppedTimelineSpans``.
     public let maximumTimelineSpans: Int
 
-    /// Every event recorded.
-    public private(set) var eventCount = 0
+    /// Every event of the trace (decoded, skipped or clock), as its end block counts them.
+    public var eventCount: Int { model.totalEvents }
     /// Events per kind.
-    public private(set) var eventsByKind: [TraceEventKind: Int] = [:]
+    public var eventsByKind: [TraceEventKind: Int] { model.eventsByKind }
     /// The first event's timestamp.
-    public private(set) var firstTimestamp: UInt64?
+    public var firstTimestamp: UInt64? { model.eventCount == 0 ? nil : model.firstTimestamp }
     /// The latest timestamp seen.
-    public private(set) var lastTimestamp: UInt64 = 0
+    public var lastTimestamp: UInt64 { model.lastTimestamp }
     /// Thread indexes seen.
-    public private(set) var threads: Set<UInt32> = []
+    public var threads: Set<UInt32> { Set((0..<UInt32(model.threadCount)).map { $0 }) }
     /// Every rerun's duration (first runs excluded).
     public private(set) var rerunHistogram = RerunHistogram()
     /// Flushes and actions in time order of their end, up to ``maximumTimelineSpans``.
@@ -30,54 +34,37 @@ public final class TraceProfile {
     /// Flush durations.
     public private(set) var flushes = FlushProfile()
 
-    struct Node {
-        var kind: TraceNodeKind
-        var name: String
-        var parent: UInt64
-        var owner: UInt64 = 0
-        /// False for a node known only from a `nodeNamed` (its kind is a guess).
-        var created = true
+    /// The causal chains of a computation's reruns.
+    struct RerunCauses {
+        var slowestNanoseconds: UInt64 = 0
+        var slowest: CauseStep?
+        var latest: CauseStep?
     }
 
-    struct ComputationCounters {
-        var runs = 0
-        var reruns = 0
-        var totalRerunNanoseconds: UInt64 = 0
-        var maxRerunNanoseconds: UInt64 = 0
-        var slowestCause: CauseStep?
-        var latestCause: CauseStep?
-    }
-
-    struct RunningComputation {
-        var computation: UInt64
-        var start: UInt64
-        var firstRun: Bool
-        var cause: CauseStep?
-    }
-
+    /// An open store action: its invocation and the chain its work continues.
     struct OpenAction {
         var invocation: ActionInvocation
         var store: UInt64
-        var start: UInt64
         var step: CauseStep
-        var rerunsAtStart: Int
     }
 
+    /// The reruns inside an open flush.
     struct OpenFlush {
-        var start: UInt64
         var reruns: [UInt64: (count: Int, nanoseconds: UInt64)] = [:]
         var rerunCount = 0
     }
 
+    /// Per thread: the causes of the open runs, the open actions and flushes.
     struct ThreadState {
-        var running: [RunningComputation] = []
+        var running: [CauseStep?] = []
         var actions: [OpenAction] = []
         var flushes: [OpenFlush] = []
     }
 
-    private(set) var nodes: [UInt64: Node] = [:]
-    private(set) var counters: [UInt64: ComputationCounters] = [:]
-    private let builder = TraceModelBuilder()
+    private(set) var causes: [UInt64: RerunCauses] = [:]
+    private let builder: TraceModelBuilder
+    /// The view reading the same import, event by event, if any.
+    private let actionTimeline: ActionTimeline?
     private var finished: TraceModel?
     /// Events the reader counted but did not hand out (see ``countUnreadEvents(of:)``).
     private var unread = (skipped: 0, clocks: 0)
@@ -94,9 +81,12 @@ public final class TraceProfile {
         var name: String
     }
 
-    /// An empty profile; feed it with ``record(_:)``.
-    public init(maximumTimelineSpans: Int = 20_000) {
+    /// An empty profile; feed it with ``record(_:)``. An `actionTimeline`
+    /// reads the same import of the events (values tracked for it).
+    public init(maximumTimelineSpans: Int = 20_000, actionTimeline: ActionTimeline? = nil) {
         self.maximumTimelineSpans = maximumTimelineSpans
+        self.actionTimeline = actionTimeline
+        builder = TraceModelBuilder(options: TraceModelOptions(tracksValues: actionTimeline != nil))
     }
 
     /// Builds a profile from a whole event sequence.
@@ -109,17 +99,20 @@ public final class TraceProfile {
     /// Nanoseconds from the first to the last event.
     public var durationNanoseconds: UInt64 { lastTimestamp - (firstTimestamp ?? lastTimestamp) }
 
-    /// Nodes per kind.
+    /// Nodes per kind (as created, or as inferred for nodes the trace only refers to).
     public var nodesByKind: [TraceNodeKind: Int] {
         var result: [TraceNodeKind: Int] = [:]
-        for node in nodes.values { result[node.kind, default: 0] += 1 }
+        for node in model.nodes { result[node.kind, default: 0] += 1 }
         return result
     }
 
     /// The name of node `id` (`#id` when the trace never named it).
     public func name(of id: UInt64) -> String {
-        guard let node = nodes[id] else { return id == 0 ? "(none)" : TraceNode.unnamed(id, createdAs: nil) }
-        return node.name.isEmpty ? TraceNode.unnamed(id, createdAs: node.created ? node.kind : nil) : node.name
+        id == 0 ? "(none)" : Self.name(of: id, builder)
+    }
+
+    private static func name(of id: UInt64, _ importer: TraceModelBuilder) -> String {
+        importer.position(ofNode: id).map { importer.name(ofNode: $0) } ?? TraceNode.unnamed(id, createdAs: nil)
     }
 
     /// The one model of the trace, which holds every figure the profile reports.
@@ -140,44 +133,39 @@ public final class TraceProfile {
         finished = nil
     }
 
-    /// Consumes one event.
+    /// Consumes one event: imports it and reads what the importer resolved.
     public func record(_ event: TraceEvent) {
-        builder.consume(event)
+        var visitor = self
+        builder.consume(event, visiting: &visitor)
         finished = nil
-        eventCount += 1
-        eventsByKind[event.record.kind, default: 0] += 1
-        if firstTimestamp == nil { firstTimestamp = event.timestamp }
-        lastTimestamp = max(lastTimestamp, event.timestamp)
-        threads.insert(event.thread)
-        let time = event.timestamp
-        let thread = event.thread
+    }
 
+    /// Takes the next event as the importer resolved it (and hands it to the action timeline).
+    public func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
+        actionTimeline?.visit(event, from: importer)
+        let thread = event.thread
         switch event.record {
-        case .nodeCreated(let id, let kind, let name, let parent):
-            nodes[id] = Node(kind: kind, name: name, parent: parent)
-        case .nodeNamed(let id, let name, let owner):
-            if nodes[id] == nil { nodes[id] = Node(kind: .dependency, name: name, parent: 0, created: false) }
-            nodes[id]?.name = name
-            nodes[id]?.owner = owner
         case .nodeStopped(let id):
             pendingCause[id] = nil
-        case .depend, .value, .site:
+        case .nodeCreated, .nodeNamed, .depend, .value, .site:
             break
         case .changed(let dependency):
             // A computed announces its new value after its rerun ended: the
             // change continues that rerun's chain, not whatever is open now.
-            let context = nodes[dependency]?.kind == .computed
-                ? counters[dependency]?.latestCause ?? currentContext(on: thread)
+            let context = importer.kind(ofNode: event.node) == .computed
+                ? causes[dependency]?.latest ?? currentContext(on: thread)
                 : currentContext(on: thread)
             lastChange[dependency] = context?.appending(.changed(dependency: dependency))
                 ?? CauseStep(root: .changed(dependency: dependency))
         case .invalidated(let computation, let cause, let source):
             invalidated(computation, cause: cause, source: source, on: thread)
         case .rerunBegan(let computation, let firstRun):
-            rerunBegan(computation, firstRun: firstRun, at: time, on: thread)
+            rerunBegan(computation, firstRun: firstRun, on: thread)
         case .rerunEnded(let computation):
-            rerunEnded(computation, at: time, on: thread)
+            guard let slice = event.slice else { return }
+            rerunEnded(computation, slice: slice, endedInside: event.endedInside, on: thread)
         case .actionBegan(let store, let name, let arguments):
+            let name = importer.string(name), arguments = importer.string(arguments)
             let key = ActionKey(store: store, name: name)
             let aggregate = actionAggregates[key] ?? {
                 let created = ActionAggregate(store: store, name: name)
@@ -188,20 +176,22 @@ public final class TraceProfile {
             let invocation = ActionInvocation(aggregate: aggregate, arguments: arguments)
             let step = CauseStep(root: .action(store: store, name: name, arguments: arguments), invocation: invocation)
             threadStates[thread, default: ThreadState()].actions.append(
-                OpenAction(invocation: invocation, store: store, start: time, step: step, rerunsAtStart: 0))
+                OpenAction(invocation: invocation, store: store, step: step))
         case .actionEnded(let store):
-            actionEnded(store, at: time, on: thread)
+            guard let slice = event.slice else { return }
+            actionEnded(store, slice: slice, name: importer.actionName(event.action), on: thread)
         case .flushBegan:
-            threadStates[thread, default: ThreadState()].flushes.append(OpenFlush(start: time))
+            threadStates[thread, default: ThreadState()].flushes.append(OpenFlush())
         case .flushEnded:
-            flushEnded(at: time, on: thread)
+            guard let slice = event.slice else { return }
+            flushEnded(slice, on: thread, importer)
         case .issue(let kind, let node, let message):
             if var profile = issueProfiles[kind] {
                 profile.count += 1
                 issueProfiles[kind] = profile
             } else {
-                issueProfiles[kind] = IssueProfile(kind: kind, count: 1, firstMessage: message,
-                                                   firstNode: node == 0 ? "" : name(of: node))
+                issueProfiles[kind] = IssueProfile(kind: kind, count: 1, firstMessage: importer.string(message),
+                                                   firstNode: node == 0 ? "" : Self.name(of: node, importer))
             }
         }
     }
@@ -210,7 +200,7 @@ public final class TraceProfile {
     /// computation's cause, else the innermost open action.
     private func currentContext(on thread: UInt32) -> CauseStep? {
         guard let state = threadStates[thread] else { return nil }
-        if let running = state.running.last, let cause = running.cause { return cause }
+        if let running = state.running.last, let cause = running { return cause }
         return state.actions.last?.step
     }
 
@@ -232,38 +222,33 @@ public final class TraceProfile {
         pendingCause[computation] = base?.appending(link) ?? CauseStep(root: link)
     }
 
-    private func rerunBegan(_ computation: UInt64, firstRun: Bool, at time: UInt64, on thread: UInt32) {
+    private func rerunBegan(_ computation: UInt64, firstRun: Bool, on thread: UInt32) {
         var chain: CauseStep?
-        counters[computation, default: ComputationCounters()].runs += 1
         if firstRun {
             chain = currentContext(on: thread)
         } else {
             let base = pendingCause.removeValue(forKey: computation) ?? currentContext(on: thread)
             let step = base?.appending(.reran(computation: computation)) ?? CauseStep(root: .reran(computation: computation))
             chain = step
-            counters[computation]!.reruns += 1
-            counters[computation]!.latestCause = step
+            causes[computation, default: RerunCauses()].latest = step
             step.invocation?.chargeRerun(of: computation)
         }
-        threadStates[thread, default: ThreadState()].running.append(
-            RunningComputation(computation: computation, start: time, firstRun: firstRun, cause: chain))
+        threadStates[thread, default: ThreadState()].running.append(chain)
     }
 
-    private func rerunEnded(_ computation: UInt64, at time: UInt64, on thread: UInt32) {
-        guard var state = threadStates[thread],
-              let index = state.running.lastIndex(where: { $0.computation == computation }) else { return }
-        let run = state.running[index]
-        state.running.removeSubrange(index...)
-        if !run.firstRun {
-            let duration = time &- run.start
+    /// A run the importer paired ended; the runs it ended inside it, unfinished, end too.
+    private func rerunEnded(_ computation: UInt64, slice: ImportedSlice, endedInside: Int, on thread: UInt32) {
+        guard var state = threadStates[thread], !state.running.isEmpty else { return }
+        // (What ended inside may include actions, which have no entry here: keep at least this run's.)
+        state.running.removeLast(min(state.running.count - 1, endedInside))
+        let cause = state.running.removeLast()
+        if !slice.firstRun {
+            let duration = slice.durationNanoseconds
             rerunHistogram.add(duration)
-            var counter = counters[computation, default: ComputationCounters()]
-            counter.totalRerunNanoseconds += duration
-            if duration >= counter.maxRerunNanoseconds {
-                counter.maxRerunNanoseconds = duration
-                counter.slowestCause = run.cause
+            if duration >= causes[computation, default: RerunCauses()].slowestNanoseconds {
+                causes[computation]!.slowestNanoseconds = duration
+                causes[computation]!.slowest = cause
             }
-            counters[computation] = counter
             if !state.flushes.isEmpty {
                 let last = state.flushes.count - 1
                 let previous = state.flushes[last].reruns[computation] ?? (0, 0)
@@ -274,33 +259,33 @@ public final class TraceProfile {
         threadStates[thread] = state
     }
 
-    private func actionEnded(_ store: UInt64, at time: UInt64, on thread: UInt32) {
+    private func actionEnded(_ store: UInt64, slice: ImportedSlice, name: String, on thread: UInt32) {
         guard var state = threadStates[thread],
               let index = state.actions.lastIndex(where: { $0.store == store }) else { return }
         let open = state.actions[index]
-        state.actions.removeSubrange(index...)
+        state.actions.remove(at: index)
         threadStates[thread] = state
-        let duration = time &- open.start
+        let duration = slice.durationNanoseconds
         let aggregate = open.invocation.aggregate
         aggregate.totalNanoseconds += duration
         aggregate.maxNanoseconds = max(aggregate.maxNanoseconds, duration)
-        appendSpan(TimelineSpan(kind: .action, thread: thread, start: open.start, end: time,
-                                label: qualifiedName(store: store, action: aggregate.name), reruns: open.invocation.reruns))
+        appendSpan(TimelineSpan(kind: .action, thread: thread, start: slice.begin, end: slice.begin + duration,
+                                label: name, reruns: open.invocation.reruns))
     }
 
-    private func flushEnded(at time: UInt64, on thread: UInt32) {
+    private func flushEnded(_ slice: ImportedSlice, on thread: UInt32, _ importer: TraceModelBuilder) {
         guard var state = threadStates[thread], let open = state.flushes.popLast() else { return }
         threadStates[thread] = state
-        let duration = time &- open.start
+        let duration = slice.durationNanoseconds
         flushes.count += 1
         flushes.totalNanoseconds += duration
         if duration >= flushes.maxNanoseconds {
             flushes.maxNanoseconds = duration
-            flushes.slowestStartNanoseconds = open.start
+            flushes.slowestStartNanoseconds = slice.begin
             flushes.slowestFlushReruns = open.reruns
                 .sorted { $0.value.nanoseconds != $1.value.nanoseconds ? $0.value.nanoseconds > $1.value.nanoseconds : $0.key < $1.key }
                 .prefix(5)
-                .map { (name: name(of: $0.key), reruns: $0.value.count, nanoseconds: $0.value.nanoseconds) }
+                .map { (name: Self.name(of: $0.key, importer), reruns: $0.value.count, nanoseconds: $0.value.nanoseconds) }
         }
         // A nested (misused) flush's reruns also belong to the flush around it.
         if !state.flushes.isEmpty {
@@ -312,7 +297,8 @@ public final class TraceProfile {
             state.flushes[last].rerunCount += open.rerunCount
             threadStates[thread] = state
         }
-        appendSpan(TimelineSpan(kind: .flush, thread: thread, start: open.start, end: time, label: "flush", reruns: open.rerunCount))
+        appendSpan(TimelineSpan(kind: .flush, thread: thread, start: slice.begin, end: slice.begin + duration,
+                                label: "flush", reruns: open.rerunCount))
     }
 
     private func appendSpan(_ span: TimelineSpan) {

@@ -1,8 +1,10 @@
 import ReactorTraceFormat
 
-/// Turns the event stream into text lines, one an event, as it streams: it
-/// learns names from creation and naming events, indents by nesting and shows
-/// the duration of each run and action at its end. Memory grows with nodes only.
+/// Turns the event stream into text lines, one an event, as it streams. It
+/// reads each event as the one importer (``TraceModelBuilder``) resolves it
+/// (``ImportedEvent``): names, nesting and durations are the model's, so the
+/// replay shows the names, runs and pairings every other view shows. Memory
+/// grows with nodes only.
 ///
 /// In a trace recorded with values, a node's first value is a `value` line
 /// (`value  property TodoStore.filter = all`) and each later one is folded into
@@ -10,7 +12,7 @@ import ReactorTraceFormat
 /// `changed  property TodoStore.filter: all → active`.
 ///
 /// Lines are built as UTF-8 bytes (``write(_:to:)``), with each node's name
-/// and label prepared once when it is created or named: `replay` prints tens
+/// and label rendered once when the importer learns it: `replay` prints tens
 /// of millions of lines, and building a `String` per line cost about 1.3 µs.
 public struct ReplayFormatter {
     /// Which events to print.
@@ -22,43 +24,42 @@ public struct ReplayFormatter {
     /// `value` (and `previousValue`) on value and changed objects of a trace with values.
     public let json: Bool
 
-    /// What a line shows of a node, prepared when it is created or named:
-    /// ranges of ``arena``, so that copying it retains nothing.
+    /// A node's name as rendered for lines, by the importer's node position:
+    /// ranges of ``arena``, so that copying it retains nothing. Rendered when
+    /// first shown and again when the importer learns a new name or kind.
     private struct NodeText {
-        var kind: TraceNodeKind?
-        /// The name as shown (escaped for the terminal), `kind#id` if it has none yet, `#id` if never created.
+        /// The name as shown (escaped for the terminal).
         var name: Range<Int>
-        /// The name as the trace has it, for JSON lines (which escape it their own way).
-        var raw: Range<Int>
-        /// `kind ` + bold name (or the bold name alone for an unknown kind).
+        /// `kind ` + bold name (or the bold name alone for a node the trace only refers to).
         var labeled: Range<Int>
         /// The name contains one of the filter's names (case-insensitive).
         var matches: Bool
     }
 
-    /// An open run or action on one thread.
-    private struct Frame {
-        var node: UInt64
-        var begin: UInt64
-        var isAction: Bool
-        /// `Store.action` for actions.
-        var label: [UInt8]
+    /// Hands the importer's event back to the formatter.
+    private struct Handoff: ImportedEventVisitor {
+        var event: ImportedEvent?
+        mutating func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) { self.event = event }
     }
 
-    /// A node's value as the trace last gave it, and the one before it while
-    /// the write's `changed` is still to come.
-    private struct NodeValue {
-        var current: String?
-        var previous: String?
-        /// A value event arrived and its `changed` has not yet.
-        var awaitsChange = false
+    /// The one importer: it builds the model the lines are read from (shared by copies).
+    private let importer = TraceModelBuilder(options: TraceModelOptions(tracksValues: true))
+    /// Rendered names by node position (nil: not rendered, or renamed since),
+    /// in a box shared by copies, as the line and the arena are.
+    private final class NodeTexts {
+        var entries: [NodeText?] = []
     }
 
-    private var index = NodeIndex()
-    private var nodes: [NodeText] = []
-    /// By node slot; only as long as the last slot with a value.
-    private var values: [NodeValue] = []
-    private var stacks: [[Frame]] = []
+    /// Appends the lines of a batch's events to ``output``, as the importer hands them on.
+    private struct BatchLines: ImportedEventVisitor {
+        let formatter: ReplayFormatter
+        var output: [UInt8]
+        mutating func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
+            if formatter.build(event, importer) { output.append(contentsOf: formatter.text.bytes) }
+        }
+    }
+
+    private let texts = NodeTexts()
     private let loweredNames: [String]
     /// The line being built, reused (its storage is shared by copies of the formatter).
     private let text = ByteText()
@@ -66,8 +67,6 @@ public struct ReplayFormatter {
     private let arena = ByteText(capacity: 4_096)
     /// Each kind's column in ``arena``, by raw value.
     private let kindColumns: [Range<Int>]
-    /// The strings of the ``TraceEvent`` being formatted, as a table (reused).
-    private var scratchStrings: [String] = []
 
     /// Creates a formatter.
     public init(filter: ReplayFilter = ReplayFilter(), style: TextStyle = .plain, json: Bool = false) {
@@ -111,6 +110,16 @@ public struct ReplayFormatter {
         return true
     }
 
+    /// Appends the lines of every event of `batch` the filter keeps to
+    /// `output`, each with its newline: the fastest way through a trace, one
+    /// import pass over the whole batch.
+    public mutating func write(_ batch: borrowing TraceEventBatch, to output: inout [UInt8]) {
+        var lines = BatchLines(formatter: self, output: [])
+        swap(&lines.output, &output)
+        importer.consume(batch, visiting: &lines)
+        swap(&lines.output, &output)
+    }
+
     /// Calls `body` with the UTF-8 of the line for `event` and its newline, or
     /// returns false without calling it when the filter drops the event. The
     /// cheapest form: the bytes are only valid inside `body`.
@@ -122,63 +131,51 @@ public struct ReplayFormatter {
 
     /// Builds the line for `event` in `text`; false when the filter drops it.
     private mutating func build(_ event: TraceEvent) -> Bool {
-        // One path for both forms: the event's strings go to a scratch table.
-        scratchStrings.removeAll(keepingCapacity: true)
-        let record = PlainTraceRecord(event.record, strings: &scratchStrings)
-        let strings = scratchStrings
-        return build(PlainTraceEvent(timestamp: event.timestamp, thread: event.thread, record: record), strings)
+        let importer = importer
+        var handoff = Handoff()
+        importer.consume(event, visiting: &handoff)
+        guard let imported = handoff.event else { return false }
+        return build(imported, importer)
     }
 
     /// Builds the line for `event` in `text`; false when the filter drops it.
     private mutating func build(_ event: PlainTraceEvent, _ strings: [String]) -> Bool {
-        learn(event, strings)
-        let thread = Int(event.thread)
-        if thread >= stacks.count { stacks.append(contentsOf: repeatElement([], count: thread - stacks.count + 1)) }
-        let kind = event.record.kind
-        // In text, a write's new value folds into its `changed` line, unless value lines are
-        // what was asked for; JSON keeps one object an event.
-        if case let .value(node, value) = event.record, !takeValue(strings[Int(value.index)], of: node),
-           !json, filter.kinds?.contains(.value) != true {
-            return false
-        }
-        // Filter before formatting: most events of a large trace are dropped.
-        let kept = isKept(event, strings, kind: kind, thread: thread)
-        if kept {
-            text.clear()
-            if json {
-                text.append(jsonLine(event, strings, kind: kind, thread: thread))
-            } else {
-                format(event, strings, kind: kind, thread: thread, to: text)
-            }
-        }
-        if case let .changed(dependency) = event.record, let node = index.find(dependency),
-           Int(node) < values.count {
-            values[Int(node)].awaitsChange = false
-        }
-        applyNesting(event, strings, thread: thread)
-        return kept
+        let importer = importer
+        var handoff = Handoff()
+        importer.consume(event, strings: strings, visiting: &handoff)
+        guard let imported = handoff.event else { return false }
+        return build(imported, importer)
     }
 
-    /// Records `value` as `node`'s; true if it is the node's first known value
-    /// (a line of its own), false if it is a write's new value (shown on its `changed` line).
-    private mutating func takeValue(_ value: String, of node: UInt64) -> Bool {
-        let position = slot(node)
-        if position >= values.count {
-            values.append(contentsOf: repeatElement(NodeValue(), count: position - values.count + 1))
+    private func build(_ event: ImportedEvent, _ importer: TraceModelBuilder) -> Bool {
+        let kind = event.kind
+        switch event.record {
+        case .nodeCreated, .nodeNamed:
+            // The importer learned a name or kind: render the node again when next shown.
+            if event.node >= 0, Int(event.node) < texts.entries.count { texts.entries[Int(event.node)] = nil }
+        case .value:
+            // In text, a write's new value folds into its `changed` line, unless value lines are
+            // what was asked for; JSON keeps one object an event.
+            if event.value != .first, !json, filter.kinds?.contains(.value) != true { return false }
+        default:
+            break
         }
-        let isFirst = values[position].current == nil
-        values[position].previous = values[position].current
-        values[position].current = value
-        values[position].awaitsChange = !isFirst
-        return isFirst
+        // Filter before formatting: most events of a large trace are dropped.
+        guard isKept(event, importer, kind: kind) else { return false }
+        text.clear()
+        if json {
+            text.append(jsonLine(event, importer, kind: kind))
+        } else {
+            format(event, importer, kind: kind, to: text)
+        }
+        return true
     }
 
     // MARK: - JSON lines
 
     /// The event as one JSON object and a newline.
-    private mutating func jsonLine(_ event: PlainTraceEvent, _ strings: [String], kind: TraceEventKind,
-                                   thread: Int) -> String {
-        func name(_ id: UInt64) -> String { JSONText.quoted(rawNameText(slot(id))) }
+    private func jsonLine(_ event: ImportedEvent, _ importer: TraceModelBuilder, kind: TraceEventKind) -> String {
+        func name(_ id: UInt64) -> String { JSONText.quoted(rawName(id, importer)) }
         var fields: [(String, String)] = []
         let primary: String
         switch event.record {
@@ -196,9 +193,10 @@ public struct ReplayFormatter {
             fields.append(("dependency", name(dependency)))
         case let .changed(dependency):
             primary = name(dependency)
-            let node = slot(dependency)
-            if node < values.count, values[node].awaitsChange, let new = values[node].current {
-                if let previous = values[node].previous { fields.append(("previousValue", JSONText.quoted(previous))) }
+            if event.value == .changed, let new = importer.value(ofNode: event.node) {
+                if let previous = importer.previousValue(ofNode: event.node) {
+                    fields.append(("previousValue", JSONText.quoted(previous)))
+                }
                 fields.append(("value", JSONText.quoted(new)))
             }
         case let .invalidated(computation, cause, source):
@@ -210,16 +208,14 @@ public struct ReplayFormatter {
             fields.append(("firstRun", firstRun ? "true" : "false"))
         case let .rerunEnded(computation):
             primary = name(computation)
-            if let frame = stacks[thread].last(where: { !$0.isAction && $0.node == computation }) {
-                fields.append(("durationNanoseconds", String(event.timestamp &- frame.begin)))
-            }
-        case let .actionBegan(store, action, arguments):
-            primary = JSONText.quoted(rawNameText(slot(store)) + "." + strings[Int(action.index)])
-            fields.append(("arguments", JSONText.quoted(strings[Int(arguments.index)])))
+            if let slice = event.slice { fields.append(("durationNanoseconds", String(slice.durationNanoseconds))) }
+        case let .actionBegan(_, _, arguments):
+            primary = JSONText.quoted(importer.actionName(event.action))
+            fields.append(("arguments", JSONText.quoted(importer.string(arguments))))
         case let .actionEnded(store):
-            if let frame = stacks[thread].last(where: { $0.isAction && $0.node == store }) {
-                primary = JSONText.quoted(String(decoding: frame.label, as: UTF8.self))
-                fields.append(("durationNanoseconds", String(event.timestamp &- frame.begin)))
+            if let slice = event.slice {
+                primary = JSONText.quoted(importer.actionName(event.action))
+                fields.append(("durationNanoseconds", String(slice.durationNanoseconds)))
             } else {
                 primary = name(store)
             }
@@ -228,91 +224,65 @@ public struct ReplayFormatter {
         case let .issue(issueKind, node, message):
             primary = node == 0 ? JSONText.quoted(issueKind.label) : name(node)
             fields.append(("issue", JSONText.quoted(issueKind.label)))
-            fields.append(("message", JSONText.quoted(strings[Int(message.index)])))
+            fields.append(("message", JSONText.quoted(importer.string(message))))
         case let .value(node, value):
             primary = name(node)
-            fields.append(("value", JSONText.quoted(strings[Int(value.index)])))
+            fields.append(("value", JSONText.quoted(importer.string(value))))
         case let .site(node, site, isActionCall):
             primary = name(node)
-            fields.append(("site", JSONText.quoted(strings[Int(site.index)])))
+            fields.append(("site", JSONText.quoted(importer.string(site))))
             fields.append(("actionCall", isActionCall ? "true" : "false"))
         }
-        var line = "{\"timeNanoseconds\":\(event.timestamp),\"thread\":\(event.thread),\"kind\":\"\(kind.name)\",\"name\":\(primary)"
+        var line = "{\"timeNanoseconds\":\(event.time),\"thread\":\(event.thread),\"kind\":\"\(kind.name)\",\"name\":\(primary)"
         for (key, value) in fields { line += ",\"\(key)\":\(value)" }
         return line + "}\n"
     }
 
     // MARK: - Names
 
-    private mutating func learn(_ event: PlainTraceEvent, _ strings: [String]) {
-        switch event.record {
-        case let .nodeCreated(id, kind, name, _):
-            setName(id, kind: kind, name: strings[Int(name.index)])
-        case let .nodeNamed(id, name, _):
-            let known = index.find(id).flatMap { nodes[Int($0)].kind }
-            setName(id, kind: known, name: strings[Int(name.index)])
-        default:
-            break
-        }
+    /// The model's name of node `id` (`#id` for one the importer never saw).
+    private func rawName(_ id: UInt64, _ importer: TraceModelBuilder) -> String {
+        importer.position(ofNode: id).map { importer.name(ofNode: $0) } ?? TraceNode.unnamed(id, createdAs: nil)
     }
 
-    private mutating func setName(_ id: UInt64, kind: TraceNodeKind?, name: String) {
-        let display = name.isEmpty ? TraceNode.unnamed(id, createdAs: kind) : name
+    /// Node `id`'s rendered name, rendering it the first time it is shown after the importer learned it.
+    private func rendered(_ id: UInt64, _ importer: TraceModelBuilder) -> NodeText {
+        guard let position = importer.position(ofNode: id) else { return render(id, importer) }
+        let slot = Int(position)
+        if slot < texts.entries.count, let known = texts.entries[slot] { return known }
+        let rendered = render(id, importer)
+        if slot >= texts.entries.count {
+            texts.entries.append(contentsOf: repeatElement(nil, count: slot - texts.entries.count + 1))
+        }
+        texts.entries[slot] = rendered
+        return rendered
+    }
+
+    /// Appends node `id`'s name and label to the arena. (A renamed node adds its
+    /// new text; names change once or twice a node, so this grows with nodes.)
+    private func render(_ id: UInt64, _ importer: TraceModelBuilder) -> NodeText {
+        let position = importer.position(ofNode: id)
+        let display = position.map { importer.name(ofNode: $0) } ?? TraceNode.unnamed(id, createdAs: nil)
+        let kind = position.flatMap { importer.createdKind(ofNode: $0) }
         let shown = TerminalEscaping.escape(display)
         let labeled = kind.map { $0.label + " " + style.bold(shown) } ?? style.bold(shown)
-        let text = NodeText(kind: kind, name: Self.store(shown, in: arena), raw: Self.store(display, in: arena),
-                            labeled: Self.store(labeled, in: arena), matches: matches(display))
-        if let slot = index.find(id) {
-            nodes[Int(slot)] = text
-        } else {
-            index.insert(id, at: Int32(nodes.count))
-            nodes.append(text)
-        }
+        return NodeText(name: Self.store(shown, in: arena), labeled: Self.store(labeled, in: arena),
+                        matches: matches(display))
     }
 
-    /// The slot of node `id`, adding `#id` the first time an event names a node never created.
-    @inline(__always)
-    private mutating func slot(_ id: UInt64) -> Int {
-        if let slot = index.find(id) { return Int(slot) }
-        let display = TraceNode.unnamed(id, createdAs: nil)
-        index.insert(id, at: Int32(nodes.count))
-        let stored = Self.store(display, in: arena)
-        nodes.append(NodeText(kind: nil, name: stored, raw: stored,
-                              labeled: Self.store(style.bold(display), in: arena), matches: matches(display)))
-        return nodes.count - 1
-    }
-
-    /// Appends `text` to `arena`, returning where it is. (Renaming a node
-    /// adds its new text; names change once or twice a node, so this grows
-    /// with nodes, not events.)
+    /// Appends `text` to `arena`, returning where it is.
     private static func store(_ text: String, in arena: ByteText) -> Range<Int> {
         let start = arena.count
         arena.append(text)
         return start..<arena.count
     }
 
-    // Mutating, and looking the node up themselves: a non-mutating call whose
-    // argument mutates (slot(_:) may add a node) would copy the whole formatter.
-    private mutating func appendName(of id: UInt64, to out: ByteText) {
-        let node = slot(id)
-        out.append(nodes[node].name, of: arena)
+    private func appendName(of id: UInt64, _ importer: TraceModelBuilder, to out: ByteText) {
+        out.append(rendered(id, importer).name, of: arena)
     }
 
-    private mutating func appendLabeled(of id: UInt64, to out: ByteText) {
-        let node = slot(id)
-        out.append(nodes[node].labeled, of: arena)
-    }
-
-    /// A node's name as the trace has it (for JSON lines).
-    private func rawNameText(_ slot: Int) -> String {
-        String(decoding: UnsafeBufferPointer(start: arena.base + nodes[slot].raw.lowerBound, count: nodes[slot].raw.count),
-               as: UTF8.self)
-    }
-
-    /// A node's name as text (for matching action labels).
-    private func nameText(_ slot: Int) -> String {
-        String(decoding: UnsafeBufferPointer(start: arena.base + nodes[slot].name.lowerBound, count: nodes[slot].name.count),
-               as: UTF8.self)
+    private func appendLabeled(of id: UInt64, _ importer: TraceModelBuilder, to out: ByteText) {
+        out.append(rendered(id, importer).labeled, of: arena)
     }
 
     private func matches(_ name: String) -> Bool {
@@ -323,18 +293,17 @@ public struct ReplayFormatter {
 
     // MARK: - Filtering
 
-    private mutating func isKept(_ event: PlainTraceEvent, _ strings: [String], kind: TraceEventKind,
-                                 thread: Int) -> Bool {
-        if let from = filter.from, event.timestamp < from { return false }
-        if let to = filter.to, event.timestamp > to { return false }
+    private func isKept(_ event: ImportedEvent, _ importer: TraceModelBuilder, kind: TraceEventKind) -> Bool {
+        if let from = filter.from, event.time < from { return false }
+        if let to = filter.to, event.time > to { return false }
         if let kinds = filter.kinds, !kinds.contains(kind) { return false }
-        if !loweredNames.isEmpty && !matchesName(event, strings, thread: thread) { return false }
+        if !loweredNames.isEmpty && !matchesName(event, importer) { return false }
         return true
     }
 
     /// True if a node the event involves, or the action it begins or ends, has a matching name.
-    private mutating func matchesName(_ event: PlainTraceEvent, _ strings: [String], thread: Int) -> Bool {
-        func node(_ id: UInt64) -> Bool { id != 0 && nodes[slot(id)].matches }
+    private func matchesName(_ event: ImportedEvent, _ importer: TraceModelBuilder) -> Bool {
+        func node(_ id: UInt64) -> Bool { id != 0 && rendered(id, importer).matches }
         switch event.record {
         case let .nodeCreated(id, _, _, parent): return node(id) || node(parent)
         case let .nodeNamed(id, _, owner): return node(id) || node(owner)
@@ -343,13 +312,10 @@ public struct ReplayFormatter {
         case let .changed(dependency): return node(dependency)
         case let .invalidated(computation, _, source): return node(computation) || node(source)
         case let .rerunBegan(computation, _), let .rerunEnded(computation): return node(computation)
-        case let .actionBegan(store, name, _):
-            let owner = slot(store)
-            return node(store) || matches(nameText(owner) + "." + strings[Int(name.index)])
+        case let .actionBegan(store, _, _):
+            return node(store) || matches(importer.actionName(event.action))
         case let .actionEnded(store):
-            if node(store) { return true }
-            guard let frame = stacks[thread].last(where: { $0.isAction && $0.node == store }) else { return false }
-            return matches(String(decoding: frame.label, as: UTF8.self))
+            return node(store) || (event.slice != nil && matches(importer.actionName(event.action)))
         case .flushBegan, .flushEnded: return false
         case let .issue(_, id, _): return node(id)
         case let .value(id, _): return node(id)
@@ -359,14 +325,12 @@ public struct ReplayFormatter {
 
     // MARK: - Formatting
 
-    private mutating func format(_ event: PlainTraceEvent, _ strings: [String], kind: TraceEventKind, thread: Int,
+    private func format(_ event: ImportedEvent, _ importer: TraceModelBuilder, kind: TraceEventKind,
                                  to out: ByteText) {
-        let depth = stacks[thread].count
-        let indent = kind == .rerunEnded || kind == .actionEnded ? max(0, depth - 1) : depth
         // time, right-aligned in 12 columns
         out.open("2")
-        out.appendSpaces(12 - DurationText.timeWidth(event.timestamp))
-        DurationText.appendTime(event.timestamp, to: out)
+        out.appendSpaces(12 - DurationText.timeWidth(event.time))
+        DurationText.appendTime(event.time, to: out)
         out.close()
         out.appendSpaces(2)
         out.open("2")
@@ -375,79 +339,80 @@ public struct ReplayFormatter {
         out.close()
         out.appendSpaces(2)
         out.append(kindColumns[Int(kind.rawValue)], of: arena)
-        out.appendSpaces(2 + 2 * min(indent, 20))
-        describe(event, strings, thread: thread, to: out)
+        out.appendSpaces(2 + 2 * min(event.depth, 20))
+        describe(event, importer, to: out)
         out.append(0x0A)
     }
 
-    private mutating func describe(_ event: PlainTraceEvent, _ strings: [String], thread: Int, to out: ByteText) {
+    private func describe(_ event: ImportedEvent, _ importer: TraceModelBuilder, to out: ByteText) {
         switch event.record {
         case let .nodeCreated(id, _, _, parent):
-            appendLabeled(of: id, to: out)
-            if parent != 0 { dim(" in ", parent, out) }
+            appendLabeled(of: id, importer, to: out)
+            if parent != 0 { dim(" in ", parent, importer, out) }
         case let .nodeNamed(id, name, owner):
             out.append(0x23)   // "#"
             out.appendDecimal(id)
             out.append(" is ")
-            Self.bold(TerminalEscaping.escape(strings[Int(name.index)]), out)
-            if owner != 0 { dim(" of ", owner, out) }
+            Self.bold(TerminalEscaping.escape(importer.string(name)), out)
+            if owner != 0 { dim(" of ", owner, importer, out) }
         case let .nodeStopped(id):
-            appendLabeled(of: id, to: out)
+            appendLabeled(of: id, importer, to: out)
         case let .depend(computation, dependency):
-            appendLabeled(of: computation, to: out)
-            dim(" reads ", nil, out)
-            appendLabeled(of: dependency, to: out)
+            appendLabeled(of: computation, importer, to: out)
+            dim(" reads ", nil, importer, out)
+            appendLabeled(of: dependency, importer, to: out)
         case let .changed(dependency):
-            appendLabeled(of: dependency, to: out)
-            let node = slot(dependency)
-            if node < values.count, values[node].awaitsChange, let new = values[node].current {
+            appendLabeled(of: dependency, importer, to: out)
+            if event.value == .changed, let new = importer.value(ofNode: event.node) {
                 out.append(": ")
-                out.append(TerminalEscaping.escape(values[node].previous ?? "?"))
+                out.append(TerminalEscaping.escape(importer.previousValue(ofNode: event.node) ?? "?"))
                 out.append(" → ")
                 out.append(TerminalEscaping.escape(new))
             }
         case let .invalidated(computation, cause, source):
-            appendLabeled(of: computation, to: out)
+            appendLabeled(of: computation, importer, to: out)
             out.append(0x20)
             switch cause {
-            case .dependency: dim("by ", source, out)
-            case .parent: dim("with its parent ", source, out)
-            case .explicit: dim("explicitly", nil, out)
-            case .stop: dim("by stop()", nil, out)
-            case .runaway: dim("as a runaway", nil, out)
-            case .error: dim("by an error", nil, out)
+            case .dependency: dim("by ", source, importer, out)
+            case .parent: dim("with its parent ", source, importer, out)
+            case .explicit: dim("explicitly", nil, importer, out)
+            case .stop: dim("by stop()", nil, importer, out)
+            case .runaway: dim("as a runaway", nil, importer, out)
+            case .error: dim("by an error", nil, importer, out)
             }
         case let .rerunBegan(computation, firstRun):
-            appendLabeled(of: computation, to: out)
-            if firstRun { dim(" (first run)", nil, out) }
+            appendLabeled(of: computation, importer, to: out)
+            if firstRun { dim(" (first run)", nil, importer, out) }
         case let .rerunEnded(computation):
-            appendLabeled(of: computation, to: out)
-            if let frame = stacks[thread].last(where: { $0.node == computation && !$0.isAction }) {
+            appendLabeled(of: computation, importer, to: out)
+            if let slice = event.slice {
                 out.append(0x20)
                 out.open("2")
-                DurationText.appendFormat(event.timestamp &- frame.begin, to: out)
+                DurationText.appendFormat(slice.durationNanoseconds, to: out)
                 out.close()
             }
         case let .actionBegan(store, name, arguments):
             out.open("36")
-            appendName(of: store, to: out)
+            appendName(of: store, importer, to: out)
             out.append(0x2E)   // "."
-            out.append(TerminalEscaping.escape(strings[Int(name.index)]))
+            out.append(TerminalEscaping.escape(importer.string(name)))
             out.close()
-            let arguments = TerminalEscaping.escape(strings[Int(arguments.index)])
+            let arguments = TerminalEscaping.escape(importer.string(arguments))
             if !arguments.isEmpty {
                 out.append(0x20)
                 out.append(arguments)
             }
         case let .actionEnded(store):
-            let frame = stacks[thread].last { $0.isAction && $0.node == store }
             out.open("36")
-            if let frame { out.append(frame.label) } else { appendName(of: store, to: out) }
-            out.close()
-            if let frame {
+            if let slice = event.slice {
+                out.append(TerminalEscaping.escape(importer.actionName(event.action)))
+                out.close()
                 out.append(0x20)
                 out.open("2")
-                DurationText.appendFormat(event.timestamp &- frame.begin, to: out)
+                DurationText.appendFormat(slice.durationNanoseconds, to: out)
+                out.close()
+            } else {
+                appendName(of: store, importer, to: out)
                 out.close()
             }
         case .flushBegan, .flushEnded:
@@ -457,41 +422,15 @@ public struct ReplayFormatter {
             out.append(kind.label)
             out.close()
             out.append(": ")
-            out.append(TerminalEscaping.escape(strings[Int(message.index)]))
+            out.append(TerminalEscaping.escape(importer.string(message)))
         case let .value(node, value):
-            appendLabeled(of: node, to: out)
+            appendLabeled(of: node, importer, to: out)
             out.append(" = ")
-            out.append(TerminalEscaping.escape(strings[Int(value.index)]))
+            out.append(TerminalEscaping.escape(importer.string(value)))
         case let .site(node, site, isActionCall):
-            appendLabeled(of: node, to: out)
+            appendLabeled(of: node, importer, to: out)
             out.append(isActionCall ? " action called at " : " created at ")
-            out.append(TerminalEscaping.escape(strings[Int(site.index)]))
-        }
-    }
-
-    private mutating func applyNesting(_ event: PlainTraceEvent, _ strings: [String], thread: Int) {
-        switch event.record {
-        case let .rerunBegan(computation, _):
-            stacks[thread].append(Frame(node: computation, begin: event.timestamp, isAction: false, label: []))
-        case let .actionBegan(store, name, _):
-            let owner = slot(store)
-            let label = Array((nameText(owner) + "." + TerminalEscaping.escape(strings[Int(name.index)])).utf8)
-            stacks[thread].append(Frame(node: store, begin: event.timestamp, isAction: true, label: label))
-        case let .rerunEnded(node):
-            pop(node, isAction: false, thread: thread)
-        case let .actionEnded(store):
-            pop(store, isAction: true, thread: thread)
-        default:
-            break
-        }
-    }
-
-    private mutating func pop(_ node: UInt64, isAction: Bool, thread: Int) {
-        // Almost always the innermost frame.
-        if let last = stacks[thread].last, last.node == node, last.isAction == isAction {
-            stacks[thread].removeLast()
-        } else if let index = stacks[thread].lastIndex(where: { $0.node == node && $0.isAction == isAction }) {
-            stacks[thread].removeSubrange(index...)
+            out.append(TerminalEscaping.escape(importer.string(site)))
         }
     }
 
@@ -508,10 +447,10 @@ public struct ReplayFormatter {
     }
 
     /// `text` then the name of node `id`, dimmed together.
-    private mutating func dim(_ text: StaticString, _ id: UInt64?, _ out: ByteText) {
+    private func dim(_ text: StaticString, _ id: UInt64?, _ importer: TraceModelBuilder, _ out: ByteText) {
         out.open("2")
         out.append(text)
-        if let id { appendName(of: id, to: out) }
+        if let id { appendName(of: id, importer, to: out) }
         out.close()
     }
 

@@ -2,11 +2,12 @@ import ReactorTraceFormat
 
 /// Each store action of a trace in time order, with what it changed (before →
 /// after, from the trace's values) and the reruns counted up to its end: the
-/// report's action timeline. Fed the same events as the report's profile, in
-/// one pass. An action's moment is as for `action:N`: its end and the flush
-/// its end ran. Keeps at most ``limit`` actions (and ``changeLimit`` changes
-/// each); the rest are counted.
-public final class ActionTimeline {
+/// report's action timeline. It reads the events as the one importer resolves
+/// them (``ImportedEventVisitor``): names, reruns and values are the model's.
+/// An action's moment is as for `action:N`: the end of an outermost action
+/// (none other open on its thread) and the flush its end ran. Keeps at most
+/// ``limit`` actions (and ``changeLimit`` changes each); the rest are counted.
+public final class ActionTimeline: ImportedEventVisitor {
     /// One action call.
     public struct Step: Sendable, Equatable {
         /// 1-based, in the order the actions were read.
@@ -41,12 +42,9 @@ public final class ActionTimeline {
     /// Whether the trace holds values.
     public private(set) var hasValues = false
 
-    private var names: [UInt64: String] = [:]
-    private var kinds: [UInt64: TraceNodeKind] = [:]
-    private var values: [UInt64: String] = [:]
-    private var reruns: [UInt64: Int] = [:]
-    /// Per thread: open actions' depth, and the step still collecting (its flush may follow).
-    private var depth: [UInt32: Int] = [:]
+    /// The importer whose events the timeline reads (its own for ``record(_:)``).
+    private var importer: TraceModelBuilder?
+    /// Per thread, the step still collecting (its flush may follow its end).
     private var collecting: [UInt32: (step: Int, flushDepth: Int, ended: Bool)] = [:]
 
     /// Creates a timeline.
@@ -55,58 +53,57 @@ public final class ActionTimeline {
         self.changeLimit = max(0, changeLimit)
     }
 
-    /// Consumes the next event.
+    /// Consumes the next event of a trace no other view imports: the timeline
+    /// imports it itself. To share one import with other views, pass the
+    /// timeline to ``TraceModelBuilder/consume(_:visiting:)`` instead.
     public func record(_ event: TraceEvent) {
+        let importer = importer ?? TraceModelBuilder(options: TraceModelOptions(tracksValues: true))
+        var visitor = self
+        importer.consume(event, visiting: &visitor)
+    }
+
+    /// Takes the next event as the importer resolved it (the importer must
+    /// track values for the changes: ``TraceModelOptions/tracksValues``).
+    public func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
+        self.importer = importer
         let thread = event.thread
         if var open = collecting[thread], open.ended {
-            switch event.record {
+            switch event.kind {
             case .flushBegan:
                 open.flushDepth += 1
                 collecting[thread] = open
             case .flushEnded where open.flushDepth > 0:
                 open.flushDepth -= 1
-                steps[open.step].ended = event.timestamp
+                steps[open.step].ended = event.time
                 if open.flushDepth == 0 { close(thread) } else { collecting[thread] = open }
             default:
                 if open.flushDepth == 0 { close(thread) }
             }
         }
         switch event.record {
-        case let .nodeCreated(id, kind, name, _):
-            kinds[id] = kind
-            if !name.isEmpty { names[id] = name }
-        case let .nodeNamed(id, name, _):
-            names[id] = name
-        case let .rerunBegan(computation, firstRun):
-            if !firstRun { reruns[computation, default: 0] += 1 }
-        case let .value(node, value):
+        case .value:
             hasValues = true
-            let before = values[node]
-            values[node] = value
-            if let open = collecting[thread] {
-                if steps[open.step].changes.count < changeLimit {
-                    steps[open.step].changes.append((name(node), before, value))
-                } else {
-                    steps[open.step].omittedChanges += 1
-                }
+            // A value older than the node's (threads interleave) is not the model's: not a change.
+            guard event.value == .first || event.value == .written, let open = collecting[thread],
+                  let after = importer.value(ofNode: event.node) else { return }
+            if steps[open.step].changes.count < changeLimit {
+                let before = event.value == .written ? importer.previousValue(ofNode: event.node) : nil
+                steps[open.step].changes.append((importer.name(ofNode: event.node), before, after))
+            } else {
+                steps[open.step].omittedChanges += 1
             }
-        case let .actionBegan(store, action, arguments):
-            depth[thread, default: 0] += 1
-            guard depth[thread] == 1 else { return }
+        case let .actionBegan(_, _, arguments):
+            guard event.slice?.outermost == true else { return }
             if collecting[thread] != nil { close(thread) }
             guard steps.count < limit else { omitted += 1; return }
-            let storeName = name(store)
-            steps.append(Step(ordinal: steps.count + omitted + 1, name: storeName + "." + action, arguments: arguments,
-                              began: event.timestamp, ended: event.timestamp))
+            steps.append(Step(ordinal: steps.count + omitted + 1, name: importer.actionName(event.action),
+                              arguments: importer.string(arguments), began: event.time, ended: event.time))
             collecting[thread] = (steps.count - 1, 0, false)
         case .actionEnded:
-            guard let open = depth[thread], open > 0 else { return }
-            depth[thread] = open - 1
-            if open == 1, var step = collecting[thread] {
-                step.ended = true
-                steps[step.step].ended = event.timestamp
-                collecting[thread] = step
-            }
+            guard event.slice?.outermost == true, var step = collecting[thread] else { return }
+            step.ended = true
+            steps[step.step].ended = event.time
+            collecting[thread] = step
         default:
             break
         }
@@ -117,15 +114,15 @@ public final class ActionTimeline {
         for thread in Array(collecting.keys) { close(thread) }
     }
 
+    /// Ends the step collecting on `thread` with the model's reruns so far.
     private func close(_ thread: UInt32) {
-        guard let open = collecting.removeValue(forKey: thread) else { return }
+        guard let open = collecting.removeValue(forKey: thread), let importer else { return }
         var byName: [String: Int] = [:]
-        for (id, count) in reruns { byName[name(id), default: 0] += count }
+        for position in 0..<Int32(importer.nodeCount) {
+            let reruns = importer.runs(ofNode: position).reruns
+            if reruns > 0 { byName[importer.name(ofNode: position), default: 0] += reruns }
+        }
         steps[open.step].rerunsSoFar = byName.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(10)
             .map { ($0.key, $0.value) }
-    }
-
-    private func name(_ id: UInt64) -> String {
-        names[id] ?? TraceNode.unnamed(id, createdAs: kinds[id])
     }
 }

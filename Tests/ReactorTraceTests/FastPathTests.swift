@@ -1,0 +1,48 @@
+import Foundation
+import ReactorCore
+import Testing
+@testable import ReactorTrace
+
+/// The fixed-size events take a fast path while their segment has room and the
+/// thread has a time (timed ones only with the cycle counter), and the slow path
+/// otherwise: both must write the same events. Small segments make every few
+/// events cross a segment boundary, where the slow path starts a fresh context.
+@Suite struct FastPathTests {
+    /// A node update's events, for many nodes, with ids that jump around so the
+    /// deltas take one, two and three varint bytes.
+    static let updates: [TraceRecord] = (0..<400).flatMap { index -> [TraceRecord] in
+        let computation = UInt64(1 + (index * 7_919) % 20_011)
+        let dependency = UInt64(1 + (index * 104_729) % 3_000_017)
+        return [
+            .changed(dependency: dependency),
+            .invalidated(computation: computation, cause: index % 3 == 0 ? .explicit : .dependency,
+                         source: index % 3 == 0 ? 0 : dependency),
+            .rerunBegan(computation: computation, firstRun: index % 5 == 0),
+            .depend(computation: computation, dependency: dependency),
+            .rerunEnded(computation: computation),
+            .nodeStopped(id: computation),
+            .actionEnded(store: dependency),
+            index % 2 == 0 ? .flushBegan : .flushEnded,
+        ]
+    }
+
+    @Test(arguments: [false, true], [256, 64 << 10])
+    func fastAndSlowPathsWriteTheSameEvents(usesCycleCounter: Bool, segmentCapacity: Int) throws {
+        let bytes = try TraceFixtures.record(options: .init(segmentCapacity: segmentCapacity,
+                                                            usesCycleCounter: usesCycleCounter)) { recorder in
+            for record in Self.updates { TraceFixtures.send(record, to: recorder) }
+        }
+        let (events, reader) = try TraceFixtures.readAll(bytes)
+        #expect(events.map(\.record) == Self.updates)
+        #expect(reader.truncation == nil)
+        // The thread's first event is untimed: a clock event gives it a time.
+        #expect(reader.clockEvents == 1)
+        #expect(reader.end?.events == UInt64(Self.updates.count + 1))
+        var previous: UInt64 = 0
+        for event in events {
+            #expect(event.timestamp >= previous)
+            previous = event.timestamp
+        }
+        #expect(events.first?.timestamp ?? 0 > 0)
+    }
+}
