@@ -5,7 +5,7 @@ import ReactorCore
 // The events of every node update (depend, changed, invalidate, rerun begin and
 // end) and the other fixed-size ones take a fast path with no call in it: the
 // thread's encoder, found through the thread-local, has room and a clock it can
-// read inline (`readyThread`), so the event is encoded straight into the buffer.
+// read inline (`recordFast`), so the event is encoded straight into the buffer.
 // Otherwise a tail call to the slow path (`…Slowly`) attaches the thread, starts a
 // segment or writes the thread's first time, then encodes the same bytes.
 extension TraceRecorder {
@@ -27,7 +27,7 @@ extension TraceRecorder {
     }
 
     @inline(never)
-    func nodeStoppedSlowly(_ id: UInt64) {
+    private func nodeStoppedSlowly(_ id: UInt64) {
         withThread { $0.nodeStopped(id) }
     }
 
@@ -39,7 +39,7 @@ extension TraceRecorder {
     }
 
     @inline(never)
-    func dependSlowly(computation: UInt64, dependency: UInt64) {
+    private func dependSlowly(computation: UInt64, dependency: UInt64) {
         withThread { $0.depend(computation: computation, dependency: dependency) }
     }
 
@@ -51,7 +51,7 @@ extension TraceRecorder {
     }
 
     @inline(never)
-    func changedSlowly(dependency: UInt64) {
+    private func changedSlowly(dependency: UInt64) {
         withThread { $0.changed(dependency: dependency) }
     }
 
@@ -64,7 +64,7 @@ extension TraceRecorder {
     }
 
     @inline(never)
-    func invalidatedSlowly(computation: UInt64, cause: InvalidationCause, source: UInt64) {
+    private func invalidatedSlowly(computation: UInt64, cause: InvalidationCause, source: UInt64) {
         withThread { $0.invalidated(computation: computation, cause: cause, source: source) }
     }
 
@@ -76,7 +76,7 @@ extension TraceRecorder {
     }
 
     @inline(never)
-    func rerunBeganSlowly(computation: UInt64, firstRun: Bool) {
+    private func rerunBeganSlowly(computation: UInt64, firstRun: Bool) {
         withThread { $0.rerunBegan(computation: computation, firstRun: firstRun) }
     }
 
@@ -88,7 +88,7 @@ extension TraceRecorder {
     }
 
     @inline(never)
-    func rerunEndedSlowly(computation: UInt64) {
+    private func rerunEndedSlowly(computation: UInt64) {
         withThread { $0.rerunEnded(computation: computation) }
     }
 
@@ -105,7 +105,7 @@ extension TraceRecorder {
     }
 
     @inline(never)
-    func actionEndedSlowly(store: UInt64) {
+    private func actionEndedSlowly(store: UInt64) {
         withThread { $0.actionEnded(store: store) }
     }
 
@@ -127,7 +127,7 @@ extension TraceRecorder {
     }
 
     @inline(never)
-    func flushSlowly(began: Bool) {
+    private func flushSlowly(began: Bool) {
         withThread { $0.flush(began: began) }
     }
 
