@@ -16,20 +16,19 @@ public final class Computation: @unchecked Sendable {
     /// Bumped when a run begins and when the computation is invalidated: the
     /// links stamped with the current value are the live edges.
     @usableFromInline @exclusivity(unchecked) var epoch = 0
-    /// During a run, the first link of the last run not read again yet: the
-    /// links before it were read in this run, those from it on may go. Nil
-    /// outside a run (new links go at the tail).
-    @usableFromInline @exclusivity(unchecked) var cursor: LinkPointer?
-    // The dependencies read during the current or last run, in reading order.
-    @usableFromInline @exclusivity(unchecked) var dependenciesHead: LinkPointer?
-    /// Bumped each time the dependency list is recycled, so that a walk over
-    /// it that runs user code can tell its cursor went stale.
-    @exclusivity(unchecked) var linkGeneration = 0
+    /// What the current or last run read, in reading order (the engine's
+    /// record of this reader; see `DependencyList`).
+    @usableFromInline @exclusivity(unchecked) var dependencies = DependencyList()
     /// The dependency through which readers of a computed depend on it.
     @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
     /// While deriving or checking: the computed below it on the `derivingTop`
     /// chain (stale otherwise; only read for computeds on the chain).
     @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
+    /// While checking: the link of the source being refreshed, where the
+    /// walk over its sources goes on (see `refreshStaleDerived(traced:)`).
+    @exclusivity(unchecked) var checkCursor: LinkPointer?
+    /// While checking: `dependencies.generation` when the walk (re)started.
+    @exclusivity(unchecked) var checkGeneration = 0
     /// The computation of a `Computed` (it derives a value on demand) rather than an autorun.
     @usableFromInline let isDerived: Bool
     @usableFromInline @exclusivity(unchecked) var derivedState = DerivedState.dirty
@@ -66,8 +65,6 @@ public final class Computation: @unchecked Sendable {
 
     /// The process-unique id under which this computation appears in traces.
     public let id: UInt64
-    @usableFromInline @exclusivity(unchecked) var dependenciesTail: LinkPointer?
-    @usableFromInline @exclusivity(unchecked) var dependencyCount = 0
     @exclusivity(unchecked) var onInvalidateCallbacks: [(Computation) -> Void] = [] {
         didSet { hasInvalidateCallbacks = !onInvalidateCallbacks.isEmpty }
     }
@@ -88,11 +85,11 @@ public final class Computation: @unchecked Sendable {
     @exclusivity(unchecked) var runsInFlush = 0
     @exclusivity(unchecked) var flushEpoch = 0
     let parentID: UInt64
-    @exclusivity(unchecked) var body: ((Computation) throws -> Void)?
+    /// An autorun's body, retained by hand: a run calls it through an
+    /// unretained reference (see `compute(traced:)`) and `stop` lets it go.
+    @exclusivity(unchecked) var body: Unmanaged<ComputationBody>?
     let onError: ((any Error) -> Void)?
     @exclusivity(unchecked) var onStopCallbacks: [(Computation) -> Void] = []
-    /// Unlinked links kept for the next run.
-    @exclusivity(unchecked) var freeLinks: LinkPointer?
 
     @usableFromInline
     enum DerivedState { case clean, check, dirty }
@@ -112,17 +109,14 @@ public final class Computation: @unchecked Sendable {
         self.parentID = parentID
         self.isDerived = kind == .computed
         self.onError = onError
-        self.body = body
+        self.body = body.map { .passRetained(ComputationBody($0)) }
         self.recomputeDerived = recomputeDerived
         withTracer { $0.nodeCreated(id, kind: kind, name: name ?? "", parent: parentID) }
     }
 
     deinit {
-        var cursor = freeLinks
-        while let link = cursor {
-            cursor = link.pointee.nextDependency
-            link.deallocate()
-        }
+        dependencies.deallocateSpares()
+        body?.release()
     }
 
     /// An autorun that is invalidated, or a computed whose value must be recomputed:
@@ -216,7 +210,7 @@ extension Computation {
     /// nothing (`Dependency.link` checks for invalidation when off the cursor).
     func dropEdges() {
         epoch &+= 1
-        cursor = nil
+        dependencies.cursor = nil
     }
 
     /// Runs and clears the `onInvalidate` callbacks, non-reactively. Callbacks
@@ -251,7 +245,15 @@ extension Computation {
         for callback in callbacks {
             graph.nonreactive { callback(self) }
         }
-        if !isDerived { body = nil }  // release what the body captured
+        if !isDerived { releaseBody() }
+    }
+
+    /// Lets go of the body and what it captured; if an operation is running
+    /// (the body itself may be running), when that ends.
+    func releaseBody() {
+        guard let body else { return }
+        self.body = nil
+        graph.keepUntilOperationEnds(body.takeRetainedValue())
     }
 
     /// A dependency this computation read has changed; `traced`: record the invalidation.
@@ -262,22 +264,6 @@ extension Computation {
         } else {
             markDirty(cause: .dependency, source: dependency.id, traced: traced)
         }
-    }
-
-    /// A computed this computation read may have changed.
-    /// Returns true for a computed that became possibly stale, whose readers
-    /// must be marked in turn (`Dependency.propagateCheck()`).
-    @inline(__always)
-    func markCheck() -> Bool {
-        if !isDerived {
-            if invalidated || stopped || checkPending { return false }
-            checkPending = true
-            reactor.enqueue(self)
-        } else if derivedState == .clean {
-            derivedState = .check
-            return true
-        }
-        return false
     }
 
     /// Runs the body now, tracking what it reads. Errors go to the caller.
@@ -312,7 +298,9 @@ extension Computation {
             graph.inCompute = previousInCompute
             graph.lock.runningComputation.store(previousRunning, ordering: .relaxed)
         }
-        try body?(self)
+        // No retain of the closure's context: a body that stops its own
+        // computation has it released only when the operation ends.
+        if let body { try body._withUnsafeGuaranteedRef { try $0.run(self) } }
     }
 
     /// The flush's step for this computation (Tracker's `_recompute`), plus
@@ -335,142 +323,5 @@ extension Computation {
                 reactor.report(.uncaughtError(error, computation: self))
             }
         }
-    }
-
-    /// Refreshes the computeds this computation read, in reading order, until
-    /// one of them changes (which invalidates this computation).
-    func refreshDerivedDependencies() {
-        walk: while true {
-            let generation = linkGeneration
-            var cursor = dependenciesHead
-            while let link = cursor {
-                if let source = link.pointee.source {
-                    // No retain: a computed dropped during the operation keeps its parts until it ends.
-                    source._withUnsafeGuaranteedRef { $0.refreshDerived() }
-                    // A change invalidated it: stop walking.
-                    if isInvalidatedOrDirty { return }
-                    // A source went away under the walk: start it again.
-                    if linkGeneration != generation { continue walk }
-                }
-                cursor = link.pointee.nextDependency
-            }
-            return
-        }
-    }
-
-    // MARK: Links
-
-    /// Starts a run: every link becomes stale, and the run keeps those it reads
-    /// again as it goes (the cursor walks the list in the last run's order).
-    @inline(__always)
-    func beginTracking(traced: Bool) {
-        epoch &+= 1
-        cursor = dependenciesHead
-        runIsTraced = traced
-    }
-
-    /// Ends a run: unlinks the links of the last run that this one did not read.
-    @inline(__always)
-    func finishTracking() {
-        // Usually none: a rerun reads what its last run read.
-        if let first = cursor { unlinkUnread(from: first) }
-    }
-
-    /// Unlinks `first` and the links after it, not read in the run ending.
-    @inline(never)
-    func unlinkUnread(from first: LinkPointer) {
-        cursor = nil
-        let kept = first.pointee.previousDependency
-        if let kept { kept.pointee.nextDependency = nil } else { dependenciesHead = nil }
-        dependenciesTail = kept
-        var next: LinkPointer? = first
-        while let link = next {
-            next = link.pointee.nextDependency
-            link.pointee.dependency._withUnsafeGuaranteedRef { $0.removeSubscriber(link) }
-            link.pointee.nextDependency = freeLinks
-            freeLinks = link
-            dependencyCount -= 1
-        }
-        linkGeneration &+= 1
-        if dependencyCount == 0 { Unmanaged.passUnretained(self).release() }
-    }
-
-    /// Takes a link from the free list (or allocates one) and inserts it into
-    /// this computation's dependency list before the cursor, as read in this run.
-    @usableFromInline
-    func makeLink(to dependency: Dependency) -> LinkPointer {
-        let link: LinkPointer
-        if let free = freeLinks {
-            freeLinks = free.pointee.nextDependency
-            link = free
-            link.pointee.dependency = .passUnretained(dependency)
-        } else {
-            link = .allocate(capacity: 1)
-            link.initialize(to: Link(dependency: .passUnretained(dependency), computation: .passUnretained(self)))
-        }
-        link.pointee.epoch = epoch
-        link.pointee.source = dependency.derivedOwner
-        link.pointee.readerOutput = derivedOutput
-        insertBeforeCursor(link)
-        if dependencyCount == 0 {
-            // While it has dependencies, they keep the computation alive (as
-            // Tracker's computations live while their dependencies do).
-            _ = Unmanaged.passUnretained(self).retain()
-        }
-        dependencyCount += 1
-        return link
-    }
-
-    /// Moves a link of the last run, read again out of order, before the cursor.
-    @usableFromInline
-    func moveBeforeCursor(_ link: LinkPointer) {
-        let previous = link.pointee.previousDependency
-        let next = link.pointee.nextDependency
-        if let previous { previous.pointee.nextDependency = next } else { dependenciesHead = next }
-        if let next { next.pointee.previousDependency = previous } else { dependenciesTail = previous }
-        insertBeforeCursor(link)
-        link.pointee.epoch = epoch
-        linkGeneration &+= 1
-    }
-
-    private func insertBeforeCursor(_ link: LinkPointer) {
-        let next = cursor
-        let previous = next == nil ? dependenciesTail : next!.pointee.previousDependency
-        link.pointee.previousDependency = previous
-        link.pointee.nextDependency = next
-        if let previous { previous.pointee.nextDependency = link } else { dependenciesHead = link }
-        if let next { next.pointee.previousDependency = link } else { dependenciesTail = link }
-    }
-
-    /// Drops every dependency edge, keeping the links for the next run.
-    func unlinkAllDependencies() {
-        cursor = nil
-        guard dependencyCount > 0 else { return }
-        var next = dependenciesHead
-        while let link = next {
-            next = link.pointee.nextDependency
-            link.pointee.dependency._withUnsafeGuaranteedRef { $0.removeSubscriber(link) }
-            link.pointee.nextDependency = freeLinks
-            freeLinks = link
-        }
-        dependenciesHead = nil
-        dependenciesTail = nil
-        dependencyCount = 0
-        linkGeneration &+= 1
-        Unmanaged.passUnretained(self).release()
-    }
-
-    /// Removes one link whose dependency is going away. May release self.
-    func releaseLink(_ link: LinkPointer) {
-        let previous = link.pointee.previousDependency
-        let next = link.pointee.nextDependency
-        if cursor == link { cursor = next }
-        if let previous { previous.pointee.nextDependency = next } else { dependenciesHead = next }
-        if let next { next.pointee.previousDependency = previous } else { dependenciesTail = previous }
-        link.pointee.nextDependency = freeLinks
-        freeLinks = link
-        dependencyCount -= 1
-        linkGeneration &+= 1
-        if dependencyCount == 0 { Unmanaged.passUnretained(self).release() }
     }
 }

@@ -254,8 +254,10 @@ extension Reactor {
                 let rerun = pending[head]._withUnsafeGuaranteedRef { step($0) }
                 if !rerun { head += 1 }
             }
-            for entry in pending { entry.release() }
-            pending.removeAll(keepingCapacity: true)
+            // Through the buffer and from the end: no copy of the array is
+            // retained, and nothing is moved.
+            pending.withUnsafeBufferPointer { entries in for entry in entries { entry.release() } }
+            pending.removeLast(pending.count)
             head = 0
             if nextCallback < afterFlushCallbacks.count {
                 let callback = afterFlushCallbacks[nextCallback]

@@ -54,7 +54,7 @@ final class SubjectCore<Value>: @unchecked Sendable {
     @inlinable
     func deliver(_ value: Value) {
         if _slowPath(TraceEmit.isOn) { return deliverTraced(value) }
-        if dependency.subscribersHead != nil { dependency.notifySubscribers() }
+        if dependency.subscribers.head != nil { dependency.notifySubscribers() }
         send(value)
     }
 
@@ -66,7 +66,7 @@ final class SubjectCore<Value>: @unchecked Sendable {
             if limit > 0 { TraceValueText.record(value, node: id, redacted: isRedacted, limit: limit, to: tracer) }
             tracer.changed(dependency: id)
         }
-        if dependency.subscribersHead != nil { dependency.notifySubscribers() }
+        if dependency.subscribers.head != nil { dependency.notifySubscribers() }
         ReactorCore.graph.withSignalSource(id, isStage: false) { send(value) }
     }
 
@@ -87,7 +87,7 @@ final class SubjectCore<Value>: @unchecked Sendable {
         isTerminated = true
         self.terminal = terminal
         withTracer { $0.changed(dependency: id) }
-        if dependency.subscribersHead != nil { dependency.notifySubscribers() }
+        if dependency.subscribers.head != nil { dependency.notifySubscribers() }
         let snapshot = sinks
         sinks = []
         for sink in snapshot {

@@ -1,0 +1,77 @@
+// The computation side of the engine's edges: a run keeps the links it reads
+// again in place, takes new ones from its spare links, and drops the rest
+// when it ends (see `Link` and `DependencyList`). While a computation has
+// dependencies, they keep it alive, as Tracker's computations live while
+// their dependencies do: it retains itself on its first link and releases
+// itself on its last.
+
+extension Computation {
+    /// Starts a run: every link becomes stale, and the run keeps those it reads
+    /// again as it goes (the cursor walks the list in the last run's order).
+    @inline(__always)
+    func beginTracking(traced: Bool) {
+        epoch &+= 1
+        dependencies.cursor = dependencies.head
+        runIsTraced = traced
+    }
+
+    /// Ends a run: unlinks the links of the last run that this one did not read.
+    @inline(__always)
+    func finishTracking() {
+        // Usually none: a rerun reads what its last run read.
+        if let first = dependencies.cursor { unlinkUnread(from: first) }
+    }
+
+    /// Unlinks `first` and the links after it, not read in the run ending.
+    @inline(never)
+    func unlinkUnread(from first: LinkPointer) {
+        dependencies.dropLinks(from: first) { link in
+            link.pointee.dependency._withUnsafeGuaranteedRef { $0.subscribers.remove(link) }
+        }
+        if dependencies.count == 0 { Unmanaged.passUnretained(self).release() }
+    }
+
+    /// Takes a spare link (or allocates one) and inserts it into this
+    /// computation's dependency list before the cursor, as read in this run.
+    @usableFromInline
+    func makeLink(to dependency: Dependency) -> LinkPointer {
+        let link: LinkPointer
+        if let spare = dependencies.takeSpare() {
+            link = spare
+            link.pointee.dependency = .passUnretained(dependency)
+        } else {
+            link = .allocate(capacity: 1)
+            link.initialize(to: Link(dependency: .passUnretained(dependency), computation: .passUnretained(self)))
+        }
+        link.pointee.epoch = epoch
+        link.pointee.source = dependency.derivedOwner
+        link.pointee.readerOutput = derivedOutput
+        dependencies.insertBeforeCursor(link)
+        if dependencies.count == 0 { _ = Unmanaged.passUnretained(self).retain() }
+        dependencies.count += 1
+        return link
+    }
+
+    /// Moves a link of the last run, read again out of order, before the cursor.
+    @usableFromInline
+    func moveBeforeCursor(_ link: LinkPointer) {
+        dependencies.moveBeforeCursor(link)
+        link.pointee.epoch = epoch
+    }
+
+    /// Drops every dependency edge, keeping the links for the next run.
+    func unlinkAllDependencies() {
+        dependencies.cursor = nil
+        guard dependencies.count > 0, let first = dependencies.head else { return }
+        unlinkUnread(from: first)
+    }
+
+    /// Removes one link whose dependency is going away. May release self.
+    func releaseLink(_ link: LinkPointer) {
+        dependencies.remove(link)
+        dependencies.keepSpare(link)
+        dependencies.count -= 1
+        dependencies.generation &+= 1
+        if dependencies.count == 0 { Unmanaged.passUnretained(self).release() }
+    }
+}

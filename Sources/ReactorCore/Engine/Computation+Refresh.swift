@@ -1,0 +1,179 @@
+// Pulling values up the graph: a possibly stale computed checks its computed
+// sources, deepest first, and recomputes only if one of them changed; an
+// autorun does the same before it reruns.
+
+extension Computation {
+    /// Refreshes the computeds this computation read, in reading order, until
+    /// one of them changes (which invalidates this computation).
+    func refreshDerivedDependencies() {
+        walk: while true {
+            let generation = dependencies.generation
+            var cursor = dependencies.head
+            while let link = cursor {
+                if let source = link.pointee.source {
+                    // No retain: a computed dropped during the operation keeps its parts until it ends.
+                    source._withUnsafeGuaranteedRef { $0.refreshDerived() }
+                    // A change invalidated it: stop walking.
+                    if isInvalidatedOrDirty { return }
+                    // A source went away under the walk: start it again.
+                    if dependencies.generation != generation { continue walk }
+                }
+                cursor = link.pointee.nextDependency
+            }
+            return
+        }
+    }
+
+    /// Brings this computed's value up to date, recomputing it only if one of
+    /// its sources really changed. Reports a cycle instead of recursing forever.
+    @inlinable @inline(__always)
+    func refreshDerived() {
+        // Clean and idle: the common case of a value read again.
+        if derivedState == .clean && !isDeriving && !isChecking { return }
+        refreshStaleDerived()
+    }
+
+    /// `refreshDerived()` for a computed that is not clean, or is running.
+    ///
+    /// Reads the tracing flag once for the whole refresh (the check walk below
+    /// this computed, the reruns, changes and their readers' invalidations) and
+    /// runs one of two copies of it: with no tracer installed, the same code as
+    /// with tracing compiled out, instead of a check at each emission site.
+    /// A tracer installed or removed meanwhile takes effect at the next refresh.
+    @usableFromInline
+    func refreshStaleDerived() {
+        if TraceEmit.isOn { return refreshStaleDerivedTraced() }
+        refreshStaleDerivedUntraced()
+    }
+
+    @inline(never)
+    func refreshStaleDerivedUntraced() {
+        refreshStaleDerived(traced: false)
+    }
+
+    @inline(never)
+    func refreshStaleDerivedTraced() {
+        refreshStaleDerived(traced: true)
+    }
+
+    /// Brings this computed (stale or possibly stale) up to date without
+    /// recursing: the computeds being checked form a stack through
+    /// `derivingCaller` (the `derivingTop` chain, which also names the members
+    /// of a cycle), and each remembers where its walk over its sources stopped
+    /// (`checkCursor`). A chain of n computeds costs one frame, not n.
+    @inline(__always)
+    func refreshStaleDerived(traced: Bool) {
+        // Reached again while it computes, or while it checks its sources:
+        // computeds that read each other.
+        if isDeriving || isChecking {
+            reportCycle()
+            return
+        }
+        if stopped || derivedState == .clean { return }
+        derivingCaller = graph.derivingTop
+        graph.derivingTop = self
+        let root = Unmanaged.passUnretained(self)
+        var node = root
+        // Unmanaged, each step on a guaranteed reference: no retain per node
+        // (computeds dropped meanwhile keep their parts until the operation ends).
+        while let next = node._withUnsafeGuaranteedRef({ $0.refreshStep(traced: traced, isRoot: node.toOpaque() == root.toOpaque()) }) {
+            node = next
+        }
+    }
+
+    /// One step of `refreshStaleDerived(traced:)` for this computed, on top of
+    /// the chain and possibly stale or stale (when checking already, the source
+    /// at its `checkCursor` was just refreshed). Returns the computed to step
+    /// next: a source to refresh first, now on top of the chain, or the
+    /// computed that read this one, whose walk goes on; nil after the root.
+    @inline(__always)
+    func refreshStep(traced: Bool, isRoot: Bool) -> Unmanaged<Computation>? {
+        if derivedState == .check {
+            var cursor: LinkPointer?
+            if !isChecking {
+                isChecking = true
+                checkGeneration = dependencies.generation
+                cursor = dependencies.head
+            } else if dependencies.generation != checkGeneration {
+                // A source went away under the walk: start it again.
+                checkGeneration = dependencies.generation
+                cursor = dependencies.head
+            } else {
+                cursor = checkCursor.unsafelyUnwrapped.pointee.nextDependency
+            }
+            walk: while let link = cursor {
+                if let source = link.pointee.source {
+                    let descend = source._withUnsafeGuaranteedRef { source in
+                        if source.isDeriving || source.isChecking {
+                            checkCursor = link
+                            source.reportCycle()
+                            return false
+                        }
+                        return !source.stopped && source.derivedState != .clean
+                    }
+                    if descend {
+                        checkCursor = link
+                        source._withUnsafeGuaranteedRef { source in
+                            source.derivingCaller = self
+                            graph.derivingTop = source
+                        }
+                        return source
+                    }
+                    // A cycle's report ran user code: a change may have made
+                    // this computed dirty, or a source may have gone away.
+                    if derivedState != .check { break walk }
+                    if dependencies.generation != checkGeneration {
+                        checkGeneration = dependencies.generation
+                        cursor = dependencies.head
+                        continue walk
+                    }
+                }
+                cursor = link.pointee.nextDependency
+            }
+        }
+        isChecking = false
+        if derivedState == .dirty && derived != nil {
+            rederive(traced: traced)  // which takes it off the chain
+        } else {
+            // Still possibly stale: every source is as it was, so is the value.
+            if derivedState == .check { derivedState = .clean }
+            graph.derivingTop = derivingCaller
+        }
+        if isRoot { return nil }
+        // Back to the computed that read this one: its walk goes on, or
+        // stops if this one changed (which made it dirty).
+        return .passUnretained(derivingCaller.unsafelyUnwrapped)
+    }
+
+    /// Recomputes this computed's value, on top of the `derivingTop` chain,
+    /// and tells its readers if the value changed.
+    @inline(__always)
+    func rederive(traced: Bool) {
+        isDeriving = true
+        derivedState = .clean
+        // The traced copy calls the tracer inline: it is the hot path there.
+        if traced { withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) } }
+        let previous = graph.current
+        let previousInCompute = graph.inCompute
+        graph.current = .passUnretained(self)
+        graph.inCompute = true
+        beginTracking(traced: traced)
+        let changed = recomputeDerived(self)
+        finishTracking()
+        graph.current = previous
+        graph.inCompute = previousInCompute
+        if traced { withTracer { $0.rerunEnded(computation: id) } }
+        // Off the chain before its readers hear of the change.
+        graph.derivingTop = derivingCaller
+        isDeriving = false
+        let wasFirstRun = firstRun
+        firstRun = false
+        if traced, changed || wasFirstRun, TraceEmit.valuesOn { recordDerivedValue() }
+        if changed && !wasFirstRun, let output = derivedOutput {
+            output._withUnsafeGuaranteedRef { output in
+                if traced { withTracer { $0.changed(dependency: output.id) } }
+                output.notifySubscribers(traced: traced)
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+// The dependency side of the engine's edges: recording a read (keeping the
+// link at the run's cursor, or making one) and letting links go.
+
+extension Dependency {
+    /// Adds the edge `computation -> self` unless it exists. Lock held.
+    ///
+    /// During a run, a dependency read in the same order as in the last run
+    /// keeps its link: only its stamp changes, and no list is touched.
+    @inlinable @inline(__always)
+    func link(_ computation: Computation) -> Bool {
+        // An invalidated computation has no cursor (`Computation.dropEdges()`).
+        // A traced run's reads go to `linkOffCursor`, which records them: the
+        // event's call and the check stay small in the code that inlines this
+        // (a read of a computed, in the user's closure), which then inlines
+        // as with tracing compiled out.
+        if let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self), !computation.runIsTraced {
+            next.pointee.epoch = computation.epoch
+            computation.dependencies.cursor = next.pointee.nextDependency
+            return true
+        }
+        return linkOffCursor(computation)
+    }
+
+    /// `link(_:)` for a read that is not the next one of the last run's order,
+    /// or that is in a traced run.
+    @usableFromInline
+    func linkOffCursor(_ computation: Computation) -> Bool {
+        // Dispatches before any frame is set up: a traced read in order does
+        // not pay for the large one of `linkOutOfOrder`.
+        if computation.runIsTraced, let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self) {
+            return linkTracedInOrder(computation, next)
+        }
+        return linkOutOfOrder(computation)
+    }
+
+    /// `link(_:)`'s keeping of the link at the cursor, in a traced run.
+    @inline(never)
+    func linkTracedInOrder(_ computation: Computation, _ next: LinkPointer) -> Bool {
+        next.pointee.epoch = computation.epoch
+        computation.dependencies.cursor = next.pointee.nextDependency
+        withTracer { $0.depend(computation: computation.id, dependency: id) }
+        return true
+    }
+
+    @inline(never)
+    func linkOutOfOrder(_ computation: Computation) -> Bool {
+        // Tracker adds then at once removes an invalidated computation (its
+        // onInvalidate runs immediately), so it reports a new dependent that
+        // is not kept.
+        if computation.isInvalidatedOrDirty { return true }
+        let epoch = computation.epoch
+        let next = computation.dependencies.cursor
+        if let derivedOwner, derivedOwner.refers(to: computation) { return false }  // a computed reading itself: a reported cycle
+        // Read twice in a row: the link just kept.
+        let previous = next == nil ? computation.dependencies.tail : next!.pointee.previousDependency
+        if let previous, previous.pointee.epoch == epoch, previous.pointee.dependency.refers(to: self) { return false }
+        if let existing = link(to: computation) {
+            if existing.pointee.epoch == epoch { return false }
+            // Read in the last run too, but in another order.
+            computation.moveBeforeCursor(existing)
+            if TraceEmit.isOn { TraceEmit.depend(computation: computation.id, dependency: id) }
+            return true
+        }
+        let link = computation.makeLink(to: self)
+        // Subscribers stay in creation (id) order, the order in which Tracker
+        // invalidates a dependency's dependents. Computations usually rerun in
+        // that order, so the new link almost always goes at the tail.
+        let newID = computation.id
+        var previousSubscriber = subscribers.tail
+        while let candidate = previousSubscriber, candidate.pointee.computation._withUnsafeGuaranteedRef({ $0.id }) > newID {
+            previousSubscriber = candidate.pointee.previousSubscriber
+        }
+        subscribers.insert(link, after: previousSubscriber)
+        if TraceEmit.isOn { TraceEmit.depend(computation: computation.id, dependency: id) }
+        return true
+    }
+
+    /// The link from `computation` to this dependency, live or stale, if any:
+    /// walks the shorter of the two lists that could hold it.
+    private func link(to computation: Computation) -> LinkPointer? {
+        if let tail = subscribers.tail, tail.pointee.computation.refers(to: computation) { return tail }
+        if subscribers.count <= computation.dependencies.count {
+            var cursor = subscribers.head
+            while let link = cursor {
+                if link.pointee.computation.refers(to: computation) { return link }
+                cursor = link.pointee.nextSubscriber
+            }
+        } else {
+            var cursor = computation.dependencies.head
+            while let link = cursor {
+                if link.pointee.dependency.refers(to: self) { return link }
+                cursor = link.pointee.nextDependency
+            }
+        }
+        return nil
+    }
+
+    /// Clears the copy of `derivedOwner` in the links of this dependency's
+    /// subscribers (see `Link.source`): its computed is going away. Lock held.
+    func forgetDerivedOwnerInSubscribers() {
+        var cursor = subscribers.head
+        while let link = cursor {
+            link.pointee.source = nil
+            cursor = link.pointee.nextSubscriber
+        }
+    }
+
+    /// Drops every edge into this dependency (it is going away). Lock held.
+    func detachAllSubscribers() {
+        var cursor = subscribers.removeAll()
+        while let link = cursor {
+            cursor = link.pointee.nextSubscriber
+            // A strong reference: releasing the link may release the computation.
+            let computation = link.pointee.computation.takeUnretainedValue()
+            computation.releaseLink(link)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+// Pushing a change down the graph: a dependency's change invalidates its live
+// readers; a computed that may have changed marks its readers possibly stale.
+
+extension Dependency {
+    /// Records the change (`changed`, if a tracer is installed) and tells the
+    /// subscribers. Lock held. One check of the tracing flag covers the event
+    /// and the invalidations it causes.
+    @usableFromInline
+    func publishChange() {
+        if TraceEmit.isOn { return publishChangeTraced() }
+        publishChangeUntraced()
+    }
+
+    /// The untraced copy of `publishChange()`, for a caller that has read the tracing flag.
+    @inlinable @inline(__always)
+    func publishChangeUntraced() {
+        // Out of line: a write nobody reads sets up no frame for the loop.
+        if subscribers.head != nil { notifySubscribersUntraced() }
+    }
+
+    @usableFromInline @inline(never)
+    func notifySubscribersUntraced() {
+        notifySubscribers(traced: false)
+    }
+
+    /// The traced copy of `publishChange()`, out of line (see `Computation.refreshStaleDerived()`).
+    @usableFromInline @inline(never)
+    func publishChangeTraced() {
+        withTracer { $0.changed(dependency: id) }
+        if subscribers.head != nil { notifySubscribersTraced() }
+    }
+
+    @inline(never)
+    func notifySubscribersTraced() {
+        notifySubscribers(traced: true)
+    }
+
+    /// Tells each live subscriber that this dependency changed.
+    @usableFromInline
+    func notifySubscribers() {
+        notifySubscribers(traced: TraceEmit.isOn)
+    }
+
+    /// `notifySubscribers()` within an update that has read the tracing flag:
+    /// `traced` says whether to record the invalidations.
+    @inline(__always)
+    func notifySubscribers(traced: Bool) {
+        // In place while no user code runs: invalidating a subscriber without
+        // callbacks changes no list. The first one with callbacks hands the
+        // rest (the same as a copy taken at the start would hold) to the copy.
+        var cursor = subscribers.head
+        while let link = cursor {
+            let runsCallbacks = link.pointee.computation._withUnsafeGuaranteedRef { computation in
+                guard computation.epoch == link.pointee.epoch else { return false }
+                if computation.hasInvalidateCallbacks { return true }
+                computation.dependencyChanged(self, traced: traced)
+                return false
+            }
+            if runsCallbacks {
+                notifySubscribersCopying(from: link, traced: traced)
+                return
+            }
+            cursor = link.pointee.nextSubscriber
+        }
+    }
+
+    /// Notifies the subscribers from `first` on through a copy of the list
+    /// (into a reused scratch stack, so a write allocates nothing): the
+    /// callbacks that invalidation runs may add or remove subscribers.
+    @inline(never)
+    private func notifySubscribersCopying(from first: LinkPointer, traced: Bool) {
+        let base = graph.scratch.count
+        var cursor: LinkPointer? = first
+        while let link = cursor {
+            if link.pointee.isLive { graph.scratch.append(link.pointee.computation.takeUnretainedValue()) }
+            cursor = link.pointee.nextSubscriber
+        }
+        var index = base
+        while index < graph.scratch.count {
+            graph.scratch[index].dependencyChanged(self, traced: traced)
+            index += 1
+        }
+        while graph.scratch.count > base { graph.scratch.removeLast() }
+    }
+
+    /// Marks the subscribers of a computed's output as possibly stale, and
+    /// theirs in turn. Runs no user code, so the lists are walked in place;
+    /// the last subscriber's readers are walked next rather than recursively,
+    /// so a chain costs no stack.
+    func propagateCheck() {
+        var cursor = subscribers.head
+        while let link = cursor {
+            cursor = link.pointee.nextSubscriber
+            let marked = link.pointee.computation._withUnsafeGuaranteedRef {
+                $0.epoch == link.pointee.epoch && $0.markCheck()
+            }
+            // The output from the link, not the computation: one load fewer
+            // between a link and the next (see `Link`).
+            guard marked, let output = link.pointee.readerOutput else { continue }
+            if cursor == nil {
+                cursor = output._withUnsafeGuaranteedRef { $0.subscribers.head }
+            } else {
+                output._withUnsafeGuaranteedRef { $0.propagateCheck() }
+            }
+        }
+    }
+}
+
+extension Computation {
+    /// A computed this computation read may have changed.
+    /// Returns true for a computed that became possibly stale, whose readers
+    /// must be marked in turn (`Dependency.propagateCheck()`).
+    @inline(__always)
+    func markCheck() -> Bool {
+        if !isDerived {
+            if invalidated || stopped || checkPending { return false }
+            checkPending = true
+            reactor.enqueue(self)
+        } else if derivedState == .clean {
+            derivedState = .check
+            return true
+        }
+        return false
+    }
+}
