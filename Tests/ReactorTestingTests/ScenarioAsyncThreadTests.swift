@@ -4,6 +4,7 @@ import ReactorCore
 import ReactorInspector
 @testable import ReactorTesting
 import ReactorTrace
+import TracerSlot
 import Synchronization
 
 /// Lets tasks through once `count` of them have arrived: recordings that meet
@@ -65,7 +66,7 @@ private func underlying(_ tracer: (any ReactorTracer)?) -> (any ReactorTracer)? 
 
 /// Async bodies: their task and its child tasks are recorded across
 /// suspensions, and recordings run side by side, each exact.
-@Suite struct ScenarioAsyncThreadTests {
+@Suite(.recordsScenarios) struct ScenarioAsyncThreadTests {
     @Test func anAsyncBodyIsRecordedAcrossSuspensions() async throws {
         let trace = try await ScenarioTrace.record { try await writeWithSleeps(6, listName: "suspendedList") }
         #expect(trace.reruns(of: "suspendedList") == 6)

@@ -4,6 +4,7 @@ import ReactorCore
 import ReactorInspector
 import ReactorTesting
 import ReactorTrace
+import TracerSlot
 import ReactorTraceFormat
 
 /// A list screen: `list` (or `listName`) reruns on every write of `items`, `count` only when the count changes.
@@ -48,7 +49,7 @@ private final class ForwardingTracer: ReactorTracer {
     func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) { next.issue(kind, node: node, message: message) }
 }
 
-@Suite struct ScenarioTraceTests {
+@Suite(.recordsScenarios) struct ScenarioTraceTests {
     /// 14 writes, 8 of which change the count: list reruns 14 times, count 8.
     func fourteenWrites() throws -> ScenarioTrace {
         try ScenarioTrace.record {
@@ -149,22 +150,6 @@ private final class ForwardingTracer: ReactorTracer {
         #expect(try fourteenWrites().reruns(of: "list") == 14)
     }
 
-    @Test func aTracerInstalledDuringTheRecordingIsAnError() throws {
-        // The replacement passes every event on and the router is put back at
-        // once, so recordings running beside this one lose nothing.
-        var router: (any ReactorTracer)?
-        var replacement: ForwardingTracer?
-        #expect(throws: ScenarioError.tracerReplaced) {
-            try ScenarioTrace.record {
-                router = ReactorTracing.tracer
-                replacement = ForwardingTracer(router!)
-                ReactorTracing.install(replacement)
-            }
-        }
-        if ReactorTracing.tracer === replacement { ReactorTracing.install(router) }
-        #expect(try fourteenWrites().reruns(of: "list") == 14)
-    }
-
     @Test func valuesAreRecordedWhenTheOptionsAskForThem() throws {
         let plain = try fourteenWrites()
         #expect(plain.model.eventsByKind[.value] == nil)
@@ -187,7 +172,7 @@ private final class ForwardingTracer: ReactorTracer {
 
 /// Recordings keep to their own task: work on other threads is left out
 /// unless the scope is the process.
-@Suite struct ScenarioScopeThreadTests {
+@Suite(.recordsScenarios) struct ScenarioScopeThreadTests {
     /// Writes `count` times to a screen of its own on another thread, while `body` records.
     /// Both screens' lists are named `listName`.
     func withBackgroundWrites(_ count: Int, scope: ScenarioTrace.Scope, listName: String) throws -> ScenarioTrace {
@@ -236,5 +221,27 @@ private final class ForwardingTracer: ReactorTracer {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(counts.sorted() == [3, 5, 7, 9])
+    }
+}
+
+/// A tracer installed over a recording: it has the tracer slot alone, as it
+/// would fail every recording running beside it.
+@Suite(.installsTracer) struct ScenarioTracerReplacementTests {
+    @Test func aTracerInstalledDuringTheRecordingIsAnError() throws {
+        let before = ReactorTracing.tracer
+        var router: (any ReactorTracer)?
+        var replacement: ForwardingTracer?
+        #expect(throws: ScenarioError.tracerReplaced) {
+            try ScenarioTrace.record {
+                router = ReactorTracing.tracer
+                replacement = ForwardingTracer(router!)
+                ReactorTracing.install(replacement)
+            }
+        }
+        // The router put back after its recording ended routes to nothing: the
+        // next recording takes the tracer under it as the one to put back.
+        if ReactorTracing.tracer === replacement { ReactorTracing.install(router) }
+        #expect(try ScenarioTrace.record { ListScreen().write(["x"]) }.reruns(of: "list") == 1)
+        #expect(ReactorTracing.tracer === before)
     }
 }
