@@ -55,8 +55,8 @@ public struct ScenarioTrace {
 
     /// Records the async `body`, its task and child tasks across suspensions
     /// (`async let`, task groups; not a `Task.detached`), and reads the trace
-    /// back; `options` are the recorder's. A body with no `await` in it picks
-    /// the synchronous overload.
+    /// back; `options` are the recorder's, and the body runs on the caller's
+    /// actor (`isolation`). A body with no `await` in it picks the synchronous overload.
     public static func record(scope: Scope = .task, options: TraceRecorder.Options = TraceRecorder.Options(),
                               isolation: isolated (any Actor)? = #isolation,
                               _ body: () async throws -> Void) async throws -> ScenarioTrace {
