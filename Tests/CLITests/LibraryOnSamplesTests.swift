@@ -57,6 +57,34 @@ import Testing
         }
     }
 
+    /// `top`'s live trace reads the one import: its event lines are replay's
+    /// and its actions' durations and values are the model's.
+    @Test(arguments: samples)
+    func liveTraceShowsWhatReplayAndTheModelShow(sample: String) throws {
+        let trace = try SampleTrace.named(sample)
+        let live = LiveTrace(path: trace.path, actionLimit: 1_000_000, eventLimit: 40)
+        try live.catchUp()
+        var formatter = ReplayFormatter()
+        var lines: [String] = []
+        _ = try TraceFile.forEachEvent(path: trace.path) { event in
+            if let line = formatter.line(for: event) { lines.append(line) }
+        }
+        #expect(live.eventLinesMade == lines.count)
+        #expect(!live.recentEvents.isEmpty)
+        #expect(live.recentEvents == Array(lines.suffix(live.recentEvents.count)))
+        let model = live.model()
+        #expect(live.recentActions.count == model.actions.reduce(0) { $0 + $1.count })
+        #expect(live.recentActions.reduce(0) { $0 + $1.durationNanoseconds }
+                == model.actions.reduce(0) { $0 + $1.totalNanoseconds })
+        if sample == "todos" {
+            // The filter's last write: its value as the model holds it.
+            let filter = try #require(model.nodes(named: "TodoStore.filter").first)
+            let last = try #require(live.recentActions.last { $0.changed.contains(filter.id) })
+            let position = try #require(last.changed.firstIndex(of: filter.id))
+            #expect(last.values[position] != nil)
+        }
+    }
+
     @Test(arguments: samples)
     func graphDrawsEveryCountedComputation(sample: String) throws {
         let trace = try SampleTrace.named(sample)

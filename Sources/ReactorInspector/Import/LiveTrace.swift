@@ -14,7 +14,9 @@ import ReactorTraceFormat
 /// written), and never takes a block written only in part for damage (see
 /// ``TraceReader/init(following:)``). Beside the model it keeps the most
 /// recent actions with the dependencies they changed, and optionally the
-/// latest event lines as `replay` prints them.
+/// latest event lines as `replay` prints them, both read from the same
+/// import (``ImportedEventVisitor``): actions are paired, and values resolved,
+/// by the importer.
 ///
 /// Used from one thread at a time.
 public final class LiveTrace {
@@ -42,8 +44,10 @@ public final class LiveTrace {
     private var formatter: ReplayFormatter
     /// Open actions per thread: the innermost last.
     private var openActions: [UInt32: [OpenAction]] = [:]
-    private var lineBytes: [UInt8] = []
+    /// Events of the batch being read still to come (the latest `eventLimit` become lines).
+    private var eventsLeftInBatch = 0
 
+    /// What an open action has changed so far.
     private struct OpenAction {
         var store: UInt64
         var name: String
@@ -51,9 +55,13 @@ public final class LiveTrace {
         var beganAt: UInt64
         var changed: [UInt64] = []
         var values: [String?] = []
-        /// Values recorded for nodes not yet in `changed` (the recorder writes a value just before its change).
-        var pendingValues: [UInt64: String] = [:]
         var changeCount = 0
+    }
+
+    /// Hands the importer's events to the trace.
+    private struct Feed: ImportedEventVisitor {
+        unowned let trace: LiveTrace
+        func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) { trace.take(event, importer) }
     }
 
     /// Follows the trace at `path` (which need not exist yet). `actionLimit`
@@ -62,10 +70,14 @@ public final class LiveTrace {
     public init(path: String, options: TraceModelOptions = TraceModelOptions(), actionLimit: Int = 20,
                 eventLimit: Int = 0, eventFilter: ReplayFilter = ReplayFilter()) {
         self.path = path
-        builder = TraceModelBuilder(options: options)
+        // Values are tracked for the actions' changes and the lines' old → new.
+        var options = options
+        options.tracksValues = true
+        let builder = TraceModelBuilder(options: options)
+        self.builder = builder
         self.actionLimit = max(0, actionLimit)
         self.eventLimit = max(0, eventLimit)
-        formatter = ReplayFormatter(filter: eventFilter, style: .plain)
+        formatter = ReplayFormatter(filter: eventFilter, style: .plain, importer: builder)
         status = .waiting("waiting for \(path) to appear")
     }
 
@@ -130,57 +142,55 @@ public final class LiveTrace {
     }
 
     private func consume(_ batch: borrowing TraceEventBatch) {
-        builder.consume(batch)
-        let events = batch.events
-        for position in events.indices {
-            switch events[position].record {
-            case let .actionBegan(store, name, arguments):
-                openActions[batch.thread, default: []].append(
-                    OpenAction(store: store, name: batch.string(name), arguments: batch.string(arguments),
-                               beganAt: events[position].timestamp))
-            case .actionEnded:
-                guard let open = openActions[batch.thread]?.popLast() else { break }
-                finish(open, at: events[position].timestamp)
-            case let .changed(dependency):
-                guard var stack = openActions[batch.thread], !stack.isEmpty else { break }
-                stack[stack.count - 1].changeCount += 1
-                if stack[stack.count - 1].changed.count < Self.changedLimit,
-                   !stack[stack.count - 1].changed.contains(dependency) {
-                    stack[stack.count - 1].changed.append(dependency)
-                    stack[stack.count - 1].values.append(stack[stack.count - 1].pendingValues[dependency])
-                }
-                stack[stack.count - 1].pendingValues[dependency] = nil
-                openActions[batch.thread] = stack
-            case let .value(node, value):
-                // A value recorded inside an action, for a dependency it changes: the latest one wins.
-                guard var stack = openActions[batch.thread], !stack.isEmpty else { break }
-                if let position = stack[stack.count - 1].changed.firstIndex(of: node) {
-                    stack[stack.count - 1].values[position] = batch.string(value)
-                } else if stack[stack.count - 1].pendingValues.count < Self.changedLimit {
-                    stack[stack.count - 1].pendingValues[node] = batch.string(value)
-                }
-                openActions[batch.thread] = stack
-            default:
-                break
-            }
-        }
-        guard eventLimit > 0 else { return }
-        // Every event goes through the formatter (it learns names as it goes); only the last lines are kept.
-        for position in events.indices {
-            lineBytes.removeAll(keepingCapacity: true)
-            guard formatter.write(events[position], strings: batch.strings, to: &lineBytes) else { continue }
-            eventLinesMade += 1
-            if events.count - position <= eventLimit {
-                recentEvents.append(String(decoding: lineBytes.dropLast(), as: UTF8.self))
-            }
-        }
+        eventsLeftInBatch = batch.count
+        var feed = Feed(trace: self)
+        builder.consume(batch, visiting: &feed)
         if recentEvents.count > eventLimit { recentEvents.removeFirst(recentEvents.count - eventLimit) }
     }
 
-    private func finish(_ open: OpenAction, at time: UInt64) {
+    /// Takes the next event as the importer resolved it.
+    private func take(_ event: ImportedEvent, _ importer: TraceModelBuilder) {
+        let thread = event.thread
+        switch event.record {
+        case let .actionBegan(store, name, arguments):
+            openActions[thread, default: []].append(
+                OpenAction(store: store, name: importer.string(name), arguments: importer.string(arguments),
+                           beganAt: event.time))
+        case let .actionEnded(store):
+            // Where the importer paired the end with its beginning.
+            guard let slice = event.slice, var stack = openActions[thread],
+                  let index = stack.lastIndex(where: { $0.store == store }) else { break }
+            let open = stack.remove(at: index)
+            openActions[thread] = stack
+            finish(open, duration: slice.durationNanoseconds)
+        case let .changed(dependency):
+            guard var stack = openActions[thread], !stack.isEmpty else { break }
+            let top = stack.count - 1
+            stack[top].changeCount += 1
+            // The value the write recorded, as the importer resolved it: the latest one wins.
+            let value = event.value == .changed ? importer.value(ofNode: event.node) : nil
+            if let position = stack[top].changed.firstIndex(of: dependency) {
+                if let value { stack[top].values[position] = value }
+            } else if stack[top].changed.count < Self.changedLimit {
+                stack[top].changed.append(dependency)
+                stack[top].values.append(value)
+            }
+            openActions[thread] = stack
+        default:
+            break
+        }
+        eventsLeftInBatch -= 1
+        guard eventLimit > 0 else { return }
+        // Every event goes through the filter, so lines are counted; only the last are kept.
+        guard formatter.line(for: event, importer, keepingText: eventsLeftInBatch < eventLimit) else { return }
+        eventLinesMade += 1
+        if eventsLeftInBatch < eventLimit { recentEvents.append(formatter.lastLine) }
+    }
+
+    private func finish(_ open: OpenAction, duration: UInt64) {
         guard actionLimit > 0 else { return }
         recentActions.append(LiveAction(store: open.store, name: open.name, arguments: open.arguments,
-                                        beganAt: open.beganAt, durationNanoseconds: time &- open.beganAt,
+                                        beganAt: open.beganAt, durationNanoseconds: duration,
                                         changed: open.changed, changeCount: open.changeCount, values: open.values))
         if recentActions.count > actionLimit { recentActions.removeFirst(recentActions.count - actionLimit) }
     }

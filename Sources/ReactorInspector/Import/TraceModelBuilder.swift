@@ -1,7 +1,18 @@
 import ReactorTraceFormat
 
-/// Builds a ``TraceModel`` from trace events in one streaming pass: feed it
-/// every event in order with ``consume(_:)``, then call ``finish()``.
+/// The one importer: builds a ``TraceModel`` from trace events in one
+/// streaming pass. Feed it every event in order with ``consume(_:)``, then
+/// call ``finish()``. Views that read events one by one pass an
+/// ``ImportedEventVisitor`` (``consume(_:visiting:)``) and get each event as
+/// the importer resolved it (``ImportedEvent``), during the same pass.
+///
+/// The builder dispatches each event to single-purpose trackers, the way
+/// Perfetto's trace processor builds its tables: open runs and actions per
+/// thread (``SliceTracker``), actions (``ActionTracker``), flushes
+/// (``FlushTracker``), issues (``IssueTracker``), the value history
+/// (``ValueHistoryTracker``); it keeps the node table, the edges and the
+/// causes (the root action and, while explaining, the causal chain of every
+/// change, invalidation and run), which every event touches.
 ///
 /// It follows Tracker's semantics to know the graph at every moment: a
 /// `depend` adds an edge, an invalidation drops all of the computation's edges
@@ -23,9 +34,8 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var edges = BuilderColumn<TraceEdge>()
     /// Per edge, whether its computation holds it now: see ``EdgeHold``.
     @exclusivity(unchecked) private var edgeHolds = BuilderColumn<EdgeHold>()
-    @exclusivity(unchecked) private var threads = BuilderColumn<ThreadState>()
-    @exclusivity(unchecked) private var actions: [ActionStats] = []
-    @exclusivity(unchecked) private var actionPositions: [ActionKey: Int32] = [:]
+    @exclusivity(unchecked) private var slices = SliceTracker()
+    @exclusivity(unchecked) private var actions = ActionTracker()
     /// Events by kind code: a fixed block, no array bookkeeping on every event.
     private let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: 16)
     /// Where a single event is lent as a batch of one (plain data: nothing to deinitialize).
@@ -33,9 +43,8 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var eventCount = 0
     @exclusivity(unchecked) private var firstTimestamp: UInt64?
     @exclusivity(unchecked) private var lastTimestamp: UInt64 = 0
-    @exclusivity(unchecked) private var flushes = FlushStats()
-    @exclusivity(unchecked) private var issueCounts = [Int](repeating: 0, count: 16)
-    @exclusivity(unchecked) private var issues: [TraceIssueRecord] = []
+    @exclusivity(unchecked) private var flushes = FlushTracker()
+    @exclusivity(unchecked) private var issues: IssueTracker
     @exclusivity(unchecked) private var snapshot: TraceSnapshot?
     /// `options.snapshotAt` until the snapshot is taken, then never: one comparison per event.
     @exclusivity(unchecked) private var snapshotDue = UInt64.max
@@ -49,10 +58,8 @@ public final class TraceModelBuilder {
     /// Whether value events came after the moment (the trace has values all the same).
     @exclusivity(unchecked) private var valuesAfterMoment = false
     private let tracksValues: Bool
-    /// The value history asked for: entries in file order, values interned.
-    @exclusivity(unchecked) private var history: [HistoryEntry] = []
-    @exclusivity(unchecked) private var historyValues: [String] = []
-    @exclusivity(unchecked) private var historyValueIndex: [String: Int32] = [:]
+    /// The value history asked for.
+    @exclusivity(unchecked) private var history = ValueHistoryTracker()
     /// The string table of the batch being handed to a visitor.
     private var batchStrings: [String] = []
 
@@ -64,6 +71,7 @@ public final class TraceModelBuilder {
         snapshotDue = options.snapshotAt ?? .max
         applyUntil = options.until ?? .max
         tracksValues = options.tracksValues
+        issues = IssueTracker(limit: options.issueLimit)
         for target in options.explaining.sorted() {
             collectorByName[target] = Int32(collectors.count)
             collectors.append(WhyCollector(target: target))
@@ -77,7 +85,7 @@ public final class TraceModelBuilder {
         states.deallocate()
         edges.deallocate()
         edgeHolds.deallocate()
-        threads.deallocate()
+        slices.deallocate()
     }
 
     /// How many events were consumed so far.
@@ -142,7 +150,7 @@ public final class TraceModelBuilder {
         let events = batch.events
         guard !events.isEmpty else { return }
         let thread = Int(batch.thread)
-        if thread >= threads.count { threads.extend(to: thread + 1, with: ThreadState()) }
+        slices.see(thread: thread)
         if emits { batchStrings = batch.strings }
         // Per batch, not per event: nothing below reads the count or the latest time.
         if eventCount == 0 { firstTimestamp = events[0].timestamp }
@@ -176,11 +184,11 @@ public final class TraceModelBuilder {
                 eventCounts[Int(TraceEventKind.rerunBegan.rawValue)] += 1
                 let node = runBegan(computation, firstRun: firstRun, thread: thread, at: time)
                 if emits {
-                    let depth = threads[thread].frames.count - 1
+                    let depth = slices.depth(thread) - 1
                     let slice = ImportedSlice(kind: .run, begin: time, durationNanoseconds: 0, selfNanoseconds: 0,
                                               firstRun: firstRun, outermost: false, ends: false)
                     emit(events[position], node: node, depth: depth, slice: slice,
-                         root: threads[thread].frames[depth].root, to: &visitor)
+                         root: slices.innermostRoot(thread), to: &visitor)
                 }
             case let .rerunEnded(computation):
                 eventCounts[Int(TraceEventKind.rerunEnded.rawValue)] += 1
@@ -191,7 +199,7 @@ public final class TraceModelBuilder {
                         emit(events[position], node: node, depth: ended.depth, slice: ended.slice,
                              endedInside: ended.endedInside, root: ended.root, to: &visitor)
                     } else {
-                        emit(events[position], node: node, depth: max(0, threads[thread].frames.count - 1),
+                        emit(events[position], node: node, depth: max(0, slices.depth(thread) - 1),
                              to: &visitor)
                     }
                 }
@@ -204,7 +212,7 @@ public final class TraceModelBuilder {
                 }
             case .flushBegan:
                 eventCounts[Int(TraceEventKind.flushBegan.rawValue)] += 1
-                threads[thread].flushBegins.append(time)
+                flushes.began(thread: thread, at: time)
                 if emits {
                     let slice = ImportedSlice(kind: .flush, begin: time, durationNanoseconds: 0, selfNanoseconds: 0,
                                               firstRun: false, outermost: false, ends: false)
@@ -212,8 +220,7 @@ public final class TraceModelBuilder {
                 }
             case .flushEnded:
                 eventCounts[Int(TraceEventKind.flushEnded.rawValue)] += 1
-                let begin = threads[thread].flushBegins.popLast()
-                if let begin { flushes.record(time &- begin) }
+                let begin = flushes.ended(thread: thread, at: time)
                 if emits {
                     let slice = begin.map {
                         ImportedSlice(kind: .flush, begin: $0, durationNanoseconds: time &- $0,
@@ -241,12 +248,12 @@ public final class TraceModelBuilder {
                 if emits { emit(events[position], node: node, to: &visitor) }
             case let .actionBegan(store, name, arguments):
                 eventCounts[Int(TraceEventKind.actionBegan.rawValue)] += 1
-                let outermost = emits && !threads[thread].frames.contains { $0.isAction }
+                let outermost = emits && !slices.hasOpenAction(thread)
                 actionBegan(store, name: batch.string(name), arguments: batch.string(arguments), thread: thread,
                             at: time)
                 if emits {
-                    let depth = threads[thread].frames.count - 1
-                    let frame = threads[thread].frames[depth]
+                    let depth = slices.depth(thread) - 1
+                    let frame = slices.frame(thread, at: depth)
                     let slice = ImportedSlice(kind: .action, begin: time, durationNanoseconds: 0, selfNanoseconds: 0,
                                               firstRun: false, outermost: outermost, ends: false)
                     emit(events[position], node: frame.node, depth: depth, slice: slice, action: frame.action,
@@ -261,7 +268,7 @@ public final class TraceModelBuilder {
                         emit(events[position], node: node, depth: ended.depth, slice: ended.slice,
                              action: ended.action, root: ended.root, to: &visitor)
                     } else {
-                        emit(events[position], node: node, depth: max(0, threads[thread].frames.count - 1),
+                        emit(events[position], node: node, depth: max(0, slices.depth(thread) - 1),
                              to: &visitor)
                     }
                 }
@@ -297,7 +304,7 @@ public final class TraceModelBuilder {
                                                      value: ImportedValue = .none, to visitor: inout Visitor) {
         let thread = Int(event.thread)
         let imported = ImportedEvent(time: event.timestamp, thread: event.thread, record: event.record, node: node,
-                                     relatedNode: related, depth: depth ?? threads[thread].frames.count,
+                                     relatedNode: related, depth: depth ?? slices.depth(thread),
                                      slice: slice, endedInside: endedInside, action: action, rootAction: root ?? enclosingRoot(thread),
                                      value: value)
         visitor.visit(imported, from: self)
@@ -308,26 +315,19 @@ public final class TraceModelBuilder {
         if let at = options.snapshotAt, snapshot == nil { takeSnapshot(at: at) }
         var finalEdges = Set<TraceEdgeKey>()
         for position in edges.indices where isHeld(position) { finalEdges.insert(edges[position].key) }
-        for position in actions.indices {
-            let storeNode = index.find(actions[position].store).map { nodes[Int($0)] }
-            if let storeNode { actions[position].storeName = storeNode.name }
-        }
+        let finishedActions = actions.finished { store in index.find(store).map { nodes[Int($0)].name } }
         var byKind: [TraceEventKind: Int] = [:]
         for kind in TraceEventKind.allCases where eventCounts[Int(kind.rawValue)] > 0 {
             byKind[kind] = eventCounts[Int(kind.rawValue)]
         }
-        var issuesByKind: [TraceIssueKind: Int] = [:]
-        for kind in TraceIssueKind.allCases where issueCounts[Int(kind.rawValue)] > 0 {
-            issuesByKind[kind] = issueCounts[Int(kind.rawValue)]
-        }
         var explanations: [String: WhyReport] = [:]
         for collector in collectors { explanations[collector.target] = report(for: collector) }
-        let unfinished = threads.reduce(0) { $0 + $1.frames.filter { !$0.isAction }.count }
-        let valueHistory = finishedHistory()
-        var model = TraceModel(nodes: nodes.array, edges: edges.array, finalEdges: finalEdges, snapshot: snapshot, actions: actions,
+        let unfinished = slices.unfinishedRuns
+        let valueHistory = history.finished(nodeID: { nodes[Int($0)].id }, actionName: actionName)
+        var model = TraceModel(nodes: nodes.array, edges: edges.array, finalEdges: finalEdges, snapshot: snapshot, actions: finishedActions,
                           eventCount: eventCount, eventsByKind: byKind, firstTimestamp: firstTimestamp ?? 0,
-                          lastTimestamp: lastTimestamp, threadCount: threads.count, flushes: flushes,
-                          issueCounts: issuesByKind, issues: issues, explanations: explanations,
+                          lastTimestamp: lastTimestamp, threadCount: slices.threadCount, flushes: flushes.stats,
+                          issueCounts: issues.byKind, issues: issues.kept, explanations: explanations,
                           unfinishedRuns: unfinished)
         model.valueHistory = valueHistory
         model.latestTimestampRead = max(latestRead, lastTimestamp)
@@ -373,29 +373,29 @@ extension TraceModelBuilder {
     /// `Store.action` for the action at `position` (``ImportedEvent/action``),
     /// with the store's name as known now (the action's name alone without a store).
     public func actionName(_ position: Int32) -> String {
-        let stats = actions[Int(position)]
+        let stats = actions[position]
         guard stats.store != 0 else { return stats.name }
         let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
         return storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)"
     }
 
     /// How many recording threads the importer has seen (indexes `0..<threadCount`).
-    public var threadCount: Int { threads.count }
+    public var threadCount: Int { slices.threadCount }
 
     /// The runs, actions and flushes still open on `thread`, outermost first
     /// (at the end of a trace: those it ended inside).
     public func openSlices(onThread thread: UInt32) -> [(slice: ImportedSlice, node: Int32, action: Int32)] {
-        guard Int(thread) < threads.count else { return [] }
+        guard Int(thread) < slices.threadCount else { return [] }
         var open: [(slice: ImportedSlice, node: Int32, action: Int32)] = []
         var outermostAction = true
-        for frame in threads[Int(thread)].frames {
+        for frame in slices.open(Int(thread)) {
             let slice = ImportedSlice(kind: frame.isAction ? .action : .run, begin: frame.begin, durationNanoseconds: 0,
                                       selfNanoseconds: 0, firstRun: frame.firstRun,
                                       outermost: frame.isAction && outermostAction, ends: false)
             if frame.isAction { outermostAction = false }
             open.append((slice, frame.node, frame.isAction ? frame.action : -1))
         }
-        for begin in threads[Int(thread)].flushBegins {
+        for begin in flushes.open(onThread: Int(thread)) {
             open.append((ImportedSlice(kind: .flush, begin: begin, durationNanoseconds: 0, selfNanoseconds: 0,
                                        firstRun: false, outermost: false, ends: false), -1, -1))
         }
@@ -439,14 +439,6 @@ extension TraceModelBuilder {
         var valueAwaitsChange = false
     }
 
-    /// One entry of the value history: positions, not strings, until the end.
-    struct HistoryEntry {
-        var node: Int32
-        var timestamp: UInt64
-        var value: Int32
-        var root: Int32
-    }
-
     /// An edge's computation and the generation of that computation's edges
     /// in which the edge was last read (0: never).
     struct EdgeHold {
@@ -457,28 +449,6 @@ extension TraceModelBuilder {
     struct EdgeSlot {
         var dependency: Int32
         var edge: Int32
-    }
-
-    /// An open run or action on one thread.
-    struct Frame {
-        var isAction: Bool
-        var node: Int32
-        var action: Int32
-        var root: Int32
-        var cause: CauseLink?
-        var begin: UInt64
-        var nestedNanoseconds: UInt64 = 0
-        var firstRun = false
-    }
-
-    struct ThreadState {
-        var frames: [Frame] = []
-        var flushBegins: [UInt64] = []
-    }
-
-    struct ActionKey: Hashable {
-        var store: Int32
-        var name: String
     }
 
     /// A run or action just ended, for the event handed on.
@@ -512,13 +482,12 @@ extension TraceModelBuilder {
     /// (read in place: copying the frame would retain its cause).
     @inline(__always)
     private func enclosingRoot(_ thread: Int) -> Int32 {
-        let count = threads[thread].frames.count
-        return count > 0 ? threads[thread].frames[count - 1].root : -1
+        slices.innermostRoot(thread)
     }
 
     /// The cause of the innermost open run or action on `thread` (only read while explaining).
     private func enclosingCause(_ thread: Int) -> CauseLink? {
-        threads[thread].frames.last?.cause
+        slices.innermostCause(thread)
     }
 
     private func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64, at time: UInt64) -> Int32 {
@@ -559,11 +528,8 @@ extension TraceModelBuilder {
     }
 
     private func issue(_ kind: TraceIssueKind, node: UInt64, message: String, at time: UInt64) {
-        issueCounts[Int(kind.rawValue)] += 1
         if node != 0 { _ = position(of: node, inferring: .computation) }
-        if issues.count < options.issueLimit {
-            issues.append(TraceIssueRecord(timestamp: time, kind: kind, node: node, message: message))
-        }
+        issues.record(kind, node: node, message: message, at: time)
     }
 
     private func matchTarget(_ node: Int32) {
@@ -573,7 +539,7 @@ extension TraceModelBuilder {
             // A node named after its first value (an `@Reactive` learns its
             // owner on first access): that value opens its history.
             if let value = nodes[Int(node)].value, let time = nodes[Int(node)].valueTimestamp {
-                recordHistory(node, value: value, root: states[Int(node)].valueRoot, at: time)
+                history.record(node, value: value, root: states[Int(node)].valueRoot, at: time)
             }
         }
         guard explains else { return }
@@ -722,89 +688,59 @@ extension TraceModelBuilder {
         }
         states[Int(computation)].pendingRoot = -1
         if root >= 0 {
-            actions[Int(root)].runsCaused += 1
-            actions[Int(root)].runsCausedByComputation[computationID, default: 0] += 1
+            actions.caused(root, runOf: computationID)
         }
-        threads[thread].frames.append(Frame(isAction: false, node: computation, action: -1, root: root,
-                                            cause: cause, begin: time, firstRun: firstRun))
+        slices.push(SliceTracker.Frame(isAction: false, node: computation, action: -1, root: root, cause: cause,
+                                       begin: time, firstRun: firstRun), thread: thread)
         return computation
     }
 
     private func runEnded(_ computationID: UInt64, thread: Int, at time: UInt64) -> EndedSlice? {
         guard let computation = index.find(computationID) else { return nil }
-        // Almost always the innermost frame: popped without a search.
-        let count = threads[thread].frames.count
-        let frame: Frame
-        let depth: Int
-        if count > 0, !threads[thread].frames[count - 1].isAction, threads[thread].frames[count - 1].node == computation {
-            frame = threads[thread].frames.removeLast()
-            depth = count - 1
-        } else {
-            // Runs and actions opened inside it and never ended (a thrown body) end with it.
-            guard let found = threads[thread].frames.lastIndex(where: { !$0.isAction && $0.node == computation })
-            else { return nil }
-            frame = threads[thread].frames[found]
-            threads[thread].frames.removeSubrange(found...)
-            depth = found
-        }
-        let duration = time &- frame.begin
-        let exclusive = duration >= frame.nestedNanoseconds ? duration - frame.nestedNanoseconds : 0
+        guard let ended = slices.endRun(computation, thread: thread, at: time) else { return nil }
+        let duration = ended.duration, exclusive = ended.exclusive
         nodes[Int(computation)].runs.totalNanoseconds &+= duration
         nodes[Int(computation)].runs.selfNanoseconds &+= exclusive
         nodes[Int(computation)].runs.durations.record(duration)
-        if !frame.firstRun {
+        if !ended.frame.firstRun {
             nodes[Int(computation)].runs.rerunNanoseconds &+= duration
             if duration > nodes[Int(computation)].runs.maxRerunNanoseconds {
                 nodes[Int(computation)].runs.maxRerunNanoseconds = duration
             }
         }
-        let remaining = threads[thread].frames.count
-        if remaining > 0 { threads[thread].frames[remaining - 1].nestedNanoseconds &+= duration }
-        states[Int(computation)].runRoot = frame.root
-        if explains { states[Int(computation)].runCause = frame.cause }
-        return EndedSlice(slice: ImportedSlice(kind: .run, begin: frame.begin, durationNanoseconds: duration,
-                                               selfNanoseconds: exclusive, firstRun: frame.firstRun,
+        states[Int(computation)].runRoot = ended.frame.root
+        if explains { states[Int(computation)].runCause = ended.frame.cause }
+        return EndedSlice(slice: ImportedSlice(kind: .run, begin: ended.frame.begin, durationNanoseconds: duration,
+                                               selfNanoseconds: exclusive, firstRun: ended.frame.firstRun,
                                                outermost: false, ends: true),
-                          depth: depth, endedInside: count - 1 - depth, action: -1, root: frame.root)
+                          depth: ended.depth, endedInside: ended.endedInside, action: -1, root: ended.frame.root)
     }
 
     private func actionBegan(_ storeID: UInt64, name: String, arguments: String, thread: Int, at time: UInt64) {
         let store = position(of: storeID, inferring: .store)
-        let key = ActionKey(store: store, name: name)
-        let action: Int32
-        if let existing = actionPositions[key] {
-            action = existing
-        } else {
-            action = Int32(actions.count)
-            actionPositions[key] = action
-            actions.append(ActionStats(store: storeID, storeName: nodes[Int(store)].givenName, name: name,
-                                       firstArguments: arguments))
-        }
-        actions[Int(action)].count += 1
-        let enclosing = threads[thread].frames.last
+        let action = actions.called(store: store, storeID: storeID, storeName: nodes[Int(store)].givenName, name: name,
+                                    arguments: arguments)
+        let enclosing = slices.innermost(thread)
         // The outermost cause stays the root: an action run by a computation
         // belongs to whatever made that computation run.
         let root = (enclosing?.root ?? -1) >= 0 ? enclosing!.root : action
         let cause = explains ? CauseLink.make(.action(action: action, arguments: arguments, site: nil), after: enclosing?.cause) : nil
-        threads[thread].frames.append(Frame(isAction: true, node: store, action: action, root: root, cause: cause,
-                                            begin: time))
+        slices.push(SliceTracker.Frame(isAction: true, node: store, action: action, root: root, cause: cause,
+                                       begin: time), thread: thread)
     }
 
     /// Attaches a call site to the action invocation just begun on `thread`.
     private func actionSited(site: String, thread: Int) {
-        guard let frame = threads[thread].frames.last, frame.isAction else { return }
+        guard let frame = slices.innermost(thread), frame.isAction else { return }
         frame.cause?.attachActionSite(site)
     }
 
     private func actionEnded(_ storeID: UInt64, thread: Int, at time: UInt64) -> EndedSlice? {
-        guard let store = index.find(storeID),
-              let depth = threads[thread].frames.lastIndex(where: { $0.isAction && $0.node == store })
+        guard let store = index.find(storeID), let ended = slices.endAction(store, thread: thread, at: time)
         else { return nil }
-        let frame = threads[thread].frames.remove(at: depth)
-        let duration = time &- frame.begin
-        actions[Int(frame.action)].totalNanoseconds &+= duration
-        actions[Int(frame.action)].durations.record(duration)
-        let outermost = !threads[thread].frames[..<depth].contains { $0.isAction }
+        let frame = ended.frame, duration = ended.duration, depth = ended.depth
+        actions.ended(frame.action, after: duration)
+        let outermost = slices.isOutermost(thread, below: depth)
         return EndedSlice(slice: ImportedSlice(kind: .action, begin: frame.begin, durationNanoseconds: duration,
                                                selfNanoseconds: duration, firstRun: false, outermost: outermost,
                                                ends: true),
@@ -816,7 +752,7 @@ extension TraceModelBuilder {
         let node = position(of: id, inferring: .reactiveValue)
         // A computed records its value after its run: the run's cause set it.
         let root = nodes[Int(node)].kind == .computed ? states[Int(node)].runRoot : enclosingRoot(thread)
-        if states[Int(node)].inHistory { recordHistory(node, value: value, root: root, at: time) }
+        if states[Int(node)].inHistory { history.record(node, value: value, root: root, at: time) }
         // Chunks of different threads interleave out of time order: the latest write wins.
         if let known = nodes[Int(node)].valueTimestamp, known > time { return .stale }
         let first = nodes[Int(node)].value == nil
@@ -826,33 +762,6 @@ extension TraceModelBuilder {
         nodes[Int(node)].valueTimestamp = time
         states[Int(node)].valueRoot = root
         return first ? .first : .written
-    }
-
-    private func recordHistory(_ node: Int32, value: String, root: Int32, at time: UInt64) {
-        let interned: Int32
-        if let known = historyValueIndex[value] {
-            interned = known
-        } else {
-            interned = Int32(historyValues.count)
-            historyValues.append(value)
-            historyValueIndex[value] = interned
-        }
-        history.append(HistoryEntry(node: node, timestamp: time, value: interned, root: root))
-    }
-
-    /// The history in time order (stable: one thread's entries keep their
-    /// order), each with the value it replaced and its action's name.
-    private func finishedHistory() -> [TraceValueChange] {
-        var ordered = history.enumerated().map { ($0.offset, $0.element) }
-        ordered.sort { ($0.1.timestamp, $0.0) < ($1.1.timestamp, $1.0) }
-        var previous: [Int32: Int32] = [:]
-        return ordered.map { _, entry in
-            let before = previous[entry.node].map { historyValues[Int($0)] }
-            previous[entry.node] = entry.value
-            let action = entry.root >= 0 ? actionName(entry.root) : nil
-            return TraceValueChange(node: nodes[Int(entry.node)].id, timestamp: entry.timestamp,
-                                    value: historyValues[Int(entry.value)], previous: before, action: action)
-        }
     }
 
     private func takeSnapshot(at timestamp: UInt64) {

@@ -43,7 +43,7 @@ public struct ReplayFormatter {
     }
 
     /// The one importer: it builds the model the lines are read from (shared by copies).
-    private let importer = TraceModelBuilder(options: TraceModelOptions(tracksValues: true))
+    private let importer: TraceModelBuilder
     /// Rendered names by node position (nil: not rendered, or renamed since),
     /// in a box shared by copies, as the line and the arena are.
     private final class NodeTexts {
@@ -68,8 +68,16 @@ public struct ReplayFormatter {
     /// Each kind's column in ``arena``, by raw value.
     private let kindColumns: [Range<Int>]
 
-    /// Creates a formatter.
+    /// Creates a formatter with its own importer.
     public init(filter: ReplayFilter = ReplayFilter(), style: TextStyle = .plain, json: Bool = false) {
+        self.init(filter: filter, style: style, json: json,
+                  importer: TraceModelBuilder(options: TraceModelOptions(tracksValues: true)))
+    }
+
+    /// Creates a formatter for the events another view imports with `importer`
+    /// (which must track values for old → new): feed it with ``line(for:_:keepingText:)``.
+    init(filter: ReplayFilter, style: TextStyle, json: Bool = false, importer: TraceModelBuilder) {
+        self.importer = importer
         self.filter = filter
         self.style = json ? .plain : style
         self.json = json
@@ -120,6 +128,16 @@ public struct ReplayFormatter {
         swap(&lines.output, &output)
     }
 
+    /// Builds the line for an event another view's import handed on; false
+    /// when the filter drops it. With `keepingText`, ``lastLine`` is its text;
+    /// without, the line is only filtered (counted), not formatted.
+    func line(for event: ImportedEvent, _ importer: TraceModelBuilder, keepingText: Bool) -> Bool {
+        keepingText ? build(event, importer) : isShown(event, importer)
+    }
+
+    /// The line built last, without its newline.
+    var lastLine: String { String(decoding: UnsafeBufferPointer(rebasing: text.bytes.dropLast()), as: UTF8.self) }
+
     /// Calls `body` with the UTF-8 of the line for `event` and its newline, or
     /// returns false without calling it when the filter drops the event. The
     /// cheapest form: the bytes are only valid inside `body`.
@@ -148,6 +166,18 @@ public struct ReplayFormatter {
     }
 
     private func build(_ event: ImportedEvent, _ importer: TraceModelBuilder) -> Bool {
+        guard isShown(event, importer) else { return false }
+        text.clear()
+        if json {
+            text.append(jsonLine(event, importer, kind: event.kind))
+        } else {
+            format(event, importer, kind: event.kind, to: text)
+        }
+        return true
+    }
+
+    /// True if `event` gets a line (the filter keeps it, and a write's value folds into its change).
+    private func isShown(_ event: ImportedEvent, _ importer: TraceModelBuilder) -> Bool {
         let kind = event.kind
         switch event.record {
         case .nodeCreated, .nodeNamed:
@@ -161,14 +191,7 @@ public struct ReplayFormatter {
             break
         }
         // Filter before formatting: most events of a large trace are dropped.
-        guard isKept(event, importer, kind: kind) else { return false }
-        text.clear()
-        if json {
-            text.append(jsonLine(event, importer, kind: kind))
-        } else {
-            format(event, importer, kind: kind, to: text)
-        }
-        return true
+        return isKept(event, importer, kind: kind)
     }
 
     // MARK: - JSON lines
