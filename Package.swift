@@ -52,15 +52,18 @@ let package = Package(
         .executableTarget(name: "stress", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Stress"),
         .executableTarget(name: "todos", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Todos"),
         .executableTarget(name: "profile", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Profile"),
-        .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore"]),
+        // Keeps the tests that install the process-wide tracer apart from the scenario recordings.
+        .target(name: "TracerSlot", path: "Tests/TracerSlot"),
+        .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore", "TracerSlot"]),
         // Runs the built executables, for the end-to-end tests of the two suites below.
         .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
         .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorTraceFormat", "ReactorCore", "BuiltProducts"]),
         // Checks of the HTML and Markdown reports, shared by the two suites that make them.
         .target(name: "ReportAssertions", path: "Tests/ReportAssertions"),
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore", "ReportAssertions"]),
-        .testTarget(name: "ProfilingScenarios", dependencies: ["ReactorCore", "ReactorTrace", "ReactorTesting"]),
-        .testTarget(name: "ReactorTestingTests", dependencies: ["ReactorTesting", "ReactorInspector", "ReactorCore", "ReactorTrace", "ReactorTraceFormat"]),
+        .testTarget(name: "ProfilingScenarios", dependencies: ["ReactorCore", "ReactorTrace", "ReactorTesting", "TracerSlot"]),
+        .testTarget(name: "ReactorTestingTests", dependencies: ["ReactorTesting", "ReactorInspector", "ReactorCore", "ReactorTrace", "ReactorTraceFormat",
+                                                               "TracerSlot"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore",

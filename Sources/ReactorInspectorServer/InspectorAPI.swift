@@ -85,8 +85,6 @@ package struct InspectorAPI: Sendable {
             let (model, resolved) = try TracePass.model(path: follower.path, at: moment)
             let report = StateReport(model: model, moment: resolved, filter: filter)
             return Self.json(StateAnswer(moment: resolved.moment.description, timestampNanoseconds: resolved.timestamp,
-                                         sinceStartNanoseconds: resolved.timestamp > model.firstTimestamp
-                                            ? resolved.timestamp - model.firstTimestamp : 0,
                                          action: report.actionName, hasValues: model.hasValues,
                                          entries: report.entries))
         } catch {
@@ -177,8 +175,8 @@ struct GraphAnswer: Encodable {
 /// `GET /api/state`.
 struct StateAnswer: Encodable {
     let moment: String
+    /// Trace time, as `--at` takes it and the live views show it.
     let timestampNanoseconds: UInt64
-    let sinceStartNanoseconds: UInt64
     let action: String?
     let hasValues: Bool
     let entries: [StateReport.Entry]

@@ -359,7 +359,7 @@ enum PageAssets {
               const answer = await getJSON("/api/state?at=" + encodeURIComponent(moment));
               clear(body);
               $("state-moment").textContent = "after " + answer.moment + (answer.action ? " · " + answer.action : "") +
-                " at " + duration(answer.sinceStartNanoseconds) + (answer.hasValues ? "" : " · values not recorded");
+                " at " + duration(answer.timestampNanoseconds) + (answer.hasValues ? "" : " · values not recorded");
               for (const entry of answer.entries) {
                 const tr = element("tr");
                 tr.appendChild(element("td", entry.name, "name"));

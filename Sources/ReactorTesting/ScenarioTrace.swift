@@ -2,7 +2,6 @@ import Foundation
 import ReactorCore
 import ReactorInspector
 import ReactorTrace
-import Synchronization
 
 /// A scenario recorded in process, ready for assertions in a test:
 ///
@@ -18,17 +17,20 @@ import Synchronization
 /// reports for the same trace, and budgets are checked by the same code as
 /// `reactor-inspect check` (docs/BUDGETS.md).
 ///
-/// Only what happens in the body's task (and its child tasks) is recorded, so
-/// tests that run in parallel do not count each other's work; recordings
-/// themselves take turns. Create what you measure inside the body: a node
-/// created before it has no name in the trace.
+/// Only what happens in the body's task (and its child tasks, across
+/// suspensions for an `async` body) is recorded, so tests that run in parallel
+/// do not count each other's work; recordings themselves run side by side,
+/// each in its own trace (and with its own value options). Create what you
+/// measure inside the body: a node created before it has no name in the trace.
 public struct ScenarioTrace {
     /// Which events a recording keeps.
     public enum Scope: Sendable {
         /// The body's task and its child tasks: what the test itself does.
         case task
         /// Every thread of the process, e.g. for flushes scheduled on a
-        /// `DispatchQueue`; then nothing else may run reactive code meanwhile.
+        /// `DispatchQueue`: every event, including those of other recordings'
+        /// scenarios running meanwhile, so count computations whose names are
+        /// unique to the test.
         case process
     }
 
@@ -41,38 +43,31 @@ public struct ScenarioTrace {
     /// (e.g. `TraceRecorder.Options(values: .described(maxLength: 200))` to record values).
     public static func record(scope: Scope = .task, options: TraceRecorder.Options = TraceRecorder.Options(),
                               _ body: () throws -> Void) throws -> ScenarioTrace {
-        guard ScenarioTracer.scenario == 0 else { throw ScenarioError.nestedRecording }
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("reactor-scenario-\(getpid())-\(UUID().uuidString).trace").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writeError: Int32 = try recording.withLock { _ in
-            let recorder: TraceRecorder
-            do {
-                recorder = try TraceRecorder(path: path, options: options)
-            } catch {
-                throw ScenarioError.recordingFailed("\(error)")
-            }
-            let id = nextScenario.add(1, ordering: .relaxed).newValue
-            let previous = ReactorTracing.tracer
-            let tracer = ScenarioTracer(id: id, recordsEverything: scope == .process, recorder: recorder, previous: previous)
-            ReactorTracing.install(tracer)
-            defer {
-                // Put back what was there, unless someone installed another tracer meanwhile.
-                if ReactorTracing.tracer === tracer { ReactorTracing.install(previous) }
-            }
-            do {
-                try ScenarioTracer.$scenario.withValue(id) { try body() }
-            } catch {
-                _ = recorder.stop()
-                throw error
-            }
-            let statistics = recorder.stop()
-            // Another tracer installed meanwhile took the events: the counts would be short.
-            guard ReactorTracing.tracer === tracer else { throw ScenarioError.tracerReplaced }
-            return statistics.writeError
+        let recording = try Recording(scope: scope, options: options)
+        do {
+            try ScenarioTracer.$scenario.withValue(recording.id) { try body() }
+        } catch {
+            recording.abandon()
+            throw error
         }
-        if writeError != 0 { throw ScenarioError.recordingFailed(String(cString: strerror(writeError))) }
-        return try read(path)
+        return try recording.finish()
+    }
+
+    /// Records the async `body`, its task and child tasks across suspensions
+    /// (`async let`, task groups; not a `Task.detached`), and reads the trace
+    /// back; `options` are the recorder's, and the body runs on the caller's
+    /// actor (`isolation`). A body with no `await` in it picks the synchronous overload.
+    public static func record(scope: Scope = .task, options: TraceRecorder.Options = TraceRecorder.Options(),
+                              isolation: isolated (any Actor)? = #isolation,
+                              _ body: () async throws -> Void) async throws -> ScenarioTrace {
+        let recording = try Recording(scope: scope, options: options)
+        do {
+            try await ScenarioTracer.$scenario.withValue(recording.id) { try await body() }
+        } catch {
+            recording.abandon()
+            throw error
+        }
+        return try recording.finish()
     }
 
     /// Reads a recorded trace into the model and the budget profile.
@@ -154,6 +149,40 @@ public struct ScenarioTrace {
     }
 }
 
-/// One recording at a time: the tracer slot is process-wide.
-private let recording = Mutex<Void>(())
-private let nextScenario = Atomic<UInt64>(0)
+/// A recording in progress: its temporary file, its recorder and its scenario id.
+private struct Recording {
+    let id: UInt64
+    let path: String
+    let recorder: TraceRecorder
+
+    init(scope: ScenarioTrace.Scope, options: TraceRecorder.Options) throws {
+        guard ScenarioTracer.scenario == 0 else { throw ScenarioError.nestedRecording }
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("reactor-scenario-\(getpid())-\(UUID().uuidString).trace").path
+        do {
+            recorder = try TraceRecorder(path: path, options: options)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw ScenarioError.recordingFailed("\(error)")
+        }
+        id = ScenarioRecordings.begin(recorder, scope: scope)
+    }
+
+    /// Ends the recording and reads the trace back; the file is removed either way.
+    func finish() throws -> ScenarioTrace {
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let keptTheSlot = ScenarioRecordings.end(id)
+        let statistics = recorder.stop()
+        // Another tracer installed meanwhile took the events: the counts would be short.
+        guard keptTheSlot else { throw ScenarioError.tracerReplaced }
+        if statistics.writeError != 0 { throw ScenarioError.recordingFailed(String(cString: strerror(statistics.writeError))) }
+        return try ScenarioTrace.read(path)
+    }
+
+    /// Ends the recording after its body threw, and removes the file.
+    func abandon() {
+        _ = ScenarioRecordings.end(id)
+        _ = recorder.stop()
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

@@ -1,95 +1,142 @@
 import ReactorCore
 import ReactorTrace
 
-/// The tracer installed while a scenario records: events of the scenario's
-/// scope go to its recorder, every other event to the tracer that was
-/// installed before (a process-wide recording keeps what is not the scenario's).
+/// The tracer installed while scenarios record: it routes each event to the
+/// recorder of the scenario whose task emitted it, to every process-wide
+/// recording, and an event no recording takes to the tracer that was
+/// installed before.
 ///
-/// The scope is a task-local id, bound around the scenario's body: it follows
-/// the body's task and its child tasks, so tests running in parallel on the
-/// same threads do not leak into each other's traces.
+/// The scenario is a task-local id, bound around the scenario's body: it
+/// follows the body's task and its child tasks across suspensions, so
+/// recordings running at the same time on the same threads keep apart.
+///
+/// A router is immutable: ``ScenarioRecordings`` installs a new one each time
+/// a recording begins or ends, so routing an event takes no lock, and the
+/// core reads ``valueLengthLimit`` (once, at installation) for the recordings
+/// of that moment.
 final class ScenarioTracer: ReactorTracer {
     /// The id of the scenario whose body is running in this task, or 0.
     @TaskLocal static var scenario: UInt64 = 0
 
-    let id: UInt64
-    let recordsEverything: Bool
-    let recorder: TraceRecorder
-    let previous: (any ReactorTracer)?
+    /// A tracer events go to, with the longest value it records (0: none).
+    struct Target: Sendable {
+        let tracer: any ReactorTracer
+        let valueLengthLimit: Int
 
-    init(id: UInt64, recordsEverything: Bool, recorder: TraceRecorder, previous: (any ReactorTracer)?) {
-        self.id = id
-        self.recordsEverything = recordsEverything
-        self.recorder = recorder
-        self.previous = previous
+        init(_ tracer: any ReactorTracer) {
+            self.tracer = tracer
+            valueLengthLimit = max(0, tracer.valueLengthLimit)
+        }
     }
 
-    /// Where this event goes: the recorder when it belongs to the scenario.
+    /// The recorders of task-scoped recordings, by scenario id.
+    let scenarios: [UInt64: Target]
+    /// The recorders of process-wide recordings: they take every event.
+    let everywhere: [Target]
+    /// The tracer installed before the first recording began.
+    let previous: Target?
+    /// The longest limit of all targets: the core describes values that long,
+    /// and each target gets them cut to its own limit.
+    let valueLengthLimit: Int
+
+    init(scenarios: [UInt64: Target], everywhere: [Target], previous: Target?) {
+        self.scenarios = scenarios
+        self.everywhere = everywhere
+        self.previous = previous
+        valueLengthLimit = max(previous?.valueLengthLimit ?? 0,
+                               scenarios.values.map(\.valueLengthLimit).max() ?? 0,
+                               everywhere.map(\.valueLengthLimit).max() ?? 0)
+    }
+
+    /// Hands the event to every target it belongs to.
     @inline(__always)
-    private var target: (any ReactorTracer)? {
-        recordsEverything || Self.scenario == id ? recorder : previous
+    private func route(_ emit: (Target) -> Void) {
+        var taken = false
+        let scenario = Self.scenario
+        if scenario != 0, let target = scenarios[scenario] {
+            emit(target)
+            taken = true
+        }
+        for target in everywhere {
+            emit(target)
+            taken = true
+        }
+        if !taken, let previous { emit(previous) }
+    }
+
+    /// `text` as the core would have described it for `target`: cut to its
+    /// limit (the core cut it to ``valueLengthLimit``, the longest).
+    @inline(__always)
+    private func described(_ text: String, for target: Target) -> String {
+        target.valueLengthLimit >= valueLengthLimit ? text : TraceValueText.bounded(text, limit: target.valueLengthLimit)
     }
 
     func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {
-        target?.nodeCreated(id, kind: kind, name: name, parent: parent)
+        route { $0.tracer.nodeCreated(id, kind: kind, name: name, parent: parent) }
     }
 
     func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {
-        target?.nodeNamed(id, name: name, owner: owner)
+        route { $0.tracer.nodeNamed(id, name: name, owner: owner) }
     }
 
     func nodeStopped(_ id: UInt64) {
-        target?.nodeStopped(id)
+        route { $0.tracer.nodeStopped(id) }
     }
 
     func depend(computation: UInt64, dependency: UInt64) {
-        target?.depend(computation: computation, dependency: dependency)
+        route { $0.tracer.depend(computation: computation, dependency: dependency) }
     }
 
     func changed(dependency: UInt64) {
-        target?.changed(dependency: dependency)
+        route { $0.tracer.changed(dependency: dependency) }
     }
 
     func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
-        target?.invalidated(computation: computation, cause: cause, source: source)
+        route { $0.tracer.invalidated(computation: computation, cause: cause, source: source) }
     }
 
     func rerunBegan(computation: UInt64, firstRun: Bool) {
-        target?.rerunBegan(computation: computation, firstRun: firstRun)
+        route { $0.tracer.rerunBegan(computation: computation, firstRun: firstRun) }
     }
 
     func rerunEnded(computation: UInt64) {
-        target?.rerunEnded(computation: computation)
+        route { $0.tracer.rerunEnded(computation: computation) }
     }
 
     func actionBegan(store: UInt64, name: String, arguments: String) {
-        target?.actionBegan(store: store, name: name, arguments: arguments)
+        route { target in
+            // A tracer that records no values gets no arguments, as from the core.
+            let arguments = target.valueLengthLimit == 0 ? "" : described(arguments, for: target)
+            target.tracer.actionBegan(store: store, name: name, arguments: arguments)
+        }
     }
 
     func actionEnded(store: UInt64) {
-        target?.actionEnded(store: store)
+        route { $0.tracer.actionEnded(store: store) }
     }
 
     func flushBegan() {
-        target?.flushBegan()
+        route { $0.tracer.flushBegan() }
     }
 
     func flushEnded() {
-        target?.flushEnded()
+        route { $0.tracer.flushEnded() }
     }
 
     func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {
-        target?.issue(kind, node: node, message: message)
+        route { $0.tracer.issue(kind, node: node, message: message) }
     }
 
-    /// The recorder's: values are described only when the recording asks for them.
-    var valueLengthLimit: Int { recorder.valueLengthLimit }
-
     func value(_ node: UInt64, description: String) {
-        target?.value(node, description: description)
+        route { target in
+            guard target.valueLengthLimit > 0 else { return }
+            // The core never cuts the redacted marker, whatever the limit.
+            let text = description == TraceValueText.redacted ? description : described(description, for: target)
+            target.tracer.value(node, description: text)
+        }
     }
 
     func site(_ node: UInt64, site: String, isActionCall: Bool) {
-        target?.site(node, site: site, isActionCall: isActionCall)
+        route { $0.tracer.site(node, site: site, isActionCall: isActionCall) }
     }
 }

@@ -31,6 +31,25 @@ import Testing
         #expect(actions.contains { ($0["changed"] as? [String])?.contains("TodoStore.todos") == true })
     }
 
+    /// One clock for every view: an action's time in top is the time replay
+    /// prints for its begin (trace time), not a time from the first event.
+    @Test func actionTimesAreReplaysTraceTimes() throws {
+        let trace = try SampleTrace.todos.get()
+        let json = try Self.snapshot(try BuiltProducts.inspect("top", trace.path, "--json"))
+        let actions = try #require(json["actions"] as? [[String: Any]])
+        let replay = try BuiltProducts.inspect("replay", trace.path, "--json", "--filter", "action-begin")
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let begins = Set(replay.stdout.split(separator: "\n").compactMap { line -> UInt64? in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return (object?["timeNanoseconds"] as? NSNumber)?.uint64Value
+        })
+        #expect(!actions.isEmpty && !begins.isEmpty)
+        for action in actions {
+            let time = try #require((action["atNanoseconds"] as? NSNumber)?.uint64Value)
+            #expect(begins.contains(time), "top's action at \(time) ns is no action-begin of replay")
+        }
+    }
+
     @Test func snapshotsOfAGrowingTraceCountMoreEvents() throws {
         let path = SampleTrace.directory.appendingPathComponent("top-growing-\(UUID().uuidString).trace").path
         defer { unlink(path) }

@@ -17,6 +17,7 @@ import Testing
 import ReactorCore
 import ReactorTesting
 import ReactorTrace
+import TracerSlot
 
 private let environment = ProcessInfo.processInfo.environment
 
@@ -88,13 +89,13 @@ private let rerunBudget = URL(fileURLWithPath: #filePath).deletingLastPathCompon
 
 @Suite(.serialized)
 struct ProfilingScenarios {
-    @Test func withinTheRerunBudget() throws {
+    @Test(.recordsScenarios) func withinTheRerunBudget() throws {
         let trace = try ScenarioTrace.record { playTodoScreen() }
         let budget = try trace.check(budgetFile: rerunBudget)
         #expect(budget.passed)
     }
 
-    @Test(.enabled(if: environment["REACTOR_PROFILE_TRACE"] != nil, "set REACTOR_PROFILE_TRACE=path to record"))
+    @Test(.installsTracer, .enabled(if: environment["REACTOR_PROFILE_TRACE"] != nil, "set REACTOR_PROFILE_TRACE=path to record"))
     func addingAndCompletingTodos() throws {
         let path = try #require(environment["REACTOR_PROFILE_TRACE"])
         try TraceRecorder.start(path: path)

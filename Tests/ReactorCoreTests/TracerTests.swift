@@ -8,6 +8,7 @@ import Darwin
 import Synchronization
 import Testing
 import ReactorCore
+import TracerSlot
 
 /// One trace event as the core emitted it.
 enum RecordedEvent: Equatable {
@@ -88,8 +89,10 @@ private func tracing(_ body: (RecordingTracer) throws -> Void) rethrows {
 }
 
 // Every test that installs a tracer lives in this one serialized suite: the
-// tracer is process-global. Without the `Tracing` trait nothing is emitted.
-@Suite(.serialized, .enabled(if: ReactorTracing.isCompiledIn))
+// tracer is process-global (and takes the events of the scenario recordings of
+// other suites: `.installsTracer` keeps them apart). Without the `Tracing`
+// trait nothing is emitted.
+@Suite(.serialized, .installsTracer, .enabled(if: ReactorTracing.isCompiledIn))
 struct TracerTests {
     @Test func installedTracerIsTheCurrentOne() {
         tracing { tracer in

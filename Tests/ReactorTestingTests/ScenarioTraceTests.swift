@@ -4,17 +4,18 @@ import ReactorCore
 import ReactorInspector
 import ReactorTesting
 import ReactorTrace
+import TracerSlot
 import ReactorTraceFormat
 
-/// A list screen: `list` reruns on every write of `items`, `count` only when the count changes.
-private final class ListScreen {
+/// A list screen: `list` (or `listName`) reruns on every write of `items`, `count` only when the count changes.
+final class ListScreen {
     let reactor = Reactor()
     let items = ReactiveProperty(initialValue: [String]())
     private(set) var computations: [Computation] = []
 
-    init() {
+    init(listName: String = "list") {
         let count = reactor.computed("itemCount") { self.items.value.count }
-        computations.append(reactor.autorun("list") { [items] _ in _ = items.value.joined() })
+        computations.append(reactor.autorun(listName) { [items] _ in _ = items.value.joined() })
         computations.append(reactor.autorun("count") { _ in _ = count.value })
     }
 
@@ -48,7 +49,7 @@ private final class ForwardingTracer: ReactorTracer {
     func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) { next.issue(kind, node: node, message: message) }
 }
 
-@Suite struct ScenarioTraceTests {
+@Suite(.recordsScenarios) struct ScenarioTraceTests {
     /// 14 writes, 8 of which change the count: list reruns 14 times, count 8.
     func fourteenWrites() throws -> ScenarioTrace {
         try ScenarioTrace.record {
@@ -149,16 +150,6 @@ private final class ForwardingTracer: ReactorTracer {
         #expect(try fourteenWrites().reruns(of: "list") == 14)
     }
 
-    @Test func aTracerInstalledDuringTheRecordingIsAnError() throws {
-        // The replacement passes every event on, so suites running beside this one lose nothing.
-        let before = ReactorTracing.tracer
-        #expect(throws: ScenarioError.tracerReplaced) {
-            try ScenarioTrace.record { ReactorTracing.install(ForwardingTracer(ReactorTracing.tracer!)) }
-        }
-        ReactorTracing.install(before)
-        #expect(try fourteenWrites().reruns(of: "list") == 14)
-    }
-
     @Test func valuesAreRecordedWhenTheOptionsAskForThem() throws {
         let plain = try fourteenWrites()
         #expect(plain.model.eventsByKind[.value] == nil)
@@ -181,34 +172,37 @@ private final class ForwardingTracer: ReactorTracer {
 
 /// Recordings keep to their own task: work on other threads is left out
 /// unless the scope is the process.
-@Suite struct ScenarioScopeThreadTests {
+@Suite(.recordsScenarios) struct ScenarioScopeThreadTests {
     /// Writes `count` times to a screen of its own on another thread, while `body` records.
-    func withBackgroundWrites(_ count: Int, scope: ScenarioTrace.Scope) throws -> ScenarioTrace {
+    /// Both screens' lists are named `listName`.
+    func withBackgroundWrites(_ count: Int, scope: ScenarioTrace.Scope, listName: String) throws -> ScenarioTrace {
         try ScenarioTrace.record(scope: scope) {
             let started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
             let thread = Thread {
-                let other = ListScreen()
+                let other = ListScreen(listName: listName)
                 started.signal()
                 for index in 0..<count { other.write(["background \(index)"]) }
                 done.signal()
             }
             thread.start()
             started.wait()
-            let screen = ListScreen()
+            let screen = ListScreen(listName: listName)
             screen.write(["mine"])
             done.wait()
         }
     }
 
     @Test func otherThreadsAreLeftOutOfATaskRecording() throws {
-        let trace = try withBackgroundWrites(20, scope: .task)
-        #expect(trace.reruns(of: "list") == 1)
-        #expect(trace.runs(of: "list") == 2)
+        let trace = try withBackgroundWrites(20, scope: .task, listName: "taskScopeList")
+        #expect(trace.reruns(of: "taskScopeList") == 1)
+        #expect(trace.runs(of: "taskScopeList") == 2)
     }
 
     @Test func aProcessRecordingKeepsEveryThread() throws {
-        let trace = try withBackgroundWrites(20, scope: .process)
-        #expect(trace.reruns(of: "list") == 21)
+        // A name of its own: the process recording also takes the events of
+        // recordings running meanwhile in other tests.
+        let trace = try withBackgroundWrites(20, scope: .process, listName: "processScopeList")
+        #expect(trace.reruns(of: "processScopeList") == 21)
         // At least this thread and the writer: a process recording also takes in
         // whatever other suites running in parallel do on their own threads.
         #expect(trace.model.threadCount >= 2)
@@ -227,5 +221,27 @@ private final class ForwardingTracer: ReactorTracer {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(counts.sorted() == [3, 5, 7, 9])
+    }
+}
+
+/// A tracer installed over a recording: it has the tracer slot alone, as it
+/// would fail every recording running beside it.
+@Suite(.installsTracer) struct ScenarioTracerReplacementTests {
+    @Test func aTracerInstalledDuringTheRecordingIsAnError() throws {
+        let before = ReactorTracing.tracer
+        var router: (any ReactorTracer)?
+        var replacement: ForwardingTracer?
+        #expect(throws: ScenarioError.tracerReplaced) {
+            try ScenarioTrace.record {
+                router = ReactorTracing.tracer
+                replacement = ForwardingTracer(router!)
+                ReactorTracing.install(replacement)
+            }
+        }
+        // The router put back after its recording ended routes to nothing: the
+        // next recording takes the tracer under it as the one to put back.
+        if ReactorTracing.tracer === replacement { ReactorTracing.install(router) }
+        #expect(try ScenarioTrace.record { ListScreen().write(["x"]) }.reruns(of: "list") == 1)
+        #expect(ReactorTracing.tracer === before)
     }
 }

@@ -1,9 +1,10 @@
 /// Turns values and action arguments into the bounded, redacted descriptions a
-/// tracer records (only called while a tracer asks for values).
+/// tracer records (only called while a tracer asks for values). `package`: a
+/// tracer that fans events out to tracers with smaller limits cuts them the same way.
 @usableFromInline
-enum TraceValueText {
+package enum TraceValueText {
     /// What a redacted value is written as.
-    static let redacted = "‹redacted›"
+    package static let redacted = "‹redacted›"
     /// Appended to a description that was cut.
     static let cutMarker = "…"
 
@@ -32,7 +33,7 @@ enum TraceValueText {
 
     /// `text` if it fits in `limit` UTF-8 bytes, else its longest prefix of whole
     /// characters that fits with ``cutMarker`` after it.
-    static func bounded(_ text: String, limit: Int) -> String {
+    package static func bounded(_ text: String, limit: Int) -> String {
         if text.utf8.count <= limit { return text }
         let room = max(0, limit - cutMarker.utf8.count)
         var used = 0

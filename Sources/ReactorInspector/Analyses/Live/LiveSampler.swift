@@ -48,17 +48,16 @@ public struct LiveSampler: Sendable {
             if lhs.totalNanoseconds != rhs.totalNanoseconds { return lhs.totalNanoseconds > rhs.totalNanoseconds }
             return lhs.name < rhs.name
         }
-        let start = model.firstTimestamp
         let actions = trace.recentActions.suffix(recent).reversed().map { action in
             let store = model.name(of: action.store)
             return LiveSnapshot.Action(
-                ordinal: action.ordinal, name: store.isEmpty ? action.name : "\(store).\(action.name)", arguments: action.arguments,
-                atNanoseconds: action.beganAt &- start, durationNanoseconds: action.durationNanoseconds,
+                ordinal: action.ordinal, name: store.isEmpty ? action.name : "\(store).\(action.name)",
+                arguments: action.arguments, atNanoseconds: action.beganAt, durationNanoseconds: action.durationNanoseconds,
                 changed: action.changed.map { model.name(of: $0) }, changeCount: action.changeCount,
                 values: action.values)
         }
         let issues = model.issues.suffix(recent).reversed().map { issue in
-            LiveSnapshot.Issue(atNanoseconds: issue.timestamp &- start, kind: issue.kind.label,
+            LiveSnapshot.Issue(atNanoseconds: issue.timestamp, kind: issue.kind.label,
                                node: issue.node == 0 ? "" : model.name(of: issue.node), message: issue.message)
         }
         let newEvents = model.eventCount - (sampled ? previousEvents : 0)
