@@ -46,10 +46,13 @@ public final class LiveTrace {
     private let actionLimit: Int
     private let eventLimit: Int
     private var formatter: ReplayFormatter
+    private let eventFilter: ReplayFilter
     /// Open actions per thread: the innermost last.
     private var openActions: [UInt32: [OpenAction]] = [:]
-    /// Events of the batch being read still to come (the latest `eventLimit` become lines).
+    /// Events of the batch being read still to come.
     private var eventsLeftInBatch = 0
+    /// How many of the batch's last events are formatted: enough to hold its last `eventLimit` lines.
+    private var textWindow = 0
 
     /// What an open action has changed so far.
     private struct OpenAction {
@@ -83,6 +86,7 @@ public final class LiveTrace {
         self.actionLimit = max(0, actionLimit)
         self.eventLimit = max(0, eventLimit)
         formatter = ReplayFormatter(filter: eventFilter, style: .plain, importer: builder)
+        self.eventFilter = eventFilter
         status = .waiting("waiting for \(path) to appear")
     }
 
@@ -154,6 +158,7 @@ public final class LiveTrace {
 
     private func consume(_ batch: borrowing TraceEventBatch) {
         eventsLeftInBatch = batch.count
+        textWindow = eventLimit == 0 ? 0 : textWindow(of: batch)
         var feed = Feed(trace: self)
         builder.consume(batch, visiting: &feed)
         if recentEvents.count > eventLimit { recentEvents.removeFirst(recentEvents.count - eventLimit) }
@@ -196,9 +201,31 @@ public final class LiveTrace {
         eventsLeftInBatch -= 1
         guard eventLimit > 0 else { return }
         // Every event goes through the filter, so lines are counted; only the last are kept.
-        guard formatter.line(for: event, importer, keepingText: eventsLeftInBatch < eventLimit) else { return }
+        let keepingText = eventsLeftInBatch < textWindow
+        guard formatter.line(for: event, importer, keepingText: keepingText) else { return }
         eventLinesMade += 1
-        if eventsLeftInBatch < eventLimit { recentEvents.append(formatter.lastLine) }
+        if keepingText { recentEvents.append(formatter.lastLine) }
+    }
+
+    /// How many of `batch`'s last events hold its last `eventLimit` lines at
+    /// least: counted back over the events sure to make a line. Not all events
+    /// make one (a write's value folds into its change; the filter drops some),
+    /// and a name filter is only decided once the importer knows the names, so
+    /// then every event is formatted.
+    private func textWindow(of batch: borrowing TraceEventBatch) -> Int {
+        let events = batch.events
+        guard eventFilter.names.isEmpty else { return events.count }
+        var sure = 0, position = events.count
+        while position > 0 && sure < eventLimit {
+            position -= 1
+            let time = events[position].timestamp
+            if case .value = events[position].record { continue }
+            if let from = eventFilter.from, time < from { continue }
+            if let to = eventFilter.to, time > to { continue }
+            if let kinds = eventFilter.kinds, !kinds.contains(events[position].record.kind) { continue }
+            sure += 1
+        }
+        return events.count - position
     }
 
     private func finish(_ open: OpenAction, duration: UInt64) {
