@@ -31,6 +31,12 @@ struct CrashTraceTests {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Nothing else of the test process: the runtime's backtracer outlives the crashed
+        // child, and a pipe it inherited would keep another test's reader waiting for its end.
+        let inherited = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in inherited.compactMap(Int32.init) where fd > 2 && fcntl(fd, F_GETFD) >= 0 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         var merged = ProcessInfo.processInfo.environment
         merged["REACTOR_TRACE"] = nil
         for (key, value) in environment { merged[key] = value }
