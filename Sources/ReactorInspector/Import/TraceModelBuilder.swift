@@ -698,7 +698,7 @@ extension TraceModelBuilder {
         }
         states[Int(computation)].pendingRoot = Self.notPending
         if root >= 0 {
-            actions.caused(root, runOf: computationID)
+            actions.caused(root, runOf: computationID, firstRun: firstRun)
         }
         slices.push(SliceTracker.Frame(isAction: false, node: computation, action: -1, root: root, cause: cause,
                                        begin: time, firstRun: firstRun), thread: thread)
