@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: setup otlp-proto build test tsan bench bench-table demo profile-demo clean
+.PHONY: setup otlp-proto browser build test tsan bench bench-table demo profile-demo clean
 
 # The OpenTelemetry schema the OTLP export tests validate against: PyPI's
 # opentelemetry-proto in a virtual environment under .build (the system Python
@@ -28,12 +28,33 @@ otlp-proto:
 		$(OTLP_VENV)/bin/python -m pip install -q opentelemetry-proto; \
 	fi
 
+# The browser test of `reactor-inspect serve` (Tests/BrowserTests): Debian's
+# headless Chromium and its driver, and Selenium from PyPI in a virtual
+# environment under .build.
+BROWSER_VENV := .build/browser-venv
+
+browser:
+	@if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then \
+		echo "==> installing chromium and chromium-driver"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+	@if ! $(BROWSER_VENV)/bin/python -c 'import selenium' 2>/dev/null; then \
+		echo "==> installing selenium into $(BROWSER_VENV)"; \
+		if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then \
+			if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+			$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-venv >/dev/null; \
+		fi; \
+		rm -rf $(BROWSER_VENV) && python3 -m venv $(BROWSER_VENV) && \
+		$(BROWSER_VENV)/bin/python -m pip install -q selenium; \
+	fi
+
 build: setup
 	$(SWIFT) build
 
-test: setup otlp-proto
+test: setup otlp-proto browser
 	$(SWIFT) build --build-tests
-	REACTOR_REQUIRE_OTLP_VALIDATION=1 $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
+	REACTOR_REQUIRE_OTLP_VALIDATION=1 REACTOR_REQUIRE_BROWSER=1 $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
 
 # The thread suites (runtime, signals and subjects, the trace recorder) under
 # ThreadSanitizer, in a separate build folder.

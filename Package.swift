@@ -19,6 +19,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The small HTTP server of `reactor-inspect serve` (README: why this one).
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         // The runtime depends on nothing but its C shim: its tracing hook speaks the runtime's own
@@ -37,9 +39,13 @@ let package = Package(
         .target(name: "ReactorInspector", dependencies: ["ReactorTraceFormat", "CGraphviz"]),
         // Swift Testing helpers: record a scenario in process, assert counts and budgets.
         .target(name: "ReactorTesting", dependencies: ["ReactorCore", "ReactorTrace", "ReactorInspector"]),
+        // The web inspector of `reactor-inspect serve`: internal, so library users do not pull a server.
+        .target(name: "ReactorInspectorServer",
+                dependencies: ["ReactorInspector", "ReactorTraceFormat", .product(name: "FlyingFox", package: "FlyingFox")]),
         .executableTarget(
             name: "reactor-inspect",
-            dependencies: ["ReactorInspector", "ReactorTraceFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ReactorInspector", "ReactorInspectorServer", "ReactorTraceFormat",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "SampleSupport", dependencies: ["ReactorTrace"], path: "Samples/SampleSupport"),
         .executableTarget(name: "counter", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Counter"),

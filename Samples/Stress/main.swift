@@ -2,7 +2,7 @@
 // layers of computeds each reading a few nodes of the layer below, and autoruns
 // on top. Deterministic for a given --seed.
 //
-//   stress [--computations N] [--writes N] [--seed S] [--shape layers|chain] [--threads N] [--trace PATH] [--loop] [--hold]
+//   stress [--computations N] [--writes N] [--seed S] [--shape layers|chain] [--threads N] [--trace PATH] [--loop [--writes-per-second N]] [--hold]
 //
 // --shape chain builds the graph that is hardest to lay out: one source and a
 // chain of computeds, each reading the previous one and the source (an edge
@@ -10,7 +10,8 @@
 // --threads N writes from N threads at once (default 1: the main thread), each
 // to its own share of the sources with its own generator, so the reruns differ
 // from run to run but every count the sample prints is still exact.
-// --loop keeps writing forever (for crash tests; prints "recording" once started);
+// --loop keeps writing forever (for crash tests and live views; prints "recording" once started);
+// --writes-per-second N paces it on one thread, for a steady event rate;
 // --hold prints the counts after the writes, then sleeps without stopping the recorder.
 // Prints one JSON line with the reruns per computation and the writes it counted itself.
 import Foundation
@@ -44,9 +45,10 @@ var chain = false
 var loop = false
 var hold = false
 var threads = 1
+var pace: Int?
 var commandLine = SampleCommandLine(
     program: "stress",
-    usage: "[--computations N] [--writes N] [--seed S] [--shape layers|chain] [--threads N] [--trace PATH] [--loop] [--hold]")
+    usage: "[--computations N] [--writes N] [--seed S] [--shape layers|chain] [--threads N] [--trace PATH] [--loop [--writes-per-second N]] [--hold]")
 while let option = commandLine.nextOption() {
     switch option {
     case "--computations": computations = max(2, commandLine.count(after: option))
@@ -62,6 +64,7 @@ while let option = commandLine.nextOption() {
         threads = commandLine.count(after: option)
         if threads == 0 { commandLine.fail("--threads needs at least 1") }
     case "--loop": loop = true
+    case "--writes-per-second": pace = max(1, commandLine.count(after: option))
     case "--hold": hold = true
     default: commandLine.rejectUnknown(option)
     }
@@ -194,7 +197,17 @@ if threads > 1 {
 } else {
     if loop {
         say("recording")
-        while true { graph.write() }
+        guard let pace else { while true { graph.write() } }
+        // Paced: sleeps whenever it is ahead of `pace` writes a second, for a steady event rate.
+        let start = DispatchTime.now().uptimeNanoseconds
+        var written: UInt64 = 0
+        while true {
+            graph.write()
+            written += 1
+            let due = start + written * 1_000_000_000 / UInt64(pace)
+            let now = DispatchTime.now().uptimeNanoseconds
+            if due > now + 1_000_000 { usleep(UInt32((due - now) / 1000)) }
+        }
     }
     for _ in 0..<writeCount { graph.write() }
 }

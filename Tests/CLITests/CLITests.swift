@@ -104,15 +104,16 @@ import Testing
         #expect(result.stderr.contains(text), "\(result.stderr)")
     }
 
+    // Each command's own files: the cases run in parallel, and a file being rewritten reads as empty.
     @Test(arguments: ["summary", "hot", "replay", "graph"])
     func unreadableFilesFailWithOneLine(command: String) throws {
         expectOneLineFailure(try BuiltProducts.inspect(command, "/no/such/trace"), containing: "/no/such/trace")
-        expectOneLineFailure(try BuiltProducts.inspect(command, try file("empty.trace", [])), containing: "empty")
+        expectOneLineFailure(try BuiltProducts.inspect(command, try file("\(command)-empty.trace", [])), containing: "empty")
         var generator = SystemRandomNumberGenerator()
         let noise = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        expectOneLineFailure(try BuiltProducts.inspect(command, try file("noise.trace", noise)), containing: "not a Reactor trace")
+        expectOneLineFailure(try BuiltProducts.inspect(command, try file("\(command)-noise.trace", noise)), containing: "not a Reactor trace")
         let header = try Array(Data(contentsOf: URL(fileURLWithPath: try SampleTrace.counter.get().path)).prefix(12))
-        expectOneLineFailure(try BuiltProducts.inspect(command, try file("cut-header.trace", header)), containing: "truncated")
+        expectOneLineFailure(try BuiltProducts.inspect(command, try file("\(command)-cut-header.trace", header)), containing: "truncated")
     }
 
     @Test func whyFailsOnUnknownTraceOrName() throws {

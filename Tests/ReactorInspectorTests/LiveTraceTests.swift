@@ -126,6 +126,37 @@ import Testing
         #expect(text.contains("changed TodoStore.todos = [\"milk\"], visibleTodos.value"))
     }
 
+    @Test func actionsCarryTheirActionNumberAndTheTotalsMatchAWholeFileRead() throws {
+        var script = TraceScript()
+        script.setUp()
+        for round in 0..<3 {
+            script.add(.actionBegan(store: TraceScript.store, name: "addTodo(_:)", arguments: "\"\(round)\""))
+            // An action inside another is part of it: it shares the outer one's number.
+            script.add(.actionBegan(store: TraceScript.store, name: "inner()", arguments: ""))
+            script.add(.changed(dependency: TraceScript.todos))
+            script.add(.actionEnded(store: TraceScript.store))
+            script.add(.actionEnded(store: TraceScript.store))
+        }
+        let path = NSTemporaryDirectory() + "live-ordinals-\(UUID().uuidString).rtrace"
+        defer { unlink(path) }
+        let recorder = try TraceRecorder(path: path)
+        for event in script.events { Self.send(event.record, to: recorder) }
+        recorder.stop()
+        let live = LiveTrace(path: path)
+        try live.catchUp()
+        #expect(live.status == .finished)
+        #expect(live.actionsBegun == 3)
+        #expect(live.recentActions.map(\.ordinal) == [1, 1, 2, 2, 3, 3])
+        #expect(live.recentActions.map(\.name) == ["inner()", "addTodo(_:)", "inner()", "addTodo(_:)", "inner()", "addTodo(_:)"])
+        let (whole, report) = try TraceFile.model(path: path)
+        #expect(live.end == report.end)
+        #expect(live.end != nil)
+        #expect(live.model().totalEvents == whole.totalEvents)
+        #expect(SummaryReport(model: live.model(), end: live.end) == SummaryReport(model: whole, end: report.end))
+        var sampler = LiveSampler()
+        #expect(sampler.snapshot(of: live, model: live.model()).actions.map(\.ordinal) == [3, 3, 2, 2, 1, 1])
+    }
+
     @Test func histogramSubtractionLeavesTheIntervalsSamples() {
         var histogram = DurationHistogram()
         for _ in 0..<100 { histogram.record(1_000) }

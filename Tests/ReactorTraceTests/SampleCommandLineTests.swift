@@ -15,6 +15,7 @@ import Testing
         ("stress", ["--writes"], "stress: --writes needs a non-negative number"),
         ("stress", ["--shape"], "stress: --shape needs a value"),
         ("stress", ["--threads", "0"], "stress: --threads needs at least 1"),
+        ("stress", ["--writes-per-second", "x"], "stress: --writes-per-second needs a non-negative number"),
         ("stress", ["--threads", "2", "--shape", "chain"],
          "stress: --threads 2 needs 2 sources to write, and this graph has 1 (--shape chain has one)"),
         ("stress", ["--computations", "9", "--threads", "4"],

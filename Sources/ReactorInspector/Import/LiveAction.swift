@@ -1,6 +1,9 @@
 /// One action as it ran, for the live views' recent actions: which store, its
 /// arguments, when and how long, and the dependencies it changed.
 public struct LiveAction: Sendable, Equatable {
+    /// Its N for `action:N`: 1-based, outermost actions in the order they
+    /// began as read (an action inside another has the outer one's number; 0: not known).
+    public let ordinal: Int
     /// The store's node id.
     public let store: UInt64
     /// The action's name.
@@ -21,8 +24,9 @@ public struct LiveAction: Sendable, Equatable {
     public let values: [String?]
 
     /// An action record.
-    public init(store: UInt64, name: String, arguments: String, beganAt: UInt64, durationNanoseconds: UInt64,
+    public init(ordinal: Int = 0, store: UInt64, name: String, arguments: String, beganAt: UInt64, durationNanoseconds: UInt64,
                 changed: [UInt64], changeCount: Int, values: [String?] = []) {
+        self.ordinal = ordinal
         self.store = store
         self.name = name
         self.arguments = arguments

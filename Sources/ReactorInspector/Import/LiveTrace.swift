@@ -34,6 +34,10 @@ public final class LiveTrace {
     public private(set) var eventLinesMade = 0
     /// Bytes of the file read so far.
     public var bytesRead: Int { reader?.bytesRead ?? 0 }
+    /// The end block, once read (how the recording ended, what it lost).
+    public var end: TraceEnd? { reader?.end }
+    /// Outermost actions begun so far: the N of the latest `action:N`.
+    public private(set) var actionsBegun = 0
     /// How many distinct changed dependencies an action keeps.
     public static let changedLimit = 8
 
@@ -42,13 +46,17 @@ public final class LiveTrace {
     private let actionLimit: Int
     private let eventLimit: Int
     private var formatter: ReplayFormatter
+    private let eventFilter: ReplayFilter
     /// Open actions per thread: the innermost last.
     private var openActions: [UInt32: [OpenAction]] = [:]
-    /// Events of the batch being read still to come (the latest `eventLimit` become lines).
+    /// Events of the batch being read still to come.
     private var eventsLeftInBatch = 0
+    /// How many of the batch's last events are formatted: enough to hold its last `eventLimit` lines.
+    private var textWindow = 0
 
     /// What an open action has changed so far.
     private struct OpenAction {
+        var ordinal: Int
         var store: UInt64
         var name: String
         var arguments: String
@@ -78,6 +86,7 @@ public final class LiveTrace {
         self.actionLimit = max(0, actionLimit)
         self.eventLimit = max(0, eventLimit)
         formatter = ReplayFormatter(filter: eventFilter, style: .plain, importer: builder)
+        self.eventFilter = eventFilter
         status = .waiting("waiting for \(path) to appear")
     }
 
@@ -96,7 +105,13 @@ public final class LiveTrace {
     }
 
     /// The model of everything read so far.
-    public func model() -> TraceModel { builder.finish() }
+    public func model() -> TraceModel {
+        // Counted as a whole-file read counts them, so the totals match `summary`'s.
+        var model = builder.finish()
+        model.skippedEvents = reader?.skippedEvents ?? 0
+        model.clockEvents = reader?.clockEvents ?? 0
+        return model
+    }
 
     /// Reads what has landed since the last poll, up to about `maxEvents`
     /// events (whole chunks), and returns how many events it read. Throws for
@@ -143,6 +158,7 @@ public final class LiveTrace {
 
     private func consume(_ batch: borrowing TraceEventBatch) {
         eventsLeftInBatch = batch.count
+        textWindow = eventLimit == 0 ? 0 : textWindow(of: batch)
         var feed = Feed(trace: self)
         builder.consume(batch, visiting: &feed)
         if recentEvents.count > eventLimit { recentEvents.removeFirst(recentEvents.count - eventLimit) }
@@ -153,9 +169,12 @@ public final class LiveTrace {
         let thread = event.thread
         switch event.record {
         case let .actionBegan(store, name, arguments):
+            // An action inside another is part of it, as for `action:N`: it shares the outermost one's number.
+            let outer = openActions[thread]?.first?.ordinal
+            if outer == nil { actionsBegun += 1 }
             openActions[thread, default: []].append(
-                OpenAction(store: store, name: importer.string(name), arguments: importer.string(arguments),
-                           beganAt: event.time))
+                OpenAction(ordinal: outer ?? actionsBegun, store: store, name: importer.string(name),
+                           arguments: importer.string(arguments), beganAt: event.time))
         case let .actionEnded(store):
             // Where the importer paired the end with its beginning.
             guard let slice = event.slice, var stack = openActions[thread],
@@ -182,14 +201,36 @@ public final class LiveTrace {
         eventsLeftInBatch -= 1
         guard eventLimit > 0 else { return }
         // Every event goes through the filter, so lines are counted; only the last are kept.
-        guard formatter.line(for: event, importer, keepingText: eventsLeftInBatch < eventLimit) else { return }
+        let keepingText = eventsLeftInBatch < textWindow
+        guard formatter.line(for: event, importer, keepingText: keepingText) else { return }
         eventLinesMade += 1
-        if eventsLeftInBatch < eventLimit { recentEvents.append(formatter.lastLine) }
+        if keepingText { recentEvents.append(formatter.lastLine) }
+    }
+
+    /// How many of `batch`'s last events hold its last `eventLimit` lines at
+    /// least: counted back over the events sure to make a line. Not all events
+    /// make one (a write's value folds into its change; the filter drops some),
+    /// and a name filter is only decided once the importer knows the names, so
+    /// then every event is formatted.
+    private func textWindow(of batch: borrowing TraceEventBatch) -> Int {
+        let events = batch.events
+        guard eventFilter.names.isEmpty else { return events.count }
+        var sure = 0, position = events.count
+        while position > 0 && sure < eventLimit {
+            position -= 1
+            let time = events[position].timestamp
+            if case .value = events[position].record { continue }
+            if let from = eventFilter.from, time < from { continue }
+            if let to = eventFilter.to, time > to { continue }
+            if let kinds = eventFilter.kinds, !kinds.contains(events[position].record.kind) { continue }
+            sure += 1
+        }
+        return events.count - position
     }
 
     private func finish(_ open: OpenAction, duration: UInt64) {
         guard actionLimit > 0 else { return }
-        recentActions.append(LiveAction(store: open.store, name: open.name, arguments: open.arguments,
+        recentActions.append(LiveAction(ordinal: open.ordinal, store: open.store, name: open.name, arguments: open.arguments,
                                         beganAt: open.beganAt, durationNanoseconds: duration,
                                         changed: open.changed, changeCount: open.changeCount, values: open.values))
         if recentActions.count > actionLimit { recentActions.removeFirst(recentActions.count - actionLimit) }

@@ -6,6 +6,13 @@ public struct ResolvedMoment: Sendable, Equatable {
     public let timestamp: UInt64
     /// For `action:N`, that action.
     public let action: ActionEnd?
+
+    /// A moment resolved by a reader of one's own (``TraceFile/model(path:at:options:requiringValues:progress:)`` resolves its own).
+    public init(moment: TraceMoment, timestamp: UInt64, action: ActionEnd?) {
+        self.moment = moment
+        self.timestamp = timestamp
+        self.action = action
+    }
 }
 
 extension TraceFile {

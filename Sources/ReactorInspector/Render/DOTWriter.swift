@@ -10,11 +10,14 @@ package struct DOTWriter: Sendable {
     public let graph: DependencyGraph
     /// A title shown at the top (e.g. the trace's file name).
     public let title: String
+    /// Each node's position in the graph's nodes, by key (for its element id).
+    private let positions: [String: Int]
 
     /// Creates a writer.
     public init(graph: DependencyGraph, title: String = "") {
         self.graph = graph
         self.title = title
+        positions = Dictionary(graph.nodes.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The DOT source.
@@ -97,6 +100,9 @@ package struct DOTWriter: Sendable {
         attributes.append("label=\"\(Self.lines(label(for: node, inCluster: position == nil)))\"")
         if let position { attributes.append("pos=\"\(Self.point(position))\"") }
         attributes.append("tooltip=\"\(Self.lines(tooltip(for: node)))\"")
+        if let index = positions[node.key] {
+            attributes.append("id=\"\(Self.elementID(ofNodeAt: index))\"")
+        }
         return Self.identifier(node.key) + " [" + attributes.joined(separator: ", ") + "];"
     }
 
@@ -200,6 +206,12 @@ package struct DOTWriter: Sendable {
             return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
         }
         return text(position.x) + "," + text(position.y)
+    }
+
+    /// The SVG element id of the node at `index` in the graph's nodes: a page
+    /// can find a node's group by it whatever characters its name holds.
+    package static func elementID(ofNodeAt index: Int) -> String {
+        "graph-node-\(index)"
     }
 
     /// A node's name as a quoted DOT identifier.

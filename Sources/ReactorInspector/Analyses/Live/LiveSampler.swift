@@ -51,8 +51,8 @@ public struct LiveSampler: Sendable {
         let actions = trace.recentActions.suffix(recent).reversed().map { action in
             let store = model.name(of: action.store)
             return LiveSnapshot.Action(
-                name: store.isEmpty ? action.name : "\(store).\(action.name)", arguments: action.arguments,
-                atNanoseconds: action.beganAt, durationNanoseconds: action.durationNanoseconds,
+                ordinal: action.ordinal, name: store.isEmpty ? action.name : "\(store).\(action.name)",
+                arguments: action.arguments, atNanoseconds: action.beganAt, durationNanoseconds: action.durationNanoseconds,
                 changed: action.changed.map { model.name(of: $0) }, changeCount: action.changeCount,
                 values: action.values)
         }

@@ -4,6 +4,8 @@
 public struct LiveSnapshot: Sendable, Codable, Equatable {
     /// An action that ended, as the live views list it.
     public struct Action: Sendable, Codable, Equatable {
+        /// Its N for `state --at action:N` (0: not known).
+        public let ordinal: Int
         /// `Store.action`.
         public let name: String
         /// Its arguments as recorded.

@@ -1,0 +1,43 @@
+import ReactorInspector
+import ReactorTraceFormat
+
+/// What ``TraceFollower`` last published: the model of the trace so far and
+/// the live snapshot the page shows, with the Server-Sent Event that carries it.
+package struct FollowedTrace: Sendable {
+    /// Where the recording stands.
+    package var status: LiveTraceStatus
+    /// Bumped by every update.
+    package var version = 0
+    /// The model so far; nil while the trace is awaited.
+    package var model: TraceModel?
+    /// The end block, once read.
+    package var end: TraceEnd?
+    /// The hot table, recent actions and issues.
+    package var snapshot: LiveSnapshot?
+    /// Outermost actions begun so far (the largest N for `action:N`).
+    package var actionsBegun = 0
+    /// Node, held-edge and recorded-edge counts: the graph's shape.
+    package var graphShape: [Int] = []
+    /// Bumped when the graph's shape changes.
+    package var graphVersion = 0
+    /// The latest event time read (trace nanoseconds).
+    package var latestTimestamp: UInt64 = 0
+    /// When this was published (monotonic nanoseconds).
+    package var publishedAt: UInt64 = 0
+    /// The `update` Server-Sent Event for this state.
+    package var message: [UInt8] = []
+
+    package init(status: LiveTraceStatus) {
+        self.status = status
+    }
+}
+
+/// The data of an `update` event (docs/SERVE.md).
+struct FollowerUpdate: Encodable {
+    let version: Int
+    let graphVersion: Int
+    let actionsBegun: Int
+    let lastTimestampNanoseconds: UInt64
+    let firstTimestampNanoseconds: UInt64
+    let snapshot: LiveSnapshot?
+}

@@ -1,0 +1,183 @@
+import Foundation
+import ReactorInspector
+import ReactorTraceFormat
+
+/// The answers of the JSON endpoints (docs/SERVE.md), each the same report a
+/// CLI command prints: built from the follower's model for what it has read,
+/// or from the trace file itself, as far as it is written, for what needs a
+/// pass of its own (`why`, `state --at`, `replay`; see ``TracePass``). Synchronous: the server runs the slow ones off its
+/// connection threads.
+package struct InspectorAPI: Sendable {
+    /// The followed trace.
+    package let follower: TraceFollower
+
+    package init(follower: TraceFollower) {
+        self.follower = follower
+    }
+
+    /// `summary --json --top N` of the trace so far.
+    package func summary(top: Int) -> InspectorResponse {
+        let current = follower.current
+        guard let model = current.model else { return Self.waiting(current.status) }
+        return Self.json(text: (try? JSONText.encode(SummaryReport(model: model, top: top, end: current.end))) ?? "")
+    }
+
+    /// The latest live snapshot (`top --json`, as of the last update).
+    package func snapshot() -> InspectorResponse {
+        let current = follower.current
+        guard let snapshot = current.snapshot else { return Self.waiting(current.status) }
+        return Self.json(text: (try? JSONText.encode(snapshot)) ?? "")
+    }
+
+    /// The dependency graph as SVG (rendered by Graphviz) with the name of each drawn node.
+    package func graph(focus: String?, depth: Int, top: Int?) -> InspectorResponse {
+        let current = follower.current
+        guard let model = current.model else { return Self.waiting(current.status) }
+        let selection: GraphSelection
+        if let focus, !focus.isEmpty {
+            selection = .focus(name: focus, depth: depth)
+        } else if let top {
+            selection = .top(top)
+        } else {
+            selection = .automatic
+        }
+        do {
+            let title = (follower.path as NSString).lastPathComponent
+            let rendered = try GraphRenderer.render(model: model, options: GraphOptions(selection: selection), title: title)
+            let answer = GraphAnswer(
+                version: current.version, graphVersion: current.graphVersion, svg: rendered.output,
+                nodes: rendered.graph.nodes.enumerated().map { index, node in
+                    GraphAnswer.Node(id: DOTWriter.elementID(ofNodeAt: index), name: node.name, kind: node.kind.label)
+                },
+                notice: rendered.graph.notice)
+            return Self.json(answer)
+        } catch {
+            return Self.error(status: 404, error.description)
+        }
+    }
+
+    /// `why COMPUTATION --json --limit N`: one pass over the trace as it stands.
+    package func why(_ name: String, limit: Int) -> InspectorResponse {
+        let options = TraceModelOptions(explaining: [name], whyEntryLimit: limit)
+        let model: TraceModel
+        do {
+            model = try TracePass.model(path: follower.path, options: options)
+        } catch {
+            return Self.error(status: 500, error.description)
+        }
+        guard var report = model.why(name), !report.isUnknown else {
+            let suggestions = model.suggestions(for: name)
+            let hint = suggestions.isEmpty ? "" : " (did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?)"
+            return Self.error(status: 404, "no computation named '\(name)'\(hint)")
+        }
+        report.attachIssues(model.issues)
+        return Self.json(text: (try? JSONText.encode(report)) ?? "")
+    }
+
+    /// `state --at MOMENT --json`, with the moment resolved: every node alive then and its value.
+    package func state(at text: String, filter: String?) -> InspectorResponse {
+        let moment: TraceMoment
+        switch TraceMoment.parse(text) {
+        case let .success(parsed): moment = parsed
+        case let .failure(error): return Self.error(status: 400, error.description)
+        }
+        do {
+            let (model, resolved) = try TracePass.model(path: follower.path, at: moment)
+            let report = StateReport(model: model, moment: resolved, filter: filter)
+            return Self.json(StateAnswer(moment: resolved.moment.description, timestampNanoseconds: resolved.timestamp,
+                                         action: report.actionName, hasValues: model.hasValues,
+                                         entries: report.entries))
+        } catch {
+            switch error {
+            case .moment: return Self.error(status: 404, error.description)
+            default: return Self.error(status: 500, error.description)
+            }
+        }
+    }
+
+    /// `replay --json` with filter terms: the last `limit` matching lines of the trace so far.
+    package func replay(terms: [String], limit: Int) -> InspectorResponse {
+        var filter = ReplayFilter()
+        do {
+            try filter.add(terms: terms)
+        } catch {
+            return Self.error(status: 400, error.description)
+        }
+        var formatter = ReplayFormatter(filter: filter, json: true)
+        var line: [UInt8] = []
+        var kept: [[UInt8]] = []
+        kept.reserveCapacity(limit)
+        var next = 0, matched = 0
+        do {
+            try TracePass.forEachBatch(path: follower.path) { batch in
+                let strings = batch.strings
+                for event in batch.events {
+                    line.removeAll(keepingCapacity: true)
+                    guard formatter.write(event, strings: strings, to: &line) else { continue }
+                    matched += 1
+                    guard limit > 0 else { continue }
+                    // A ring of the last `limit` lines.
+                    if kept.count < limit { kept.append(line) } else { kept[next] = line }
+                    next = (next + 1) % limit
+                }
+            }
+        } catch {
+            return Self.error(status: 500, error.description)
+        }
+        let ordered = kept.count < limit ? kept : Array(kept[next...] + kept[..<next])
+        var body = Array("{\"matched\":\(matched),\"lines\":[".utf8)
+        for (index, line) in ordered.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body += line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
+        }
+        body += Array("]}\n".utf8)
+        return InspectorResponse(status: 200, contentType: "application/json", body: body)
+    }
+
+    // MARK: - Responses
+
+    static func json(text: String) -> InspectorResponse {
+        InspectorResponse(status: 200, contentType: "application/json", body: Array(text.utf8))
+    }
+
+    static func json(_ value: some Encodable) -> InspectorResponse {
+        json(text: (try? JSONText.encode(value)) ?? "")
+    }
+
+    static func error(status: Int, _ message: String) -> InspectorResponse {
+        InspectorResponse(status: status, contentType: "application/json",
+                          body: Array("{\"error\":\(JSONText.quoted(message))}\n".utf8))
+    }
+
+    /// 503 while the trace has not started: the answer says what is awaited.
+    static func waiting(_ status: LiveTraceStatus) -> InspectorResponse {
+        if case let .waiting(message) = status { return error(status: 503, message) }
+        return error(status: 503, "nothing read yet")
+    }
+}
+
+/// `GET /api/graph`.
+struct GraphAnswer: Encodable {
+    struct Node: Encodable {
+        /// The id of the node's group in the SVG.
+        let id: String
+        let name: String
+        let kind: String
+    }
+
+    let version: Int
+    let graphVersion: Int
+    let svg: String
+    let nodes: [Node]
+    let notice: String?
+}
+
+/// `GET /api/state`.
+struct StateAnswer: Encodable {
+    let moment: String
+    /// Trace time, as `--at` takes it and the live views show it.
+    let timestampNanoseconds: UInt64
+    let action: String?
+    let hasValues: Bool
+    let entries: [StateReport.Entry]
+}

@@ -1,0 +1,153 @@
+import Dispatch
+import FlyingFox
+import Foundation
+
+/// Routes every request of the inspector. Read-only and closed by
+/// construction: a request is answered only when its method is GET and its
+/// raw path (before any decoding) is exactly one of the routes below; any
+/// other path is 404, any other method 405. Nothing reaches the file system
+/// but the trace being followed.
+struct InspectorHandler: HTTPHandler {
+    let api: InspectorAPI
+    /// Host names a request may name (its `Host` header), so that a page of
+    /// another site that rebinds its name to this address cannot read the
+    /// trace; nil: any (the user chose a non-loopback `--host`).
+    let allowedHosts: Set<String>?
+
+    /// The paths answered, and what answers them.
+    enum Route: String, CaseIterable {
+        case page = "/"
+        case pageByName = "/index.html"
+        case script = "/app.js"
+        case style = "/app.css"
+        case summary = "/api/summary"
+        case snapshot = "/api/snapshot"
+        case stream = "/api/stream"
+        case graph = "/api/graph"
+        case why = "/api/why"
+        case state = "/api/state"
+        case replay = "/api/replay"
+    }
+
+    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard request.method == .GET else {
+            var response = Self.response(InspectorAPI.error(status: 405, "read-only: only GET is answered"))
+            response.headers[HTTPHeader("Allow")] = "GET"
+            return response
+        }
+        if let allowedHosts {
+            let host = request.headers[.host].map(Self.hostName) ?? ""
+            guard allowedHosts.contains(host) else {
+                return Self.response(InspectorAPI.error(status: 403, "unexpected Host header: open the address reactor-inspect printed"))
+            }
+        }
+        guard let route = Route(rawValue: request.target.path(percentEncoded: true)) else {
+            return Self.response(InspectorAPI.error(status: 404, "no such page"))
+        }
+        let query = request.query
+        func number(_ name: String, default value: Int, in range: ClosedRange<Int>) -> Int {
+            guard let text = query[name], let number = Int(text) else { return value }
+            return min(max(number, range.lowerBound), range.upperBound)
+        }
+        switch route {
+        case .page, .pageByName:
+            return Self.response(InspectorResponse(status: 200, contentType: "text/html; charset=utf-8",
+                                                   body: Array(PageAssets.html.utf8)))
+        case .script:
+            return Self.response(InspectorResponse(status: 200, contentType: "text/javascript; charset=utf-8",
+                                                   body: Array(PageAssets.script.utf8)))
+        case .style:
+            return Self.response(InspectorResponse(status: 200, contentType: "text/css; charset=utf-8",
+                                                   body: Array(PageAssets.style.utf8)))
+        case .summary:
+            return Self.response(api.summary(top: number("top", default: 5, in: 0...10_000)))
+        case .snapshot:
+            return Self.response(api.snapshot())
+        case .stream:
+            var response = HTTPResponse(statusCode: .ok, headers: Self.commonHeaders(contentType: "text/event-stream"),
+                                        body: HTTPBodySequence(from: EventStreamBody(messages: api.follower.subscribe())))
+            response.headers[HTTPHeader("X-Accel-Buffering")] = "no"
+            return response
+        case .graph:
+            let focus = query["focus"]
+            let depth = number("depth", default: 2, in: 0...20)
+            let top = query["top"].flatMap(Int.init).map { min(max($0, 1), 10_000) }
+            return Self.response(await Self.offloaded(on: Self.graphWork) { api.graph(focus: focus, depth: depth, top: top) })
+        case .why:
+            guard let name = query["node"], !name.isEmpty else {
+                return Self.response(InspectorAPI.error(status: 400, "name the computation: /api/why?node=NAME"))
+            }
+            let limit = number("limit", default: 20, in: 0...1000)
+            return Self.response(await Self.offloaded(on: Self.whyWork) { api.why(name, limit: limit) })
+        case .state:
+            guard let moment = query["at"], !moment.isEmpty else {
+                return Self.response(InspectorAPI.error(status: 400, "name the moment: /api/state?at=action:N or at=TIME"))
+            }
+            let filter = query["filter"].flatMap { $0.isEmpty ? nil : $0 }
+            return Self.response(await Self.offloaded(on: Self.stateWork) { api.state(at: moment, filter: filter) })
+        case .replay:
+            let terms = query.filter { $0.name == "filter" && !$0.value.isEmpty }.map(\.value)
+            let limit = number("limit", default: 200, in: 0...5000)
+            return Self.response(await Self.offloaded(on: Self.replayWork) { api.replay(terms: terms, limit: limit) })
+        }
+    }
+
+    /// The host name of a `Host` header: `127.0.0.1:8040` → `127.0.0.1`, `[::1]:80` → `::1`.
+    static func hostName(_ header: String) -> String {
+        if header.hasPrefix("["), let close = header.firstIndex(of: "]") {
+            return String(header[header.index(after: header.startIndex)..<close]).lowercased()
+        }
+        return String(header.split(separator: ":", maxSplits: 1).first ?? "").lowercased()
+    }
+
+    /// The headers of every answer: no caching of live data, no sniffing, and
+    /// a content security policy that runs only the page's own script (no
+    /// inline script, no event-handler attributes), so a name in the data can
+    /// never run as code even if it reached the markup.
+    static func commonHeaders(contentType: String) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers[.contentType] = contentType
+        headers[.cacheControl] = "no-store"
+        headers[HTTPHeader("X-Content-Type-Options")] = "nosniff"
+        headers[HTTPHeader("Referrer-Policy")] = "no-referrer"
+        headers[HTTPHeader("Content-Security-Policy")] =
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+            + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        return headers
+    }
+
+    static func response(_ answer: InspectorResponse) -> HTTPResponse {
+        HTTPResponse(statusCode: HTTPStatusCode(answer.status, phrase: phrase(answer.status)),
+                     headers: commonHeaders(contentType: answer.contentType), body: Data(answer.body))
+    }
+
+    static func phrase(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 400: "Bad Request"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 503: "Service Unavailable"
+        default: "Internal Server Error"
+        }
+    }
+
+    /// Runs `work` on a thread outside Swift's cooperative pool: a pass over a
+    /// large trace or a graph layout must not hold up the event streams.
+    static func offloaded(on queue: DispatchQueue,
+                          _ work: @escaping @Sendable () -> InspectorResponse) async -> InspectorResponse {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: work()) }
+        }
+    }
+
+    /// Graph layouts, one at a time, from the model already read.
+    private static let graphWork = DispatchQueue(label: "reactor-inspect serve: graphs")
+    /// Passes over the trace file, one queue per kind: two passes of a kind
+    /// at once would only both be slow, and a long event listing never holds
+    /// up an explanation, a state or a redraw.
+    private static let whyWork = DispatchQueue(label: "reactor-inspect serve: why")
+    private static let stateWork = DispatchQueue(label: "reactor-inspect serve: state")
+    private static let replayWork = DispatchQueue(label: "reactor-inspect serve: replay")
+}

@@ -1,0 +1,450 @@
+/// The page of `reactor-inspect serve`, compiled into the binary: no file is
+/// read and nothing is fetched from elsewhere, so it works offline. The script
+/// builds every element from data with `textContent` and attributes, never
+/// from markup, and the graph's SVG is parsed as XML and stripped of anything
+/// active before it joins the page.
+enum PageAssets {
+    static let html = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Reactor inspector</title>
+        <link rel="stylesheet" href="/app.css">
+        <script src="/app.js" defer></script>
+        </head>
+        <body>
+        <header>
+          <h1>Reactor inspector</h1>
+          <span id="trace" class="trace"></span>
+          <span id="status" class="pill">connecting</span>
+          <span id="status-detail" class="detail"></span>
+        </header>
+        <section id="figures" class="figures">
+          <div class="figure"><span class="label">events</span><span class="value" id="fig-events">–</span></div>
+          <div class="figure"><span class="label">events/s</span><span class="value" id="fig-rate">–</span></div>
+          <div class="figure"><span class="label">nodes</span><span class="value" id="fig-nodes">–</span></div>
+          <div class="figure"><span class="label">edges held</span><span class="value" id="fig-edges">–</span></div>
+          <div class="figure"><span class="label">computations</span><span class="value" id="fig-computations">–</span></div>
+          <div class="figure"><span class="label">actions</span><span class="value" id="fig-actions">–</span></div>
+          <div class="figure"><span class="label">issues</span><span class="value" id="fig-issues">–</span></div>
+          <div class="figure"><span class="label">recorded</span><span class="value" id="fig-duration">–</span></div>
+          <div class="figure"><span class="label">last update</span><span class="value" id="fig-lag">–</span></div>
+        </section>
+        <main>
+          <section class="panel graph-panel">
+            <div class="panel-head">
+              <h2>Dependency graph</h2>
+              <span id="graph-caption" class="detail"></span>
+              <span class="spacer"></span>
+              <button id="graph-all" type="button">Whole graph</button>
+            </div>
+            <div id="graph" class="graph"><p class="empty">Waiting for the first events…</p></div>
+          </section>
+          <section class="panel hot-panel">
+            <div class="panel-head"><h2>Hot computations</h2><span class="detail">last interval · all</span></div>
+            <table id="hot">
+              <thead><tr><th>computation</th><th>reruns/s</th><th>time/s</th><th>p99</th><th>reruns</th></tr></thead>
+              <tbody></tbody>
+            </table>
+          </section>
+          <section class="panel why-panel">
+            <div class="panel-head"><h2>Why did it run?</h2><span id="why-target" class="detail">click a node or a hot row</span></div>
+            <div id="why"></div>
+          </section>
+          <section class="panel actions-panel">
+            <div class="panel-head"><h2>Actions</h2><span class="detail">click one for the state after it</span></div>
+            <ol id="actions" class="actions"></ol>
+          </section>
+          <section class="panel state-panel">
+            <div class="panel-head">
+              <h2>State</h2><span id="state-moment" class="detail">pick an action</span>
+              <span class="spacer"></span>
+              <button id="state-previous" type="button">◀</button>
+              <input id="state-at" type="text" size="9" placeholder="action:N or 2ms" aria-label="moment">
+              <button id="state-next" type="button">▶</button>
+            </div>
+            <table id="state">
+              <thead><tr><th>node</th><th>kind</th><th>value</th></tr></thead>
+              <tbody></tbody>
+            </table>
+          </section>
+          <section class="panel events-panel">
+            <div class="panel-head">
+              <h2>Events</h2>
+              <form id="events-form">
+                <input id="events-filter" type="text" size="34" placeholder="rerun name:list from:2ms" aria-label="filter">
+                <button type="submit">Filter</button>
+                <label title="Reads the trace again after each update: for small traces"><input id="events-follow" type="checkbox"> follow</label>
+              </form>
+              <span id="events-count" class="detail"></span>
+            </div>
+            <pre id="events" class="events"></pre>
+          </section>
+        </main>
+        </body>
+        </html>
+
+        """
+
+    static let style = """
+        :root { --bg: #f6f7f9; --panel: #fff; --ink: #1d2330; --muted: #6b7385; --line: #e3e6ec; --accent: #c2410c;
+                --ok: #15803d; --warn: #b45309; --bad: #b91c1c; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
+               background: var(--bg); color: var(--ink); }
+        header { display: flex; align-items: baseline; gap: 12px; padding: 10px 18px; background: #1d2330; color: #fff; }
+        header h1 { font-size: 16px; margin: 0; font-weight: 600; }
+        .trace { font-family: ui-monospace, Menlo, Consolas, monospace; color: #cbd2e0; }
+        .pill { border-radius: 10px; padding: 1px 9px; font-size: 12px; background: #4b5563; }
+        .pill.recording { background: var(--ok); }
+        .pill.finished { background: #2563eb; }
+        .pill.damaged, .pill.disconnected { background: var(--bad); }
+        .pill.waiting { background: var(--warn); }
+        .detail { color: var(--muted); font-size: 12px; }
+        header .detail { color: #cbd2e0; }
+        .figures { display: flex; flex-wrap: wrap; gap: 8px; padding: 10px 18px 0; }
+        .figure { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 6px 12px; min-width: 104px; }
+        .figure .label { display: block; color: var(--muted); font-size: 11px; text-transform: uppercase; letter-spacing: .04em; }
+        .figure .value { font-size: 18px; font-variant-numeric: tabular-nums; font-weight: 600; }
+        main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 12px; padding: 12px 18px 18px; }
+        .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; min-width: 0; }
+        .graph-panel { grid-row: span 2; }
+        .events-panel { grid-column: 1 / -1; }
+        .panel-head { display: flex; align-items: baseline; gap: 10px; margin-bottom: 6px; flex-wrap: wrap; }
+        .panel-head h2 { font-size: 14px; margin: 0; }
+        .spacer { flex: 1; }
+        .graph { overflow: auto; max-height: 640px; min-height: 240px; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
+        .graph svg { display: block; max-width: none; height: auto; margin: 0 auto; }
+        .graph g.node { cursor: pointer; }
+        .graph g.node.focused polygon, .graph g.node.focused ellipse, .graph g.node.focused path { stroke: var(--accent); stroke-width: 3px; }
+        table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
+        th { text-align: left; color: var(--muted); font-weight: 500; font-size: 11px; border-bottom: 1px solid var(--line); padding: 3px 6px; }
+        td { border-bottom: 1px solid var(--line); padding: 3px 6px; vertical-align: top; }
+        td.number, th.number { text-align: right; }
+        td.name { font-family: ui-monospace, Menlo, Consolas, monospace; overflow-wrap: break-word; }
+        .state-panel { overflow-x: auto; }
+        .state-panel .panel-head > .detail { flex-basis: 100%; order: 9; }
+        #hot tbody tr { cursor: pointer; }
+        #hot tbody tr:hover, .actions li:hover { background: #fff4ed; }
+        tr.selected, li.selected { background: #ffedd5 !important; }
+        .actions { list-style: none; margin: 0; padding: 0; max-height: 300px; overflow: auto; }
+        .actions li { padding: 4px 6px; border-bottom: 1px solid var(--line); cursor: pointer; }
+        .actions .ordinal { color: var(--muted); display: inline-block; min-width: 44px; }
+        .actions .name { font-family: ui-monospace, Menlo, Consolas, monospace; }
+        .actions .changes { color: var(--muted); display: block; padding-left: 44px; font-size: 12px; }
+        #state { max-height: 300px; }
+        .state-panel tbody { font-size: 12px; }
+        .value-cell { font-family: ui-monospace, Menlo, Consolas, monospace; word-break: break-all; }
+        .why-step { margin: 0 0 6px; padding: 6px 8px; border-left: 3px solid var(--accent); background: #fffaf5; }
+        .why-step .count { font-weight: 600; }
+        .why-step .chain { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; word-break: break-all; }
+        .events { margin: 0; max-height: 280px; overflow: auto; font: 12px/1.45 ui-monospace, Menlo, Consolas, monospace;
+                  background: #1d2330; color: #e5e9f0; padding: 8px; border-radius: 4px; white-space: pre-wrap; word-break: break-all; }
+        .empty { color: var(--muted); padding: 12px; margin: 0; }
+        .error { color: var(--bad); }
+        button { font: inherit; padding: 2px 10px; border: 1px solid var(--line); background: #fff; border-radius: 4px; cursor: pointer; }
+        button:hover { border-color: var(--accent); }
+        input[type=text] { font: 12px ui-monospace, Menlo, Consolas, monospace; padding: 2px 6px; border: 1px solid var(--line); border-radius: 4px; }
+        form { display: flex; gap: 6px; align-items: center; }
+        @media (max-width: 1000px) { main { grid-template-columns: 1fr; } .graph-panel { grid-row: auto; } }
+
+        """
+
+    static let script = """
+        "use strict";
+        // Reactor inspector page. Every piece of trace data reaches the page as
+        // text (textContent) or an attribute value; no markup is built from data.
+        (function () {
+          const $ = (id) => document.getElementById(id);
+          const smallTrace = 500000;
+          const state = { update: null, focus: null, graphVersion: -1, graphAt: 0, graphBusy: false, graphKeys: new Map(),
+                          eventsBusy: false, eventsAt: 0, eventsVersion: -1, moment: null, lastVersion: -1, receivedAt: 0 };
+
+          function element(tag, text, className) {
+            const node = document.createElement(tag);
+            if (text !== undefined && text !== null) node.textContent = String(text);
+            if (className) node.className = className;
+            return node;
+          }
+          function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+          function count(n) { return Number(n).toLocaleString("en-US"); }
+          function duration(ns) {
+            ns = Number(ns);
+            if (ns >= 1e9) return (ns / 1e9).toFixed(ns >= 1e10 ? 1 : 2) + " s";
+            if (ns >= 1e6) return (ns / 1e6).toFixed(ns >= 1e7 ? 1 : 2) + " ms";
+            if (ns >= 1e3) return (ns / 1e3).toFixed(1) + " µs";
+            return ns.toFixed(0) + " ns";
+          }
+          function rate(n) {
+            n = Number(n);
+            if (n >= 1e6) return (n / 1e6).toFixed(2) + "M";
+            if (n >= 1e3) return (n / 1e3).toFixed(1) + "k";
+            return n.toFixed(n >= 10 ? 0 : 1);
+          }
+          async function getJSON(url) {
+            const response = await fetch(url, { cache: "no-store" });
+            const body = await response.json();
+            if (!response.ok) throw new Error(body && body.error ? body.error : response.statusText);
+            return body;
+          }
+          function setStatus(label, detail) {
+            const pill = $("status");
+            pill.textContent = label;
+            pill.className = "pill " + label;
+            $("status-detail").textContent = detail || "";
+          }
+
+          // Figures, hot table and actions: from each pushed update.
+          function render(update) {
+            const s = update.snapshot;
+            state.update = update;
+            state.receivedAt = Date.now();
+            if (!s) { setStatus("waiting", ""); return; }
+            $("trace").textContent = s.path;
+            setStatus(s.status, s.statusDetail);
+            $("fig-events").textContent = count(s.events);
+            $("fig-rate").textContent = rate(s.eventsPerSecond);
+            $("fig-nodes").textContent = count(s.nodes);
+            $("fig-edges").textContent = count(s.liveEdges);
+            $("fig-computations").textContent = count(s.computations);
+            $("fig-actions").textContent = count(update.actionsBegun);
+            $("fig-issues").textContent = count(s.issueCount);
+            $("fig-duration").textContent = duration(s.durationNanoseconds);
+            renderHot(s.hot);
+            renderActions(s.actions);
+            if (update.graphVersion !== state.graphVersion) loadGraph(false);
+            else if (s.status === "recording" && Date.now() - state.graphAt > 3000) loadGraph(false);
+            if ($("events-follow").checked && update.version !== state.eventsVersion && Date.now() - state.eventsAt > 2000) loadEvents();
+          }
+
+          function renderHot(rows) {
+            const body = $("hot").tBodies[0];
+            clear(body);
+            for (const row of rows) {
+              const tr = element("tr");
+              if (row.name === state.focus) tr.className = "selected";
+              tr.appendChild(element("td", row.name + (row.instances > 1 ? " ×" + row.instances : ""), "name"));
+              tr.appendChild(element("td", rate(row.rerunsPerSecond), "number"));
+              tr.appendChild(element("td", duration(row.nanosecondsPerSecond), "number"));
+              tr.appendChild(element("td", duration(row.p99Nanoseconds), "number"));
+              tr.appendChild(element("td", count(row.reruns), "number"));
+              tr.addEventListener("click", () => focusOn(row.name));
+              body.appendChild(tr);
+            }
+            if (rows.length === 0) {
+              const tr = element("tr");
+              const td = element("td", "no computation ran yet", "empty");
+              td.colSpan = 5;
+              tr.appendChild(td);
+              body.appendChild(tr);
+            }
+          }
+
+          function renderActions(actions) {
+            const list = $("actions");
+            clear(list);
+            for (const action of actions) {
+              const item = element("li");
+              if (state.moment === "action:" + action.ordinal) item.className = "selected";
+              item.appendChild(element("span", action.ordinal > 0 ? "#" + action.ordinal : "", "ordinal"));
+              item.appendChild(element("span", action.name + (action.arguments ? "(" + action.arguments + ")" : ""), "name"));
+              item.appendChild(element("span", "  " + duration(action.durationNanoseconds) + " at " + duration(action.atNanoseconds), "detail"));
+              if (action.changed.length > 0) {
+                const parts = action.changed.map((name, i) => action.values[i] == null ? name : name + " = " + action.values[i]);
+                const more = action.changeCount > action.changed.length ? " …" : "";
+                item.appendChild(element("span", "changed " + parts.join(", ") + more, "changes"));
+              }
+              if (action.ordinal > 0) item.addEventListener("click", () => loadState("action:" + action.ordinal));
+              list.appendChild(item);
+            }
+            if (actions.length === 0) list.appendChild(element("li", "no action ended yet", "empty"));
+          }
+
+          // The graph: SVG from the server, parsed as XML and stripped of anything active.
+          function sanitize(svg) {
+            for (const bad of svg.querySelectorAll("script, foreignObject, iframe, object, embed")) bad.remove();
+            for (const node of svg.querySelectorAll("*")) {
+              for (const attribute of Array.from(node.attributes)) {
+                const name = attribute.name.toLowerCase();
+                const value = attribute.value.trim().toLowerCase();
+                if (name.startsWith("on")) node.removeAttribute(attribute.name);
+                else if ((name === "href" || name === "xlink:href") && !value.startsWith("#")) node.removeAttribute(attribute.name);
+              }
+            }
+            return svg;
+          }
+
+          async function loadGraph(force) {
+            if (state.graphBusy && !force) return;
+            state.graphBusy = true;
+            state.graphAt = Date.now();
+            const url = state.focus ? "/api/graph?depth=2&focus=" + encodeURIComponent(state.focus) : "/api/graph";
+            try {
+              const answer = await getJSON(url);
+              const parsed = new DOMParser().parseFromString(answer.svg, "image/svg+xml");
+              const root = parsed.documentElement;
+              if (root.nodeName !== "svg") throw new Error("the graph could not be read");
+              const svg = document.importNode(sanitize(root), true);
+              state.graphKeys = new Map(answer.nodes.map((node) => [node.id, node.name]));
+              state.graphVersion = answer.graphVersion;
+              const box = $("graph");
+              clear(box);
+              box.appendChild(svg);
+              // Readable labels: a wide graph scrolls rather than shrinking past three quarters of its size.
+              const natural = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.width * 4 / 3 : 0;
+              const wide = box.clientWidth - 2;
+              if (natural > 0) svg.style.width = (natural <= wide ? natural : Math.max(wide, Math.min(natural * 0.75, wide * 2.2))) + "px";
+              for (const group of svg.querySelectorAll("g.node")) {
+                const name = state.graphKeys.get(group.getAttribute("id"));
+                if (name === undefined) continue;
+                group.setAttribute("data-name", name);
+                if (name === state.focus) group.classList.add("focused");
+                group.addEventListener("click", () => focusOn(name));
+              }
+              $("graph-caption").textContent = (state.focus ? "around " + state.focus + " · " : "") + answer.nodes.length + " nodes drawn";
+            } catch (error) {
+              const box = $("graph");
+              clear(box);
+              box.appendChild(element("p", String(error.message || error), "empty error"));
+            } finally {
+              state.graphBusy = false;
+            }
+          }
+
+          function focusOn(name) {
+            state.focus = name;
+            loadGraph(true);
+            loadWhy(name);
+            if (state.update) renderHot(state.update.snapshot ? state.update.snapshot.hot : []);
+          }
+
+          // Why: `why NAME --json`.
+          async function loadWhy(name) {
+            $("why-target").textContent = name;
+            const box = $("why");
+            clear(box);
+            box.appendChild(element("p", "reading the trace…", "empty"));
+            try {
+              const report = await getJSON("/api/why?limit=10&node=" + encodeURIComponent(name));
+              clear(box);
+              renderWhy(box, report);
+            } catch (error) {
+              clear(box);
+              box.appendChild(element("p", String(error.message || error), "empty error"));
+            }
+          }
+
+          function renderWhy(box, report) {
+            box.appendChild(element("p", (report.kind ? report.kind + " · " : "") + count(report.runs) + " runs, " +
+              count(report.reruns) + " reruns" + (report.site ? " · created at " + report.site : ""), "detail"));
+            for (const pattern of report.patterns.slice(0, 8)) {
+              const step = element("div", null, "why-step");
+              step.appendChild(element("span", count(pattern.count) + "× ", "count"));
+              step.appendChild(element("span", pattern.chain.join(" → "), "chain"));
+              box.appendChild(step);
+            }
+            if (report.patterns.length === 0) box.appendChild(element("p", "no rerun recorded yet", "empty"));
+            for (const issue of report.issues.slice(0, 3)) box.appendChild(element("p", issue.kind + ": " + issue.message, "error"));
+          }
+
+          // State at a moment: `state --at MOMENT --json`.
+          async function loadState(moment) {
+            state.moment = moment;
+            $("state-at").value = moment;
+            $("state-moment").textContent = "reading the trace…";
+            const body = $("state").tBodies[0];
+            try {
+              const answer = await getJSON("/api/state?at=" + encodeURIComponent(moment));
+              clear(body);
+              $("state-moment").textContent = "after " + answer.moment + (answer.action ? " · " + answer.action : "") +
+                " at " + duration(answer.timestampNanoseconds) + (answer.hasValues ? "" : " · values not recorded");
+              for (const entry of answer.entries) {
+                const tr = element("tr");
+                tr.appendChild(element("td", entry.name, "name"));
+                tr.appendChild(element("td", entry.kind));
+                tr.appendChild(element("td", entry.value == null ? "—" : entry.value, "value-cell"));
+                body.appendChild(tr);
+              }
+            } catch (error) {
+              clear(body);
+              $("state-moment").textContent = String(error.message || error);
+            }
+            if (state.update && state.update.snapshot) renderActions(state.update.snapshot.actions);
+          }
+          function stepState(delta) {
+            const match = /^action:(\\d+)$/.exec(state.moment || "");
+            const last = state.update ? state.update.actionsBegun : 0;
+            let next = match ? Number(match[1]) + delta : last;
+            if (next < 1 || (last > 0 && next > last)) return;
+            loadState("action:" + next);
+          }
+
+          // Events: `replay --json` with the filter's terms, the latest ones.
+          async function loadEvents() {
+            if (state.eventsBusy) return;
+            state.eventsBusy = true;
+            state.eventsAt = Date.now();
+            state.eventsVersion = state.update ? state.update.version : -1;
+            const terms = $("events-filter").value.split(/\\s+/).filter((t) => t.length > 0);
+            const query = terms.map((t) => "filter=" + encodeURIComponent(t)).join("&");
+            try {
+              const answer = await getJSON("/api/replay?limit=200" + (query ? "&" + query : ""));
+              const lines = answer.lines.map((line) => {
+                const fields = Object.keys(line).filter((k) => !["timeNanoseconds", "thread", "kind", "name"].includes(k))
+                  .map((k) => k + "=" + (typeof line[k] === "string" ? line[k] : JSON.stringify(line[k])));
+                return duration(line.timeNanoseconds).padStart(10) + "  t" + line.thread + "  " + String(line.kind).padEnd(12) +
+                  " " + (line.name || "") + (fields.length ? "  " + fields.join(" ") : "");
+              });
+              const box = $("events");
+              const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+              box.textContent = lines.join("\\n");
+              if (atBottom) box.scrollTop = box.scrollHeight;
+              $("events-count").textContent = count(answer.matched) + " matching, latest " + answer.lines.length + " shown";
+            } catch (error) {
+              $("events").textContent = "";
+              $("events-count").textContent = String(error.message || error);
+            } finally {
+              state.eventsBusy = false;
+            }
+          }
+
+          function connect() {
+            const source = new EventSource("/api/stream");
+            source.addEventListener("update", (event) => {
+              const update = JSON.parse(event.data);
+              if (update.version === state.lastVersion) return;
+              const first = state.lastVersion < 0;
+              state.lastVersion = update.version;
+              render(update);
+              // Each event list is a pass over the trace: shown at once only for a small one.
+              if (first && update.snapshot) {
+                if (update.snapshot.events <= smallTrace) loadEvents();
+                else $("events-count").textContent = count(update.snapshot.events) + " events so far: press Filter to list the latest (a pass over the whole trace)";
+              }
+            });
+            source.onerror = () => {
+              if (source.readyState === EventSource.CLOSED) { setStatus("disconnected", "the server stopped"); setTimeout(connect, 2000); }
+            };
+          }
+
+          // The age of the figures shown: a stalled stream shows at once.
+          setInterval(() => {
+            if (!state.update || !state.update.snapshot) return;
+            const s = state.update.snapshot;
+            $("fig-lag").textContent = s.status === "recording" ? duration((Date.now() - state.receivedAt) * 1e6) + " ago" : "—";
+          }, 250);
+
+          document.addEventListener("DOMContentLoaded", () => {
+            $("graph-all").addEventListener("click", () => { state.focus = null; loadGraph(true); });
+            $("events-form").addEventListener("submit", (event) => { event.preventDefault(); loadEvents(); });
+            $("state-previous").addEventListener("click", () => stepState(-1));
+            $("state-next").addEventListener("click", () => stepState(1));
+            $("state-at").addEventListener("change", () => { const v = $("state-at").value.trim(); if (v) loadState(v); });
+            connect();
+          });
+        })();
+
+        """
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Drives the page of `reactor-inspect serve` in Debian's headless Chromium.
+
+Checks what a person would see: the page draws the graph and hot table with
+the expected node names, a count on the page grows while the app records
+(--grows), and hostile names show as plain text without running anything
+(--hostile NAME, repeatable). Takes a PNG screenshot. Prints one JSON object
+with what it saw; exits 0 when every check passed, 1 otherwise, 3 when the
+browser cannot be started.
+"""
+import argparse
+import json
+import sys
+import time
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import NoAlertPresentException, WebDriverException
+    from selenium.webdriver.chrome.service import Service
+except ImportError as error:  # reported as "cannot start", never as a pass
+    print(json.dumps({"error": f"selenium is missing: {error}"}))
+    sys.exit(3)
+
+
+def start_browser(chromium, driver, width, height):
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--window-size={width},{height}", "--hide-scrollbars", "--force-device-scale-factor=1"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(executable_path=driver), options=options)
+
+
+def wait_for(check, seconds, what, failures):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    failures.append(f"timed out after {seconds} s waiting for {what}")
+    return None
+
+
+def number(text):
+    try:
+        return int(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def events(browser):
+    """The events figure, once it shows a number."""
+    return number(browser.execute_script("return document.getElementById('fig-events').textContent"))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--name", action="append", default=[], help="a node name the page must show")
+    parser.add_argument("--hostile", action="append", default=[], help="a hostile name that must show as text")
+    parser.add_argument("--grows", action="store_true", help="the events count must grow")
+    parser.add_argument("--focus", help="click this node in the graph: the why panel must explain it")
+    parser.add_argument("--action", type=int, help="click action N: the state panel must list the nodes after it")
+    parser.add_argument("--screenshot")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--driver", default="/usr/bin/chromedriver")
+    parser.add_argument("--width", type=int, default=1440)
+    parser.add_argument("--height", type=int, default=1100)
+    parser.add_argument("--timeout", type=float, default=20)
+    arguments = parser.parse_args()
+
+    try:
+        browser = start_browser(arguments.chromium, arguments.driver, arguments.width, arguments.height)
+    except WebDriverException as error:
+        print(json.dumps({"error": f"cannot start the browser: {error.msg}"}))
+        return 3
+
+    failures, seen = [], {}
+    try:
+        browser.set_page_load_timeout(arguments.timeout)
+        browser.get(arguments.url)
+        first = wait_for(lambda: events(browser), arguments.timeout,
+                         "the events figure", failures)
+        seen["eventsFirst"] = first
+        drawn = wait_for(lambda: browser.execute_script(
+            "return Array.from(document.querySelectorAll('#graph g.node[data-name]')).map(g => g.getAttribute('data-name'))"),
+            arguments.timeout, "graph nodes", failures) or []
+        seen["graphNodes"] = len(drawn)
+        # Read in one script: the page redraws its tables on every update.
+        hot = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#hot tbody td.name')).map(td => td.textContent)")
+        seen["hotRows"] = len(hot)
+        for name in arguments.name:
+            if name not in drawn and not any(cell.startswith(name) for cell in hot):
+                failures.append(f"the page does not show the node {name!r}")
+        if arguments.grows and first is not None:
+            later = wait_for(lambda: (lambda n: n if n is not None and n > first else None)(
+                events(browser)), arguments.timeout, "the events count to grow", failures)
+            seen["eventsLater"] = later
+        if arguments.hostile:
+            # Names are text: each is there as the page's text, no markup came from them, nothing ran.
+            page_text = browser.execute_script("return document.body.textContent")
+            for name in arguments.hostile:
+                if name not in page_text and name not in drawn:
+                    failures.append(f"the hostile name {name!r} is not shown as text")
+            injected = browser.execute_script(
+                "return document.querySelectorAll('main b, main script, main img, main iframe, #graph script').length")
+            if injected:
+                failures.append(f"{injected} elements were made from names")
+            try:
+                alert = browser.switch_to.alert
+                failures.append(f"an alert ran: {alert.text!r}")
+            except NoAlertPresentException:
+                pass
+        if arguments.focus:
+            clicked = browser.execute_script(
+                "const g = Array.from(document.querySelectorAll('#graph g.node')).find(g => g.getAttribute('data-name') === arguments[0]);"
+                "if (!g) return false; g.dispatchEvent(new MouseEvent('click', {bubbles: true})); return true;", arguments.focus)
+            if not clicked:
+                failures.append(f"no graph node {arguments.focus!r} to click")
+            else:
+                steps = wait_for(lambda: browser.execute_script(
+                    "return document.getElementById('why-target').textContent === arguments[0] ?"
+                    " document.querySelectorAll('#why .why-step').length : 0", arguments.focus),
+                    arguments.timeout, "the why panel", failures)
+                seen["whySteps"] = steps
+        if arguments.action:
+            clicked = browser.execute_script(
+                "const li = Array.from(document.querySelectorAll('#actions li')).find(li =>"
+                " li.querySelector('.ordinal') && li.querySelector('.ordinal').textContent === '#' + arguments[0]);"
+                "if (!li) return false; li.click(); return true;", arguments.action)
+            if not clicked:
+                failures.append(f"no action #{arguments.action} to click")
+            else:
+                rows = wait_for(lambda: browser.execute_script(
+                    "return document.getElementById('state-moment').textContent.startsWith('after action:' + arguments[0]) ?"
+                    " document.querySelectorAll('#state tbody tr').length : 0", arguments.action),
+                    arguments.timeout, "the state panel", failures)
+                seen["stateRows"] = rows
+        # Let the figures settle after the last update before the picture.
+        time.sleep(0.5)
+        if arguments.screenshot:
+            browser.save_screenshot(arguments.screenshot)
+        severe = [entry["message"] for entry in browser.get_log("browser")
+                  if entry["level"] == "SEVERE" and "favicon" not in entry["message"]]
+        if severe:
+            failures.append("console errors: " + " | ".join(severe[:5]))
+    finally:
+        browser.quit()
+    print(json.dumps({"failures": failures, "seen": seen}))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
