@@ -69,7 +69,8 @@ import Testing
         #expect(summary.flushes == 3)
         #expect(summary.runs == 3 + 2 * 3 + 1)
         #expect(summary.reruns == 7)
-        #expect(summary.actions.first == SummaryReport.ActionLine(name: "TodoStore.addTodo(_:)", count: 2, runsCaused: 6))
+        #expect(summary.actions.first == SummaryReport.ActionLine(name: "TodoStore.addTodo(_:)", count: 2, runsCaused: 6,
+                                                                                 rerunsCaused: 6))
         #expect(summary.durationNanoseconds == model.durationNanoseconds)
         #expect(summary.liveEdges == 4)
     }

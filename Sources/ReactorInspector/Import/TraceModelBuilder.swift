@@ -411,6 +411,9 @@ extension TraceModelBuilder {
 // MARK: - Per-node and per-thread state
 
 extension TraceModelBuilder {
+    /// A ``NodeState/pendingRoot`` that says no invalidation came since the node's last run.
+    static let notPending = Int32.min
+
     /// What the builder tracks per node beyond the public record.
     struct NodeState {
         /// The generation of the edges held now: an edge is held while its
@@ -419,8 +422,9 @@ extension TraceModelBuilder {
         /// Every edge this computation ever had: dependency position -> edge position.
         var edgeSlots: [EdgeSlot] = []
         var edgeLookup: [Int32: Int32]?
-        /// The action at the root of the pending invalidation, last change, last run (-1: none).
-        var pendingRoot: Int32 = -1
+        /// The action at the root of the pending invalidation, last change, last run (-1: none;
+        /// ``TraceModelBuilder/notPending``: not invalidated since its last run).
+        var pendingRoot: Int32 = TraceModelBuilder.notPending
         var changeRoot: Int32 = -1
         var runRoot: Int32 = -1
         /// Causal chains, only while explaining.
@@ -634,6 +638,11 @@ extension TraceModelBuilder {
         let computation = position(of: computationID, inferring: .computation)
         nodes[Int(computation)].invalidations.count(cause)
         dropEdges(of: computation)
+        // The first invalidation since the last run schedules the rerun: it is
+        // the rerun's cause. The runtime records a later one only for a stop,
+        // which says what stopped the computation but schedules nothing.
+        let pending = states[Int(computation)].pendingRoot != Self.notPending
+        let root: Int32
         // Causes are links (retained) and only kept while explaining.
         var previous: CauseLink?
         switch cause {
@@ -642,19 +651,20 @@ extension TraceModelBuilder {
             let edge = edge(from: computation, to: dependency, at: time)
             edges[Int(edge)].invalidations += 1
             edges[Int(edge)].lastSeen = time
-            states[Int(computation)].pendingRoot = states[Int(dependency)].changeRoot
+            root = states[Int(dependency)].changeRoot
             if explains { previous = states[Int(dependency)].changeCause }
         case .parent:
             let parent = position(of: source, inferring: .computation)
-            states[Int(computation)].pendingRoot = states[Int(parent)].pendingRoot
+            root = max(states[Int(parent)].pendingRoot, -1)
             if explains { previous = states[Int(parent)].pendingCause }
         case .explicit, .stop, .runaway, .error:
-            states[Int(computation)].pendingRoot = enclosingRoot(thread)
+            root = enclosingRoot(thread)
             if explains { previous = enclosingCause(thread) }
         }
+        if !pending { states[Int(computation)].pendingRoot = root }
         guard explains else { return computation }
         let link = CauseLink.make(.invalidated(node: computation, cause: cause), after: previous)
-        states[Int(computation)].pendingCause = link
+        if !pending { states[Int(computation)].pendingCause = link }
         let collector = states[Int(computation)].collector
         if collector >= 0 && cause.stops {
             collectors[Int(collector)].record(.stopped, stopCause: cause, node: nodes[Int(computation)].id, at: time, link: link,
@@ -668,7 +678,7 @@ extension TraceModelBuilder {
         nodes[Int(computation)].runs.runs += 1
         if firstRun { nodes[Int(computation)].runs.firstRuns += 1 }
         dropEdges(of: computation)
-        let root = firstRun ? enclosingRoot(thread) : states[Int(computation)].pendingRoot
+        let root = firstRun ? enclosingRoot(thread) : max(states[Int(computation)].pendingRoot, -1)
         var cause: CauseLink?
         if explains {
             let previous: CauseLink?
@@ -686,9 +696,9 @@ extension TraceModelBuilder {
                                                   link: link, limit: options.whyEntryLimit)
             }
         }
-        states[Int(computation)].pendingRoot = -1
+        states[Int(computation)].pendingRoot = Self.notPending
         if root >= 0 {
-            actions.caused(root, runOf: computationID)
+            actions.caused(root, runOf: computationID, firstRun: firstRun)
         }
         slices.push(SliceTracker.Frame(isAction: false, node: computation, action: -1, root: root, cause: cause,
                                        begin: time, firstRun: firstRun), thread: thread)

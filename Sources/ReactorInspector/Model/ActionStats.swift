@@ -14,6 +14,8 @@ public struct ActionStats: Sendable, Equatable {
     public var durations = DurationHistogram()
     /// Runs of computations whose causal chain starts at this action.
     public var runsCaused: Int = 0
+    /// Of ``runsCaused``, the reruns (first runs left out): the report's "Reruns caused".
+    public var rerunsCaused: Int = 0
     /// The arguments of its first call, summarised.
     public var firstArguments: String
     /// Runs caused, per computation id.

@@ -12,6 +12,8 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         public let count: Int
         /// Computation runs whose causal chain starts at it.
         public let runsCaused: Int
+        /// Of those, the reruns (first runs left out).
+        public let rerunsCaused: Int
     }
 
     /// One issue in the summary.
@@ -103,7 +105,8 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         actions = model.actions
             .sorted { ($0.count, $1.qualifiedName) > ($1.count, $0.qualifiedName) }
             .prefix(top)
-            .map { ActionLine(name: $0.qualifiedName, count: $0.count, runsCaused: $0.runsCaused) }
+            .map { ActionLine(name: $0.qualifiedName, count: $0.count, runsCaused: $0.runsCaused,
+                              rerunsCaused: $0.rerunsCaused) }
         issues = model.issueCounts.values.reduce(0, +)
         var issueKinds: [String: Int] = [:]
         for (kind, count) in model.issueCounts { issueKinds[kind.label] = count }

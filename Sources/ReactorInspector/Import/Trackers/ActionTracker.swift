@@ -33,8 +33,9 @@ struct ActionTracker {
     }
 
     /// A run of `computation` caused by the action at `action`.
-    mutating func caused(_ action: Int32, runOf computation: UInt64) {
+    mutating func caused(_ action: Int32, runOf computation: UInt64, firstRun: Bool) {
         stats[Int(action)].runsCaused += 1
+        if !firstRun { stats[Int(action)].rerunsCaused += 1 }
         stats[Int(action)].runsCausedByComputation[computation, default: 0] += 1
     }
 
