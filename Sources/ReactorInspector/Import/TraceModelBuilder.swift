@@ -731,9 +731,10 @@ extension TraceModelBuilder {
         let action = actions.called(store: store, storeID: storeID, storeName: nodes[Int(store)].givenName, name: name,
                                     arguments: arguments)
         let enclosing = slices.innermost(thread)
-        // The outermost cause stays the root: an action run by a computation
-        // belongs to whatever made that computation run.
-        let root = (enclosing?.root ?? -1) >= 0 ? enclosing!.root : action
+        // A chain's root is its first step: an action called inside a run or
+        // an action continues that one's chain and has its root, none when
+        // the chain did not start at an action (as the link chain says).
+        let root = enclosing?.root ?? action
         let cause = explains ? CauseLink.make(.action(action: action, arguments: arguments, site: nil), after: enclosing?.cause) : nil
         slices.push(SliceTracker.Frame(isAction: true, node: store, action: action, root: root, cause: cause,
                                        begin: time), thread: thread)

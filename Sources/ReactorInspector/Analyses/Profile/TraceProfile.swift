@@ -174,7 +174,18 @@ public final class TraceProfile: ImportedEventVisitor {
             }()
             aggregate.invocations += 1
             let invocation = ActionInvocation(aggregate: aggregate, arguments: arguments)
-            let step = CauseStep(root: .action(store: store, name: name, arguments: arguments), invocation: invocation)
+            let link = CauseStep.Link.action(store: store, name: name, arguments: arguments)
+            // A chain's root is its first step: an action called inside a run
+            // or an action continues that one's chain and is charged nothing
+            // itself (as the importer's roots and `why`'s chains say).
+            let step: CauseStep
+            if let context = currentContext(on: thread) {
+                step = context.appending(link)
+            } else if threadStates[thread]?.running.isEmpty == false {
+                step = CauseStep(root: link)
+            } else {
+                step = CauseStep(root: link, invocation: invocation)
+            }
             threadStates[thread, default: ThreadState()].actions.append(
                 OpenAction(invocation: invocation, store: store, step: step))
         case .actionEnded(let store):
