@@ -13,29 +13,9 @@ import Testing
         let path = NSTemporaryDirectory() + "live-source-\(UUID().uuidString).rtrace"
         defer { unlink(path) }
         let recorder = try TraceRecorder(path: path, options: .init(segmentCapacity: 256))
-        for event in TraceScript.todos(count: todos) { send(event.record, to: recorder) }
+        for event in TraceScript.todos(count: todos) { event.record.send(to: recorder) }
         recorder.stop()
         return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-    }
-
-    static func send(_ record: TraceRecord, to tracer: any ReactorTracer) {
-        switch record {
-        case let .nodeCreated(id, kind, name, parent): tracer.nodeCreated(id, kind: ReactorTracing.NodeKind(kind), name: name, parent: parent)
-        case let .nodeNamed(id, name, owner): tracer.nodeNamed(id, name: name, owner: owner)
-        case let .nodeStopped(id): tracer.nodeStopped(id)
-        case let .depend(computation, dependency): tracer.depend(computation: computation, dependency: dependency)
-        case let .changed(dependency): tracer.changed(dependency: dependency)
-        case let .invalidated(computation, cause, source): tracer.invalidated(computation: computation, cause: ReactorTracing.InvalidationCause(cause), source: source)
-        case let .rerunBegan(computation, firstRun): tracer.rerunBegan(computation: computation, firstRun: firstRun)
-        case let .rerunEnded(computation): tracer.rerunEnded(computation: computation)
-        case let .actionBegan(store, name, arguments): tracer.actionBegan(store: store, name: name, arguments: arguments)
-        case let .actionEnded(store): tracer.actionEnded(store: store)
-        case .flushBegan: tracer.flushBegan()
-        case .flushEnded: tracer.flushEnded()
-        case let .issue(kind, node, message): tracer.issue(ReactorTracing.IssueKind(kind), node: node, message: message)
-        case let .value(node, value): tracer.value(node, description: value)
-        case let .site(node, site, isActionCall): tracer.site(node, site: site, isActionCall: isActionCall)
-        }
     }
 
     /// The byte offsets where the blocks after the header start.
@@ -113,7 +93,7 @@ import Testing
         let path = NSTemporaryDirectory() + "live-values-\(UUID().uuidString).rtrace"
         defer { unlink(path) }
         let recorder = try TraceRecorder(path: path)
-        for event in script.events { Self.send(event.record, to: recorder) }
+        for event in script.events { event.record.send(to: recorder) }
         recorder.stop()
         let live = LiveTrace(path: path)
         try live.poll()
@@ -140,7 +120,7 @@ import Testing
         let path = NSTemporaryDirectory() + "live-ordinals-\(UUID().uuidString).rtrace"
         defer { unlink(path) }
         let recorder = try TraceRecorder(path: path)
-        for event in script.events { Self.send(event.record, to: recorder) }
+        for event in script.events { event.record.send(to: recorder) }
         recorder.stop()
         let live = LiveTrace(path: path)
         try live.catchUp()

@@ -93,7 +93,7 @@ import Testing
 
     @Test func everyKindReadsTheSameBothWays() throws {
         let bytes = try TraceFixtures.record { recorder in
-            for record in TraceFixtures.everyKind { TraceFixtures.send(record, to: recorder) }
+            for record in TraceFixtures.everyKind { record.send(to: recorder) }
         }
         let outcome = Self.readBatches(bytes)
         #expect(outcome.events.map(\.record) == TraceFixtures.everyKind)

@@ -10,7 +10,7 @@ import Testing
     static let smallTrace: (bytes: [UInt8], events: [TraceEvent]) = {
         let bytes = try! TraceFixtures.record(options: .init(segmentCapacity: 256)) { recorder in
             for _ in 0..<3 {
-                for record in TraceFixtures.everyKind { TraceFixtures.send(record, to: recorder) }
+                for record in TraceFixtures.everyKind { record.send(to: recorder) }
             }
         }
         let events = try! TraceFixtures.readAll(bytes).events

@@ -30,7 +30,7 @@ import Testing
     func fastAndSlowPathsWriteTheSameEvents(usesCycleCounter: Bool, segmentCapacity: Int) throws {
         let bytes = try TraceFixtures.record(options: .init(segmentCapacity: segmentCapacity,
                                                             usesCycleCounter: usesCycleCounter)) { recorder in
-            for record in Self.updates { TraceFixtures.send(record, to: recorder) }
+            for record in Self.updates { record.send(to: recorder) }
         }
         let (events, reader) = try TraceFixtures.readAll(bytes)
         #expect(events.map(\.record) == Self.updates)

@@ -9,7 +9,7 @@ import Testing
     /// A recorded trace with one chunk per record and an end block.
     static func recordedBytes() throws -> [UInt8] {
         try TraceFixtures.record { recorder in
-            for record in TraceFixtures.everyKind { TraceFixtures.send(record, to: recorder) }
+            for record in TraceFixtures.everyKind { record.send(to: recorder) }
         }
     }
 
@@ -88,7 +88,7 @@ import Testing
         let reader = try TraceReader(following: path)
         var seen = 0
         for round in 0..<20 {
-            for record in TraceFixtures.everyKind { TraceFixtures.send(record, to: recorder) }
+            for record in TraceFixtures.everyKind { record.send(to: recorder) }
             if round == 10 { usleep(5000) }
             seen += try Self.drain(reader).count
             #expect(reader.truncation == nil)

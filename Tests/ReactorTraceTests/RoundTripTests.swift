@@ -6,7 +6,7 @@ import Testing
 @Suite struct RoundTripTests {
     @Test func everyKindAndFieldRoundTrips() throws {
         let bytes = try TraceFixtures.record { recorder in
-            for record in TraceFixtures.everyKind { TraceFixtures.send(record, to: recorder) }
+            for record in TraceFixtures.everyKind { record.send(to: recorder) }
         }
         let (events, reader) = try TraceFixtures.readAll(bytes)
         #expect(events.map(\.record) == TraceFixtures.everyKind)

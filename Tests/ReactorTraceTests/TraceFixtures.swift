@@ -68,25 +68,4 @@ enum TraceFixtures {
         .issue(kind: .misuse, node: 1, message: "computation 'x' reran 10000 times"),
         .nodeNamed(id: 3, name: "\"all\"", owner: 0),
     ]
-
-    /// Sends `record` to `tracer` through the matching protocol method.
-    static func send(_ record: TraceRecord, to tracer: any ReactorTracer) {
-        switch record {
-        case let .nodeCreated(id, kind, name, parent): tracer.nodeCreated(id, kind: ReactorTracing.NodeKind(kind), name: name, parent: parent)
-        case let .nodeNamed(id, name, owner): tracer.nodeNamed(id, name: name, owner: owner)
-        case let .nodeStopped(id): tracer.nodeStopped(id)
-        case let .depend(computation, dependency): tracer.depend(computation: computation, dependency: dependency)
-        case let .changed(dependency): tracer.changed(dependency: dependency)
-        case let .invalidated(computation, cause, source): tracer.invalidated(computation: computation, cause: ReactorTracing.InvalidationCause(cause), source: source)
-        case let .rerunBegan(computation, firstRun): tracer.rerunBegan(computation: computation, firstRun: firstRun)
-        case let .rerunEnded(computation): tracer.rerunEnded(computation: computation)
-        case let .actionBegan(store, name, arguments): tracer.actionBegan(store: store, name: name, arguments: arguments)
-        case let .actionEnded(store): tracer.actionEnded(store: store)
-        case .flushBegan: tracer.flushBegan()
-        case .flushEnded: tracer.flushEnded()
-        case let .issue(kind, node, message): tracer.issue(ReactorTracing.IssueKind(kind), node: node, message: message)
-        case let .value(node, value): tracer.value(node, description: value)
-        case let .site(node, site, isActionCall): tracer.site(node, site: site, isActionCall: isActionCall)
-        }
-    }
 }
