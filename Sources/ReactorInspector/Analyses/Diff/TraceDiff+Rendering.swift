@@ -9,10 +9,7 @@ extension TraceDiff {
             var diff: TraceDiff
             var regressions: [String]
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let document = Document(base: basePath, head: headPath, diff: self, regressions: regressions.map(\.name))
-        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+        return try JSONText.encode(Document(base: basePath, head: headPath, diff: self, regressions: regressions.map(\.name)))
     }
 
     /// The noise rule in words, as the text and Markdown forms state it.
