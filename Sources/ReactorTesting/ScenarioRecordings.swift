@@ -1,3 +1,4 @@
+import Foundation
 import ReactorCore
 import ReactorTrace
 import Synchronization
@@ -44,14 +45,17 @@ enum ScenarioRecordings {
         var holdsSlot: Bool { router != nil && ReactorTracing.tracer === router }
     }
 
-    private static let state = Mutex(State())
+    // Guarded by `lock`, a pthread mutex (NSLock) rather than `Mutex`: on Linux `Mutex` waits on a raw
+    // futex that ThreadSanitizer cannot see, so the thread suites reported this state as racing.
+    nonisolated(unsafe) private static var state = State()
+    private static let lock = NSLock()
     private static let nextID = Atomic<UInt64>(0)
 
     /// Starts routing the events of `scope` to `recorder`; returns the
     /// scenario id to bind around the body.
     static func begin(_ recorder: TraceRecorder, scope: ScenarioTrace.Scope) -> UInt64 {
         let id = nextID.add(1, ordering: .relaxed).newValue
-        state.withLock { state in
+        lock.withLock {
             var missedEvents = false
             if state.recordings.isEmpty {
                 // A router left installed (put back by hand after the last recording ended) routes to nothing.
@@ -76,7 +80,7 @@ enum ScenarioRecordings {
     /// recordings still in progress end with the same answer unless the
     /// router is put back first.
     static func end(_ id: UInt64) -> Bool {
-        state.withLock { state in
+        lock.withLock {
             guard let recording = state.recordings.removeValue(forKey: id) else { return false }
             let heldSlot = state.holdsSlot
             if state.recordings.isEmpty {
