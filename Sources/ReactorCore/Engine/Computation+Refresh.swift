@@ -162,16 +162,18 @@ extension Computation {
         finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute
-        if traced { withTracer { $0.rerunEnded(computation: id) } }
+        let wasFirstRun = firstRun
+        let changedOutput = changed && !wasFirstRun ? derivedOutput : nil
+        // The change goes with the run's end in one call when no value event comes between them.
+        let changeTraced = traced && traceRerunEnded(changed: changedOutput)
         // Off the chain before its readers hear of the change.
         graph.derivingTop = derivingCaller
         isDeriving = false
-        let wasFirstRun = firstRun
         firstRun = false
         if traced, changed || wasFirstRun, TraceEmit.valuesOn { recordDerivedValue() }
-        if changed && !wasFirstRun, let output = derivedOutput {
+        if let output = changedOutput {
             output._withUnsafeGuaranteedRef { output in
-                if traced { withTracer { $0.changed(dependency: output.id) } }
+                if traced && !changeTraced { withTracer { $0.changed(dependency: output.id) } }
                 output.notifySubscribers(traced: traced)
             }
         }
