@@ -162,13 +162,13 @@ extension Computation {
         finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute
-        let wasFirstRun = firstRun
-        let changedOutput = changed && !wasFirstRun ? derivedOutput : nil
+        let changedOutput = changed && !firstRun ? derivedOutput : nil
         // The change goes with the run's end in one call when no value event comes between them.
         let changeTraced = traced && traceRerunEnded(changed: changedOutput)
         // Off the chain before its readers hear of the change.
         graph.derivingTop = derivingCaller
         isDeriving = false
+        let wasFirstRun = firstRun
         firstRun = false
         if traced, changed || wasFirstRun, TraceEmit.valuesOn { recordDerivedValue() }
         if let output = changedOutput {
