@@ -62,6 +62,9 @@ struct Loaded<Value> {
         if let notice = report.trailingBytesNotice {
             Terminal.standardError.write("reactor-inspect: warning: \(notice)\n")
         }
+        if let notice = report.stillRecordingNotice {
+            Terminal.standardError.write("reactor-inspect: note: \(notice)\n")
+        }
         if let warning = report.warning {
             Terminal.standardError.write("reactor-inspect: warning: \(warning)\n")
             throw ExitCode(2)

@@ -49,8 +49,13 @@ public final class TraceModelBuilder {
     private let explains: Bool
     @exclusivity(unchecked) private var collectors: [WhyCollector] = []
     private var collectorByName: [String: Int32] = [:]
-    /// `options.until`, or never: events after it are read but not applied.
-    private let applyUntil: UInt64
+    /// `options.until` or, once known, the moment of `options.untilAction`; else never:
+    /// events after it are read but not applied.
+    @exclusivity(unchecked) private var applyUntil: UInt64
+    /// Outermost actions numbered, and `options.untilAction`'s moment.
+    @exclusivity(unchecked) private var moments: ActionMomentTracker
+    /// Whether outermost actions are numbered on the plain path (for `options.untilAction`).
+    private let numbersActions: Bool
     /// The latest timestamp read, applied or not.
     @exclusivity(unchecked) private var latestRead: UInt64 = 0
     /// Whether value events came after the moment (the trace has values all the same).
@@ -68,6 +73,8 @@ public final class TraceModelBuilder {
         eventCounts.initialize(repeating: 0, count: 16)
         snapshotDue = options.snapshotAt ?? .max
         applyUntil = options.until ?? .max
+        moments = ActionMomentTracker(ordinal: options.untilAction)
+        numbersActions = options.untilAction != nil
         tracksValues = options.tracksValues
         issues = IssueTracker(limit: options.issueLimit)
         for target in options.explaining.sorted() {
@@ -156,6 +163,9 @@ public final class TraceModelBuilder {
         defer { lastTimestamp = latest }
         for position in events.indices {
             let time = events[position].timestamp
+            if moments.watches(thread: thread), let moment = moments.watch(events[position].record, at: time) {
+                applyUntil = moment
+            }
             if time > applyUntil {
                 // Past the moment asked for: read (for the trace's end), not applied.
                 if time > latestRead { latestRead = time }
@@ -245,7 +255,8 @@ public final class TraceModelBuilder {
                 if emits { emit(events[position], node: node, to: &visitor) }
             case let .actionBegan(store, name, arguments):
                 eventCounts[Int(TraceEventKind.actionBegan.rawValue)] += 1
-                let outermost = emits && !slices.hasOpenAction(thread)
+                let outermost = (emits || numbersActions) && !slices.hasOpenAction(thread)
+                if outermost { _ = moments.began(store: store, name: batch.string(name), thread: thread, at: time) }
                 actionBegan(store, name: batch.string(name), arguments: batch.string(arguments), thread: thread,
                             at: time)
                 if emits {
@@ -259,6 +270,7 @@ public final class TraceModelBuilder {
             case let .actionEnded(store):
                 eventCounts[Int(TraceEventKind.actionEnded.rawValue)] += 1
                 let ended = actionEnded(store, thread: thread, at: time)
+                if let ended, ended.slice.outermost { moments.ended(thread: thread, at: time) }
                 if emits {
                     let node = nodes.find(store) ?? -1
                     if let ended {
@@ -309,7 +321,9 @@ public final class TraceModelBuilder {
 
     /// Finishes the pass and returns the model.
     public func finish() -> TraceModel {
-        if let at = options.snapshotAt, snapshot == nil { takeSnapshot(at: at) }
+        if snapshot == nil, let at = options.snapshotAt ?? (try? moments.moment?.get())?.ended {
+            takeSnapshot(at: at)
+        }
         let finalEdges = edges.held
         let finishedActions = actions.finished { nodes.name(of: $0) }
         var byKind: [TraceEventKind: Int] = [:]
@@ -374,6 +388,16 @@ extension TraceModelBuilder {
         let storeName = nodes.name(of: stats.store) ?? stats.storeName
         return storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)"
     }
+
+    /// Outermost actions begun so far: the N of `action:N` of the latest (an
+    /// action begun inside another on its thread is part of it). Counted while
+    /// visiting (``consume(_:visiting:)``) or resolving ``TraceModelOptions/untilAction``.
+    public var outermostActionsBegun: Int { moments.begun }
+
+    /// For ``TraceModelOptions/untilAction``: the N-th action with the moment
+    /// it names (its ``ActionEnd/ended``), or why the trace has none (call
+    /// after the last event); nil when no action was asked for.
+    public var actionMoment: Result<ActionEnd, TraceMomentError>? { moments.moment }
 
     /// How many recording threads the importer has seen (indexes `0..<threadCount`).
     public var threadCount: Int { slices.threadCount }
