@@ -62,6 +62,14 @@ import Testing
         #expect(state.status == 0, "\(state.stderr)")
         #expect(state.stdout.contains("\"name\""))
 
+        // A gate does not pass on half a recording: `check` says so and exits 2.
+        let budget = FileManager.default.temporaryDirectory.appendingPathComponent("growing-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: budget) }
+        try Data(#"{ "computations": [ { "match": "effect", "maxReruns": 1000000000 } ] }"#.utf8).write(to: budget)
+        let check = try #require(try Self.inspect(["check", path, "--budget", budget.path, "--no-progress"]),
+                                 "check did not end while the trace was being recorded")
+        #expect(check.status == 2, "\(check.stdout)\(check.stderr)")
+        #expect(check.stderr.contains("warning:") && check.stderr.contains("is still being recorded"), "\(check.stderr)")
         #expect(stress.isRunning, "the recorder was still writing all along")
     }
 }
