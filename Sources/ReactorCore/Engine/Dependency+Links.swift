@@ -18,7 +18,19 @@ extension Dependency {
             computation.dependencies.cursor = next.pointee.nextDependency
             return true
         }
+        if isReadAgainInARow(by: computation) { return false }
         return linkOffCursor(computation)
+    }
+
+    /// True if the link `computation` kept (or made) last in this run is to
+    /// this dependency: a read repeated in a row, with nothing to record.
+    /// (An invalidated computation's links are all stale, so it answers false.)
+    @inlinable @inline(__always)
+    func isReadAgainInARow(by computation: Computation) -> Bool {
+        let next = computation.dependencies.cursor
+        let previous = next == nil ? computation.dependencies.tail : next.unsafelyUnwrapped.pointee.previousDependency
+        guard let previous else { return false }
+        return previous.pointee.epoch == computation.epoch && previous.pointee.dependency.refers(to: self)
     }
 
     /// `link(_:)` for a read that is not the next one of the last run's order,
