@@ -44,6 +44,19 @@ extension Computation {
         return true
     }
 
+    /// True on a thread inside a graph operation (inside a computation): a
+    /// read of this computed's value needs no operation of its own.
+    @inlinable @inline(__always)
+    var isInNestedOperation: Bool {
+        graph.lock.isHeldByCurrentThread && graph.operationDepth > 0
+    }
+
+    /// A read must refresh this computed first (see `refreshDerived()`).
+    @inlinable @inline(__always)
+    var needsRefresh: Bool {
+        derivedState != .clean || isDeriving || isChecking
+    }
+
     /// Records the computed's new value (its first, or one that changed), if
     /// the tracer captures values. Traced path only.
     @inline(never)

@@ -33,6 +33,25 @@ extension Dependency {
         return previous.pointee.epoch == computation.epoch && previous.pointee.dependency.refers(to: self)
     }
 
+    /// Records a read by `graph`'s current computation (lock held) in the two
+    /// common cases of an untraced run, with no call: the read keeps the link
+    /// at the cursor, or repeats the read just recorded. True then, and when
+    /// there is no current computation; otherwise false, having done
+    /// nothing: the read must go through `dependLocked()`.
+    @inlinable @inline(__always)
+    func dependInPlace(in graph: Graph) -> Bool {
+        guard let current = graph.current else { return true }
+        return current._withUnsafeGuaranteedRef { computation in
+            if computation.runIsTraced { return false }
+            if let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self) {
+                next.pointee.epoch = computation.epoch
+                computation.dependencies.cursor = next.pointee.nextDependency
+                return true
+            }
+            return isReadAgainInARow(by: computation)
+        }
+    }
+
     /// `link(_:)` for a read that is not the next one of the last run's order,
     /// or that is in a traced run.
     @usableFromInline
