@@ -76,7 +76,14 @@ public final class Computed<Value>: @unchecked Sendable {
     @inlinable @inline(never)
     func valueLinkingSlowly() -> Value {
         if let current = node.graph.current {
-            _ = current._withUnsafeGuaranteedRef { output.linkOffCursor($0) }
+            _ = current._withUnsafeGuaranteedRef { computation in
+                // A traced read in order calls the tracer's step at once.
+                if computation.runIsTraced, let next = computation.dependencies.cursor,
+                   next.pointee.dependency.refers(to: output) {
+                    return output.linkTracedInOrder(computation, next)
+                }
+                return output.linkOffCursor(computation)
+            }
         }
         guard let cached else { node.trapOnFirstComputationCycle() }
         return cached

@@ -65,7 +65,7 @@ extension Dependency {
     }
 
     /// `link(_:)`'s keeping of the link at the cursor, in a traced run.
-    @inline(never)
+    @usableFromInline @inline(never)
     func linkTracedInOrder(_ computation: Computation, _ next: LinkPointer) -> Bool {
         next.pointee.epoch = computation.epoch
         computation.dependencies.cursor = next.pointee.nextDependency
