@@ -165,16 +165,15 @@ extension Computation {
         finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute
-        let changedOutput = changed && !firstRun ? derivedOutput : nil
         // The change goes with the run's end in one call when no value event comes between them.
-        let changeTraced = traced && traceRerunEnded(changed: changedOutput)
+        let changeTraced = traced && traceRerunEnded(changed: changed && !firstRun ? derivedOutput : nil)
         // Off the chain before its readers hear of the change.
         graph.derivingTop = derivingCaller
         isDeriving = false
         let wasFirstRun = firstRun
         if wasFirstRun { firstRun = false }
         if traced, changed || wasFirstRun, TraceEmit.valuesOn { recordDerivedValue() }
-        if let output = changedOutput {
+        if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
                 if traced && !changeTraced { withTracer { $0.changed(dependency: output.id) } }
                 output.notifySubscribers(traced: traced)
