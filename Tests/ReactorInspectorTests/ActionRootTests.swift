@@ -95,5 +95,9 @@ import Testing
         let outer = try #require(profile.actions.first { $0.qualifiedName == "Store.outer()" })
         #expect(outer.maxRerunsPerInvocation == 1)
         #expect(outer.worstInvocationReruns == ["list"])
+        #expect(outer.worstInvocationOrdinal == 1)
+        let inner = try #require(profile.actions.first { $0.qualifiedName == "Store.inner()" })
+        #expect(inner.maxRerunsPerInvocation == 0)
+        #expect(inner.worstInvocationOrdinal == 0)
     }
 }

@@ -56,6 +56,7 @@ extension TraceProfile {
                     profile.maxRerunsPerInvocation = worst.reruns
                     profile.worstInvocationArguments = worst.arguments
                     profile.worstInvocationReruns = rerunNames(worst)
+                    profile.worstInvocationOrdinal = worst.ordinal
                 }
                 profile.totalNanoseconds += action.totalNanoseconds
                 profile.maxNanoseconds = max(profile.maxNanoseconds, action.durations.maximum)
@@ -66,6 +67,7 @@ extension TraceProfile {
                     name: action.name, invocations: action.count, rerunsCaused: action.rerunsCaused,
                     maxRerunsPerInvocation: worst?.reruns ?? 0, worstInvocationArguments: worst?.arguments ?? "",
                     worstInvocationReruns: worst.map(rerunNames) ?? [],
+                    worstInvocationOrdinal: worst?.ordinal ?? 0,
                     totalNanoseconds: action.totalNanoseconds, maxNanoseconds: action.durations.maximum)
             }
         }
