@@ -51,7 +51,7 @@ package final class InspectorServer: Sendable {
     }
 
     /// Binds, calls `listening` with the page's address, then serves until the
-    /// process ends. Returns only when binding fails.
+    /// process ends or ``stop()``. Returns why serving ended.
     package func run(listening: @escaping @Sendable (String) -> Void) -> StartError {
         let done = DispatchSemaphore(value: 0)
         let failure = FailureBox()
@@ -75,6 +75,11 @@ package final class InspectorServer: Sendable {
         }
         done.wait()
         return .cannotListen(host: host, port: port, reason: failure.value ?? "the server stopped")
+    }
+
+    /// Stops listening and closes every connection; ``run(listening:)`` then returns.
+    package func stop() async {
+        await server.stop(timeout: 1)
     }
 
     private static func reason(_ error: any Error) -> String {

@@ -17,6 +17,7 @@ package final class TraceFollower: Sendable {
     private let state: Mutex<FollowedTrace>
     private let subscribers = Mutex<[UInt64: AsyncStream<[UInt8]>.Continuation]>([:])
     private let nextSubscriber = Atomic<UInt64>(0)
+    private let stopped = Atomic<Bool>(false)
     /// Owned by the following thread only (handed over once, before it starts).
     private let live: LiveTraceBox
 
@@ -68,7 +69,18 @@ package final class TraceFollower: Sendable {
         }
         continuation.yield(current.message)
         subscribers.withLock { $0[id] = continuation }
+        if stopped.load(ordering: .acquiring) { continuation.finish() }
         return stream
+    }
+
+    /// Ends the following after its current step and every open event stream.
+    package func stop() {
+        stopped.store(true, ordering: .releasing)
+        let open = subscribers.withLock { streams in
+            defer { streams.removeAll() }
+            return Array(streams.values)
+        }
+        for continuation in open { continuation.finish() }
     }
 
     /// How many event streams are open.
@@ -77,7 +89,7 @@ package final class TraceFollower: Sendable {
     private func follow(failed: @Sendable (TraceFileError) -> Void) {
         let trace = live.trace
         var lastPush = Self.now()
-        while true {
+        while !stopped.load(ordering: .acquiring) {
             let stepStart = Self.now()
             var read = 0
             if !trace.status.isOver {

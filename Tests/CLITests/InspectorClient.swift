@@ -4,13 +4,12 @@ import Foundation
 import Glibc
 #endif
 
-/// A running `reactor-inspect serve` and a plain-socket HTTP client for it:
-/// requests go out byte for byte as written (no URL library normalises `..`
-/// or percent escapes away), which the path-safety tests need.
+/// A running `reactor-inspect serve` and a ``LoopbackHTTP`` client for it.
 final class InspectorClient {
     let process: Process
     let port: UInt16
     let errors: FileHandle
+    let http: LoopbackHTTP
 
     /// Starts `serve TRACE --port 0 EXTRA` and reads the address it prints.
     init(trace: String, _ extra: [String] = []) throws {
@@ -27,9 +26,10 @@ final class InspectorClient {
         guard let range = line.range(of: #"http://127\.0\.0\.1:[0-9]+/"#, options: .regularExpression),
               let port = UInt16(line[range].dropFirst("http://127.0.0.1:".count).dropLast()) else {
             kill(process.processIdentifier, SIGKILL)
-            throw Failure(message: "serve printed no address: \(line)")
+            throw LoopbackHTTP.Failure(message: "serve printed no address: \(line)")
         }
         self.port = port
+        http = LoopbackHTTP(port: port)
     }
 
     deinit {
@@ -39,102 +39,15 @@ final class InspectorClient {
         }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
-    }
+    typealias Response = LoopbackHTTP.Response
 
-    struct Response {
-        let status: Int
-        let headers: [String: String]
-        let body: Data
-        var text: String { String(decoding: body, as: UTF8.self) }
-        func json() throws -> [String: Any] {
-            guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-                throw Failure(message: "not a JSON object: \(text.prefix(200))")
-            }
-            return object
-        }
-    }
-
-    /// Sends `METHOD TARGET` as written and reads the whole answer (the server closes after it).
+    /// Sends `METHOD TARGET` as written and reads the whole answer.
     func request(_ target: String, method: String = "GET", host: String? = nil) throws -> Response {
-        let socket = try connect()
-        defer { close(socket) }
-        let request = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n\r\n"
-        try send(socket, request)
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            data.append(contentsOf: buffer[0..<count])
-        }
-        return try Self.parse(data)
+        try http.request(target, method: method, host: host)
     }
 
-    func get(_ target: String) throws -> Response { try request(target) }
+    func get(_ target: String) throws -> Response { try http.get(target) }
 
     /// Opens the event stream and returns the socket once the first `update` arrived, with what was read.
-    func openStream() throws -> (socket: Int32, received: String) {
-        let socket = try connect()
-        try send(socket, "GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
-        var text = ""
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while !text.contains("event: update") || !text.contains("\n\n") {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            guard count > 0 else { close(socket); throw Failure(message: "the stream ended: \(text)") }
-            text += String(decoding: buffer[0..<count], as: UTF8.self)
-        }
-        return (socket, text)
-    }
-
-    private func connect() throws -> Int32 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw Failure(message: "socket() failed") }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { close(socket); throw Failure(message: "cannot connect to port \(port)") }
-        return socket
-    }
-
-    private func send(_ socket: Int32, _ text: String) throws {
-        let bytes = Array(text.utf8)
-        guard Glibc.send(socket, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
-            throw Failure(message: "send failed")
-        }
-    }
-
-    /// Status line, headers, and a body of Content-Length bytes or chunks.
-    static func parse(_ data: Data) throws -> Response {
-        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else { throw Failure(message: "no HTTP answer") }
-        let head = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-        let parts = head.first?.split(separator: " ") ?? []
-        guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure(message: "bad status line: \(head.first ?? "")") }
-        var headers: [String: String] = [:]
-        for line in head.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        var body = Data(data[split.upperBound...])
-        if headers["transfer-encoding"] == "chunked" {
-            var decoded = Data(), rest = body
-            while let lineEnd = rest.range(of: Data("\r\n".utf8)),
-                  let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self), radix: 16), size > 0 {
-                decoded.append(rest[lineEnd.upperBound..<lineEnd.upperBound + size])
-                rest = Data(rest[(lineEnd.upperBound + size + 2)...])
-            }
-            body = decoded
-        }
-        return Response(status: status, headers: headers, body: body)
-    }
+    func openStream() throws -> (socket: Int32, received: String) { try http.openStream() }
 }

@@ -16,6 +16,10 @@ final class TraceInput: @unchecked Sendable {
 
     private var source: Source
     private var buffer: [UInt8] = []
+    /// Where `read(2)` lands before what it got is appended to `buffer`: growing
+    /// `buffer` by a zero-filled block first would cost a block's writes at every
+    /// poll of a growing file's end.
+    private var landing = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     private var bufferStart = 0
     private var atEnd = false
     /// The offset of the next byte `read` returns.
@@ -58,6 +62,7 @@ final class TraceInput: @unchecked Sendable {
 
     deinit {
         if case let .file(descriptor, _) = source { close(descriptor) }
+        landing.deallocate()
     }
 
     /// Up to `count` bytes from the current offset: fewer only at the end of the input.
@@ -103,21 +108,16 @@ final class TraceInput: @unchecked Sendable {
     private func fill(_ wanted: Int) throws(TraceDecodingError) {
         guard case let .file(descriptor, path) = source else { atEnd = true; return }
         let size = max(wanted, 256 << 10)
-        let previous = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: size))
-        let got = buffer.withUnsafeMutableBytes { bytes -> Int in
-            while true {
-                let result = systemRead(descriptor, bytes.baseAddress! + previous, size)
-                if result < 0, errno == EINTR { continue }
-                return result
-            }
+        if landing.count < size {
+            landing.deallocate()
+            landing = .allocate(capacity: size)
         }
-        if got < 0 {
-            let reason = String(cString: strerror(errno))
-            buffer.removeLast(size)
-            throw .unreadable(path: path, reason: reason)
-        }
-        buffer.removeLast(size - got)
+        var got: Int
+        repeat {
+            got = systemRead(descriptor, landing.baseAddress!, size)
+        } while got < 0 && errno == EINTR
+        if got < 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: landing[..<got]))
         if got == 0 { atEnd = true }
     }
 }
