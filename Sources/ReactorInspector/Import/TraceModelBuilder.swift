@@ -518,7 +518,10 @@ extension TraceModelBuilder {
     }
 
     private func sited(_ id: UInt64, site: String) {
-        nodes[Int(position(of: id, inferring: .dependency))].site = site
+        // Positioned first: the column's storage is read before its subscript's
+        // argument is evaluated, and positioning a new node may grow it.
+        let node = position(of: id, inferring: .dependency)
+        nodes[Int(node)].site = site
     }
 
     private func named(_ id: UInt64, name: String, owner: UInt64) -> Int32 {
