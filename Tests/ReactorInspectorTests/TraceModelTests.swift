@@ -181,4 +181,3 @@ extension EventScript {
         return script
     }
 }
-
