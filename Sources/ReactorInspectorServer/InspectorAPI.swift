@@ -5,7 +5,8 @@ import ReactorTraceFormat
 /// The answers of the JSON endpoints (docs/SERVE.md), each the same report a
 /// CLI command prints: built from the follower's model for what it has read,
 /// or from the trace file itself, as far as it is written, for what needs a
-/// pass of its own (`why`, `state --at`, `replay`; see ``TracePass``). Synchronous: the server runs the slow ones off its
+/// pass of its own (`why`, `state --at`, `replay`: ``TraceFile`` reads the file as it is when the pass begins, so a
+/// recorder that keeps writing does not keep the pass going). Synchronous: the server runs the slow ones off its
 /// connection threads.
 package struct InspectorAPI: Sendable {
     /// The followed trace.
@@ -61,7 +62,7 @@ package struct InspectorAPI: Sendable {
         let options = TraceModelOptions(explaining: [name], whyEntryLimit: limit)
         let model: TraceModel
         do {
-            model = try TracePass.model(path: follower.path, options: options)
+            model = try TraceFile.model(path: follower.path, options: options).0
         } catch {
             return Self.error(status: 500, error.description)
         }
@@ -82,7 +83,7 @@ package struct InspectorAPI: Sendable {
         case let .failure(error): return Self.error(status: 400, error.description)
         }
         do {
-            let (model, resolved) = try TracePass.model(path: follower.path, at: moment)
+            let (model, resolved, _) = try TraceFile.model(path: follower.path, at: moment)
             let report = StateReport(model: model, moment: resolved, filter: filter)
             return Self.json(StateAnswer(moment: resolved.moment.description, timestampNanoseconds: resolved.timestamp,
                                          action: report.actionName, hasValues: model.hasValues,
@@ -109,7 +110,7 @@ package struct InspectorAPI: Sendable {
         kept.reserveCapacity(limit)
         var next = 0, matched = 0
         do {
-            try TracePass.forEachBatch(path: follower.path) { batch in
+            _ = try TraceFile.forEachBatch(path: follower.path) { batch in
                 let strings = batch.strings
                 for event in batch.events {
                     line.removeAll(keepingCapacity: true)

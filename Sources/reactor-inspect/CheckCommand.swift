@@ -70,8 +70,8 @@ struct CheckCommand: ParsableCommand {
         if let summaryPath = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summaryPath.isEmpty {
             CIFiles.append(check.markdown(budgetName: budgetName, traceName: traceName), to: summaryPath, inputs: inputs)
         }
-        // A damaged trace is bad input even when what was read passes.
-        try report.finish()
+        // A damaged or unfinished trace is bad input even when what was read passes.
+        try report.finish(requiringWhole: true)
         if !check.passed { throw ExitCode(1) }
     }
 }

@@ -70,9 +70,10 @@ struct DiffCommand: ParsableCommand {
             Terminal.print(diff.text(basePath: base, headPath: head, limit: top))
         }
         if let notice = baseReport.trailingBytesNotice { Terminal.standardError.write("reactor-inspect: warning: \(notice)\n") }
+        if let notice = baseReport.stillRecordingNotice { Terminal.standardError.write("reactor-inspect: warning: \(notice)\n") }
         if let warning = baseReport.warning { Terminal.standardError.write("reactor-inspect: warning: \(warning)\n") }
-        try headReport.finish()
-        if baseReport.warning != nil { throw ExitCode(2) }
+        try headReport.finish(requiringWhole: true)
+        if baseReport.warning != nil || baseReport.stillRecording { throw ExitCode(2) }
         if diff.exitCode != 0 { throw ExitCode(diff.exitCode) }
     }
 }

@@ -56,17 +56,12 @@ struct ReplayCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         var formatter = ReplayFormatter(filter: replayFilter, style: output.style, json: json)
-        // Lines are built as bytes and written in blocks: no String per line.
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 17)
+        // Lines are built as bytes and written a chunk's worth at a time, from
+        // where they were built: no String per line, no copy.
         // Plain events, a chunk at a time, read in place: no TraceEvent per line either.
         let report = try trace.forEachBatch(output: output) { batch in
-            formatter.write(batch, to: &buffer)
-            guard buffer.count >= 1 << 16 else { return }
-            Terminal.write(buffer)
-            buffer.removeAll(keepingCapacity: true)
+            formatter.withLines(of: batch) { Terminal.write($0) }
         }
-        Terminal.write(buffer)
         try report.finish()
     }
 }

@@ -8,7 +8,7 @@ struct StateCommand: ParsableCommand {
         abstract: "Every node's value at one moment, and which computations were alive and what each read.",
         discussion: """
             --at takes a trace time (1.5ms, 200us, 2s) or action:N, the moment the N-th store
-            action (1-based, in the order actions began; an action inside another is part of it)
+            action (1-based, in the order they began as read; an action inside another is part of it)
             ended. A value is the last one the trace recorded for the node up to then; the trace
             must be recorded with values on (REACTOR_TRACE_VALUES=N, or the samples' --trace-values N).
 

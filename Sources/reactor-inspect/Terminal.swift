@@ -57,6 +57,13 @@ enum Terminal {
         bytes.withUnsafeBytes { writeAll(1, $0) }
     }
 
+    /// Writes UTF-8 `bytes` to standard output, after whatever ``print(_:)`` buffered.
+    static func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        fflush(nil)   // keep the order with print's buffered output
+        writeAll(1, UnsafeRawBufferPointer(bytes))
+    }
+
     /// Writes all of `buffer` to `descriptor`, retrying after signals; stops
     /// quietly when the other end is gone (a closed pipe: nothing more to do).
     static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) {

@@ -57,10 +57,16 @@ struct Loaded<Value> {
     let report: TraceReadReport
 
     /// Prints the warning of a damaged trace and fails with status 2 after the
-    /// output was written, so scripts notice; an intact trace does nothing.
-    func finish() throws {
+    /// output was written, so scripts notice; an intact trace does nothing. A
+    /// trace still being recorded gets a note, or with `requiringWhole` (the
+    /// gates: `check`, `diff`) a warning and status 2 as an unfinished one does.
+    func finish(requiringWhole: Bool = false) throws {
         if let notice = report.trailingBytesNotice {
             Terminal.standardError.write("reactor-inspect: warning: \(notice)\n")
+        }
+        if let notice = report.stillRecordingNotice {
+            Terminal.standardError.write("reactor-inspect: \(requiringWhole ? "warning" : "note"): \(notice)\n")
+            if requiringWhole { throw ExitCode(2) }
         }
         if let warning = report.warning {
             Terminal.standardError.write("reactor-inspect: warning: \(warning)\n")
@@ -70,8 +76,8 @@ struct Loaded<Value> {
 }
 
 extension TraceReadReport {
-    /// As ``Loaded/finish()``.
-    func finish() throws {
-        try Loaded(value: (), report: self).finish()
+    /// As ``Loaded/finish(requiringWhole:)``.
+    func finish(requiringWhole: Bool = false) throws {
+        try Loaded(value: (), report: self).finish(requiringWhole: requiringWhole)
     }
 }

@@ -67,4 +67,58 @@ private final class Source {
         #expect(usesAfterStop == 1)
         #expect(weakToken == nil)
     }
+
+    /// A read repeated in a row is answered without a call (the link just
+    /// kept is to the same dependency): it reports no new dependent, in the
+    /// first run and in a rerun alike, and adds no second edge.
+    @Test func aReadRepeatedInARowAddsNoEdge() {
+        let reactor = Reactor(scheduler: .manual)
+        let first = Dependency()
+        let second = Dependency()
+        var results: [[Bool]] = []
+        var runs = 0
+        reactor.autorun { _ in
+            runs += 1
+            results.append([first.depend(), first.depend(), second.depend(), second.depend(), first.depend()])
+        }
+        first.changed()
+        reactor.flush()
+        second.changed()
+        reactor.flush()
+        #expect(results == Array(repeating: [true, false, true, false, false], count: 3))
+        #expect(runs == 3)
+    }
+
+    /// The reads of computeds a body makes in place (clean, in the last
+    /// run's order, repeated in a row) and out of it all keep their edges;
+    /// a read with no current computation (`nonreactive`) keeps none.
+    @Test func readsOfComputedsInAndOutOfOrderKeepTheirEdges() {
+        let reactor = Reactor()
+        let source = Source()
+        let other = Source()
+        let third = Source()
+        let double = reactor.computed { source.value * 2 }
+        let negated = reactor.computed { -other.value }
+        let untracked = reactor.computed { third.value + 100 }
+        var seen: [Int] = []
+        reactor.autorun { _ in
+            // Even values read `double` then `negated`, odd ones the reverse:
+            // every rerun reads out of the last run's order.
+            let sum = source.value % 2 == 0
+                ? double.value + double.value + negated.value
+                : negated.value + double.value + double.value
+            seen.append(sum + reactor.nonreactive { untracked.value })
+        }
+        source.value = 1
+        other.value = 5
+        source.value = 2
+        other.value = 7
+        #expect(seen == [100, 104, 99, 103, 101])
+        // `untracked` was read with no current computation: a change that
+        // reaches only it reruns nothing; the next rerun reads its new value.
+        third.value = 1
+        #expect(seen.count == 5)
+        source.value = 4
+        #expect(seen == [100, 104, 99, 103, 101, 110])
+    }
 }

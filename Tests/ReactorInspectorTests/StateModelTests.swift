@@ -42,9 +42,9 @@ import Testing
     }
 
     static func actionEnd(_ ordinal: Int, of events: [TraceEvent]) -> Result<ActionEnd, TraceMomentError> {
-        var finder = ActionEndFinder(ordinal: ordinal)
-        for event in events { finder.consume(event) }
-        return finder.result()
+        let importer = TraceModelBuilder(options: TraceModelOptions(untilAction: ordinal))
+        for event in events { importer.consume(event) }
+        return importer.actionMoment!
     }
 
     @Test func aModelUntilAMomentHasThatMomentsValuesCountsAndEdges() throws {
@@ -76,6 +76,46 @@ import Testing
         // The computed recomputed in that flush, and the autorun re-read it.
         #expect(model.node(Todo.visible)?.value == "2 items")
         #expect(model.finalEdges.contains(TraceEdgeKey(computation: Todo.list, dependency: Todo.visible)))
+    }
+
+    /// `action:N` in one pass: the importer finds the action's moment as it
+    /// reads and builds the same model as a pass up to that moment.
+    @Test func aModelUntilAnActionIsTheModelUntilItsMoment() throws {
+        let script = Self.script()
+        for ordinal in 1...3 {
+            let importer = TraceModelBuilder(options: TraceModelOptions(untilAction: ordinal, tracksValues: true))
+            for event in script.events { importer.consume(event) }
+            let model = importer.finish()
+            let end = try #require(try importer.actionMoment?.get())
+            let reference = script.model(TraceModelOptions(snapshotAt: end.ended, until: end.ended, tracksValues: true))
+            #expect(model.nodes.map(\.value) == reference.nodes.map(\.value), "action:\(ordinal)")
+            #expect(model.nodes.map(\.runs) == reference.nodes.map(\.runs), "action:\(ordinal)")
+            #expect(model.nodes.map(\.changes) == reference.nodes.map(\.changes), "action:\(ordinal)")
+            #expect(model.finalEdges == reference.finalEdges, "action:\(ordinal)")
+            #expect(model.snapshot == reference.snapshot, "action:\(ordinal)")
+            #expect(model.snapshot?.timestamp == end.ended, "action:\(ordinal)")
+            #expect(model.latestTimestampRead == script.events.last?.timestamp)
+        }
+        let first = script.model(TraceModelOptions(untilAction: 1, tracksValues: true))
+        #expect(first.node(Todo.filter)?.value == "active")
+        #expect(first.node(Todo.visible)?.value == "2 items")
+    }
+
+    /// A trace that ends inside the flush an action's end ran: the moment is where it ends.
+    @Test func anActionWhoseFlushIsCutEndsWhereTheTraceDoes() throws {
+        let full = Self.script().events
+        // Up to the first action's flush, cut after the computed's new value.
+        let flushBegan = try #require(full.firstIndex { if case .flushBegan = $0.record { true } else { false } })
+        let cut = Array(full[...(flushBegan + 4)])
+        let importer = TraceModelBuilder(options: TraceModelOptions(untilAction: 1, tracksValues: true))
+        for event in cut { importer.consume(event) }
+        let model = importer.finish()
+        let end = try #require(try importer.actionMoment?.get())
+        #expect(end.ended == cut.last?.timestamp)
+        #expect(model.node(Todo.visible)?.value == "2 items")
+        let importer2 = TraceModelBuilder(options: TraceModelOptions(untilAction: 2))
+        for event in cut { importer2.consume(event) }
+        #expect(importer2.actionMoment == .failure(.beyondActions(requested: 2, actions: 1)))
     }
 
     @Test func valuesAreNotTrackedUnlessAsked() {
@@ -120,7 +160,9 @@ import Testing
         #expect(model.latestTimestampRead == script.time)
     }
 
-    @Test func actionsCountOutermostInOrderOfBeginningAcrossThreads() throws {
+    /// The importer's numbering, `top`'s and the report's: outermost actions
+    /// in the order their beginnings are read, whatever their threads' clocks say.
+    @Test func actionsCountOutermostInTheOrderTheirBeginningsAreRead() throws {
         var events: [TraceEvent] = [
             .init(timestamp: 1, thread: 0, record: .nodeCreated(id: 1, kind: .store, name: "S", parent: 0)),
         ]
@@ -136,8 +178,8 @@ import Testing
             .init(timestamp: 13, thread: 0, record: .actionEnded(store: 1)),
             .init(timestamp: 14, thread: 0, record: .changed(dependency: 1)),
         ]
-        #expect(try Self.actionEnd(1, of: events).get() == ActionEnd(store: 1, name: "outer()", began: 10, ended: 13))
-        #expect(try Self.actionEnd(2, of: events).get().name == "late(_:)")
+        #expect(try Self.actionEnd(1, of: events).get() == ActionEnd(store: 1, name: "late(_:)", began: 50, ended: 60))
+        #expect(try Self.actionEnd(2, of: events).get() == ActionEnd(store: 1, name: "outer()", began: 10, ended: 13))
         #expect(Self.actionEnd(3, of: events) == .failure(.beyondActions(requested: 3, actions: 2)))
     }
 

@@ -33,15 +33,17 @@ extension Computation {
         output.dependLocked()
     }
 
-    /// `prepareRead(of:)` for the common read, nested in a graph operation on
-    /// this thread (inside a computation): returns false, having done nothing,
-    /// for any other, which must go through `Graph.operation`.
+    /// True on a thread inside a graph operation (inside a computation): a
+    /// read of this computed's value needs no operation of its own.
     @inlinable @inline(__always)
-    func prepareNestedRead(of output: Dependency) -> Bool {
-        guard graph.lock.isHeldByCurrentThread, graph.operationDepth > 0 else { return false }
-        refreshDerived()
-        output.dependLocked(in: graph)
-        return true
+    var isInNestedOperation: Bool {
+        graph.lock.isHeldByCurrentThread && graph.operationDepth > 0
+    }
+
+    /// A read must refresh this computed first (see `refreshDerived()`).
+    @inlinable @inline(__always)
+    var needsRefresh: Bool {
+        derivedState != .clean || isDeriving || isChecking
     }
 
     /// Records the computed's new value (its first, or one that changed), if

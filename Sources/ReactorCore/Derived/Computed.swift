@@ -57,13 +57,36 @@ public final class Computed<Value>: @unchecked Sendable {
     @inlinable
     public var value: Value {
         @inline(__always) get {
+            // The common read, inside a computation, of a clean value read in
+            // the same order as in the last run: no call. Every other read
+            // goes through one call, so that the code inlined into the body
+            // keeps few values live across calls (a smaller frame).
+            guard node.isInNestedOperation else { return valueInOperation() }
             // Inside a computation: the lock is held and the operation open.
-            if node.prepareNestedRead(of: output) {
-                guard let cached else { node.trapOnFirstComputationCycle() }
-                return cached
-            }
-            return valueInOperation()
+            if node.needsRefresh { node.refreshStaleDerived() }
+            // (Before a first value there is nothing to return: the slow path traps.)
+            if output.dependInPlace(in: node.graph), let cached { return cached }
+            return valueLinkingSlowly()
         }
+    }
+
+    /// `value` inside a computation, up to date, for a read that
+    /// `Dependency.dependInPlace(in:)` does not record (a traced run's, one
+    /// out of the last run's order), or before a first value.
+    @inlinable @inline(never)
+    func valueLinkingSlowly() -> Value {
+        if let current = node.graph.current {
+            _ = current._withUnsafeGuaranteedRef { computation in
+                // A traced read in order calls the tracer's step at once.
+                if computation.runIsTraced, let next = computation.dependencies.cursor,
+                   next.pointee.dependency.refers(to: output) {
+                    return output.linkTracedInOrder(computation, next)
+                }
+                return output.linkOffCursor(computation)
+            }
+        }
+        guard let cached else { node.trapOnFirstComputationCycle() }
+        return cached
     }
 
     /// `value` read outside a computation (or on a thread that does not hold

@@ -106,6 +106,7 @@ extension Computation {
                     let descend = source._withUnsafeGuaranteedRef { source in
                         if source.isDeriving || source.isChecking {
                             checkCursor = link
+                            graph.derivingTop = self
                             source.reportCycle()
                             return false
                         }
@@ -113,10 +114,11 @@ extension Computation {
                     }
                     if descend {
                         checkCursor = link
-                        source._withUnsafeGuaranteedRef { source in
-                            source.derivingCaller = self
-                            graph.derivingTop = source
-                        }
+                        // On the chain; `graph.derivingTop` is brought up to
+                        // it only before code that reads it can run (a
+                        // rederive, a cycle's report): a descent stores one
+                        // field, not two.
+                        source._withUnsafeGuaranteedRef { $0.derivingCaller = self }
                         return source
                     }
                     // A cycle's report ran user code: a change may have made
@@ -151,6 +153,7 @@ extension Computation {
     func rederive(traced: Bool) {
         isDeriving = true
         derivedState = .clean
+        graph.derivingTop = self
         // The traced copy calls the tracer inline: it is the hot path there.
         if traced { withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) } }
         let previous = graph.current
@@ -167,7 +170,7 @@ extension Computation {
         graph.derivingTop = derivingCaller
         isDeriving = false
         let wasFirstRun = firstRun
-        firstRun = false
+        if wasFirstRun { firstRun = false }
         if traced, changed || wasFirstRun, TraceEmit.valuesOn { recordDerivedValue() }
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in

@@ -18,7 +18,38 @@ extension Dependency {
             computation.dependencies.cursor = next.pointee.nextDependency
             return true
         }
+        if isReadAgainInARow(by: computation) { return false }
         return linkOffCursor(computation)
+    }
+
+    /// True if the link `computation` kept (or made) last in this run is to
+    /// this dependency: a read repeated in a row, with nothing to record.
+    /// (An invalidated computation's links are all stale, so it answers false.)
+    @inlinable @inline(__always)
+    func isReadAgainInARow(by computation: Computation) -> Bool {
+        let next = computation.dependencies.cursor
+        let previous = next == nil ? computation.dependencies.tail : next.unsafelyUnwrapped.pointee.previousDependency
+        guard let previous else { return false }
+        return previous.pointee.epoch == computation.epoch && previous.pointee.dependency.refers(to: self)
+    }
+
+    /// Records a read by `graph`'s current computation (lock held) in the two
+    /// common cases of an untraced run, with no call: the read keeps the link
+    /// at the cursor, or repeats the read just recorded. True then, and when
+    /// there is no current computation; otherwise false, having done
+    /// nothing: the read must go through `dependLocked()`.
+    @inlinable @inline(__always)
+    func dependInPlace(in graph: Graph) -> Bool {
+        guard let current = graph.current else { return true }
+        return current._withUnsafeGuaranteedRef { computation in
+            if computation.runIsTraced { return false }
+            if let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self) {
+                next.pointee.epoch = computation.epoch
+                computation.dependencies.cursor = next.pointee.nextDependency
+                return true
+            }
+            return isReadAgainInARow(by: computation)
+        }
     }
 
     /// `link(_:)` for a read that is not the next one of the last run's order,
@@ -34,7 +65,7 @@ extension Dependency {
     }
 
     /// `link(_:)`'s keeping of the link at the cursor, in a traced run.
-    @inline(never)
+    @usableFromInline @inline(never)
     func linkTracedInOrder(_ computation: Computation, _ next: LinkPointer) -> Bool {
         next.pointee.epoch = computation.epoch
         computation.dependencies.cursor = next.pointee.nextDependency

@@ -32,6 +32,14 @@ struct BuilderColumn<Element>: RandomAccessCollection {
         }
     }
 
+    /// The address of the element at `position` (bounds-checked), for a
+    /// wrapper's own in-place subscript; valid until the column grows.
+    @inline(__always)
+    func address(of position: Int) -> UnsafeMutablePointer<Element> {
+        precondition(position >= 0 && position < count, "BuilderColumn index out of range")
+        return base + position
+    }
+
     mutating func append(_ element: Element) {
         if count == capacity { grow(to: capacity * 2) }
         (base + count).initialize(to: element)

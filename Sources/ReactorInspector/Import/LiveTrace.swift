@@ -36,8 +36,8 @@ public final class LiveTrace {
     public var bytesRead: Int { reader?.bytesRead ?? 0 }
     /// The end block, once read (how the recording ended, what it lost).
     public var end: TraceEnd? { reader?.end }
-    /// Outermost actions begun so far: the N of the latest `action:N`.
-    public private(set) var actionsBegun = 0
+    /// Outermost actions begun so far: the N of the latest `action:N` (the importer's numbering).
+    public var actionsBegun: Int { builder.outermostActionsBegun }
     /// How many distinct changed dependencies an action keeps.
     public static let changedLimit = 8
 
@@ -169,11 +169,10 @@ public final class LiveTrace {
         let thread = event.thread
         switch event.record {
         case let .actionBegan(store, name, arguments):
-            // An action inside another is part of it, as for `action:N`: it shares the outermost one's number.
+            // The importer's number, as for `action:N`; an action inside another shares the outermost one's.
             let outer = openActions[thread]?.first?.ordinal
-            if outer == nil { actionsBegun += 1 }
             openActions[thread, default: []].append(
-                OpenAction(ordinal: outer ?? actionsBegun, store: store, name: importer.string(name),
+                OpenAction(ordinal: outer ?? importer.outermostActionsBegun, store: store, name: importer.string(name),
                            arguments: importer.string(arguments), beganAt: event.time))
         case let .actionEnded(store):
             // Where the importer paired the end with its beginning.

@@ -17,45 +17,47 @@ public struct ResolvedMoment: Sendable, Equatable {
 
 extension TraceFile {
     /// Builds the model of the trace at `path` as it stood at `moment`, with
-    /// each node's latest value: one pass for a time, two for `action:N` (the
-    /// first finds when that action ended). Throws for an unreadable trace
-    /// and a moment it does not have (`action:N` beyond its actions, a time
-    /// past its end) and, when `requiringValues`, for a trace recorded without values.
+    /// each node's latest value, in one pass (for `action:N` the importer
+    /// finds when that action ended as it goes: ``TraceModelOptions/untilAction``).
+    /// Throws for an unreadable trace and a moment it does not have (`action:N`
+    /// beyond its actions, a time past its end) and, when `requiringValues`,
+    /// for a trace recorded without values.
     public static func model(path: String, at moment: TraceMoment,
                              options: TraceModelOptions = TraceModelOptions(tracksValues: true),
                              requiringValues: Bool = false,
                              progress: ((Int) -> Void)? = nil) throws(StateError)
         -> (TraceModel, ResolvedMoment, TraceReadReport) {
-        var resolved: ResolvedMoment
+        var options = options
         switch moment {
         case let .time(time):
-            resolved = ResolvedMoment(moment: moment, timestamp: time, action: nil)
+            options.until = time
+            options.snapshotAt = time
         case let .afterAction(ordinal):
-            var finder = ActionEndFinder(ordinal: ordinal)
-            do {
-                _ = try forEachBatch(path: path, progress: progress) { finder.consume($0) }
-            } catch {
-                throw .file(error)
-            }
-            if requiringValues && !finder.sawValues { throw .noValues(path: path) }
-            switch finder.result() {
-            case let .success(end): resolved = ResolvedMoment(moment: moment, timestamp: end.ended, action: end)
-            case let .failure(error): throw .moment(error)
-            }
+            options.untilAction = ordinal
         }
-        var options = options
-        options.until = resolved.timestamp
-        options.snapshotAt = resolved.timestamp
+        let builder = TraceModelBuilder(options: options)
         let built: (TraceModel, TraceReadReport)
         do {
-            built = try model(path: path, options: options, progress: progress)
+            built = try model(path: path, builder: builder, progress: progress)
         } catch {
             throw .file(error)
         }
-        if requiringValues && !built.0.hasValues { throw .noValues(path: path) }
-        if case .time = moment, resolved.timestamp > built.0.latestTimestampRead {
-            throw .moment(.pastEnd(requested: resolved.timestamp, end: built.0.latestTimestampRead))
+        let model = built.0
+        if requiringValues && !model.hasValues { throw .noValues(path: path) }
+        let resolved: ResolvedMoment
+        switch moment {
+        case let .time(time):
+            if time > model.latestTimestampRead {
+                throw .moment(.pastEnd(requested: time, end: model.latestTimestampRead))
+            }
+            resolved = ResolvedMoment(moment: moment, timestamp: time, action: nil)
+        case .afterAction:
+            switch builder.actionMoment {
+            case let .success(end): resolved = ResolvedMoment(moment: moment, timestamp: end.ended, action: end)
+            case let .failure(error): throw .moment(error)
+            case nil: preconditionFailure("the builder was asked for an action's moment")
+            }
         }
-        return (built.0, resolved, built.1)
+        return (model, resolved, built.1)
     }
 }

@@ -2,6 +2,12 @@ import ReactorTraceFormat
 
 /// Reads trace files for the analyses, streaming: events are decoded chunk by
 /// chunk and handed on, never kept.
+///
+/// Each read takes the file as it is when the read begins, up to its size
+/// then (``TraceReader/init(path:mode:)``): a trace still being recorded is
+/// read as far as it was written and the read ends, instead of chasing the
+/// recorder; a block the recorder was writing at that point is not yet
+/// written, not damage (the report says the trace has no end block yet).
 public enum TraceFile {
     /// How often `progress` is called by default, in events.
     public static let progressInterval = 1 << 18
@@ -32,7 +38,8 @@ public enum TraceFile {
         })) == true {}
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
                                skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
-                               trailingBytesOffset: reader.trailingBytesOffset, end: reader.end)
+                               trailingBytesOffset: reader.trailingBytesOffset, end: reader.end,
+                               stillRecording: reader.isStillRecording)
     }
 
     /// Lends `body` every readable event of the trace at `path` a batch at a
@@ -55,13 +62,19 @@ public enum TraceFile {
         }
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
                                skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
-                               trailingBytesOffset: reader.trailingBytesOffset, end: reader.end)
+                               trailingBytesOffset: reader.trailingBytesOffset, end: reader.end,
+                               stillRecording: reader.isStillRecording)
     }
 
     /// Builds the model of the trace at `path` in one streaming pass.
     public static func model(path: String, options: TraceModelOptions = TraceModelOptions(),
                              progress: ((Int) -> Void)? = nil) throws(TraceFileError) -> (TraceModel, TraceReadReport) {
-        let builder = TraceModelBuilder(options: options)
+        try model(path: path, builder: TraceModelBuilder(options: options), progress: progress)
+    }
+
+    /// Feeds the trace at `path` to `builder` and returns its model.
+    static func model(path: String, builder: TraceModelBuilder,
+                      progress: ((Int) -> Void)?) throws(TraceFileError) -> (TraceModel, TraceReadReport) {
         // Whole chunks of plain events, read in place: no event is built or copied.
         let report = try forEachBatch(path: path, progress: progress) { builder.consume($0) }
         var model = builder.finish()

@@ -7,13 +7,13 @@ import ReactorTraceFormat
 /// the importer resolved it (``ImportedEvent``), during the same pass.
 ///
 /// The builder dispatches each event to single-purpose trackers, the way
-/// Perfetto's trace processor builds its tables: open runs and actions per
+/// Perfetto's trace processor builds its tables: the node table
+/// (``NodeTracker``), the edges (``EdgeTracker``), open runs and actions per
 /// thread (``SliceTracker``), actions (``ActionTracker``), flushes
 /// (``FlushTracker``), issues (``IssueTracker``), the value history
 /// (``ValueHistoryTracker``), causal chains while it tracks causes
-/// (``CauseTracker``); it keeps the node table, the edges and each node's root
-/// action (of its pending invalidation, latest change and run), which every
-/// event touches.
+/// (``CauseTracker``); it keeps each node's root action (of its pending
+/// invalidation, latest change and run), which every event touches.
 ///
 /// It follows Tracker's semantics to know the graph at every moment: a
 /// `depend` adds an edge, an invalidation drops all of the computation's edges
@@ -28,13 +28,11 @@ public final class TraceModelBuilder {
 
     // One builder, one thread: the stored state is touched several times per
     // event, so it opts out of dynamic exclusivity checks.
-    @exclusivity(unchecked) private var index = NodeIndex()
     // Columns, not arrays: updated in place without uniqueness checks (freed in deinit).
-    @exclusivity(unchecked) private var nodes = BuilderColumn<TraceNode>()
+    @exclusivity(unchecked) private var nodes = NodeTracker()
+    /// Per node position, what the causes and values need beside the node table.
     @exclusivity(unchecked) private var states = BuilderColumn<NodeState>()
-    @exclusivity(unchecked) private var edges = BuilderColumn<TraceEdge>()
-    /// Per edge, whether its computation holds it now: see ``EdgeHold``.
-    @exclusivity(unchecked) private var edgeHolds = BuilderColumn<EdgeHold>()
+    @exclusivity(unchecked) private var edges = EdgeTracker()
     @exclusivity(unchecked) private var slices = SliceTracker()
     @exclusivity(unchecked) private var actions = ActionTracker()
     /// Events by kind code: a fixed block, no array bookkeeping on every event.
@@ -54,8 +52,13 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var causes = CauseTracker()
     @exclusivity(unchecked) private var collectors: [WhyCollector] = []
     private var collectorByName: [String: Int32] = [:]
-    /// `options.until`, or never: events after it are read but not applied.
-    private let applyUntil: UInt64
+    /// `options.until` or, once known, the moment of `options.untilAction`; else never:
+    /// events after it are read but not applied.
+    @exclusivity(unchecked) private var applyUntil: UInt64
+    /// Outermost actions numbered, and `options.untilAction`'s moment.
+    @exclusivity(unchecked) private var moments: ActionMomentTracker
+    /// Whether outermost actions are numbered on the plain path (for `options.untilAction`).
+    private let numbersActions: Bool
     /// The latest timestamp read, applied or not.
     @exclusivity(unchecked) private var latestRead: UInt64 = 0
     /// Whether value events came after the moment (the trace has values all the same).
@@ -73,6 +76,8 @@ public final class TraceModelBuilder {
         eventCounts.initialize(repeating: 0, count: 16)
         snapshotDue = options.snapshotAt ?? .max
         applyUntil = options.until ?? .max
+        moments = ActionMomentTracker(ordinal: options.untilAction)
+        numbersActions = options.untilAction != nil
         tracksValues = options.tracksValues
         issues = IssueTracker(limit: options.issueLimit)
         for target in options.explaining.sorted() {
@@ -87,7 +92,6 @@ public final class TraceModelBuilder {
         nodes.deallocate()
         states.deallocate()
         edges.deallocate()
-        edgeHolds.deallocate()
         slices.deallocate()
     }
 
@@ -162,6 +166,9 @@ public final class TraceModelBuilder {
         defer { lastTimestamp = latest }
         for position in events.indices {
             let time = events[position].timestamp
+            if moments.watches(thread: thread), let moment = moments.watch(events[position].record, at: time) {
+                applyUntil = moment
+            }
             if time > applyUntil {
                 // Past the moment asked for: read (for the trace's end), not applied.
                 if time > latestRead { latestRead = time }
@@ -180,7 +187,7 @@ public final class TraceModelBuilder {
                 eventCounts[Int(TraceEventKind.invalidated.rawValue)] += 1
                 let node = invalidated(computation, cause: cause, source: source, thread: thread, at: time)
                 if emits {
-                    let related = source == 0 ? -1 : index.find(source) ?? -1
+                    let related = source == 0 ? -1 : nodes.find(source) ?? -1
                     emit(events[position], node: node, related: related, to: &visitor)
                 }
             case let .rerunBegan(computation, firstRun):
@@ -197,7 +204,7 @@ public final class TraceModelBuilder {
                 eventCounts[Int(TraceEventKind.rerunEnded.rawValue)] += 1
                 let ended = runEnded(computation, thread: thread, at: time)
                 if emits {
-                    let node = index.find(computation) ?? -1
+                    let node = nodes.find(computation) ?? -1
                     if let ended {
                         emit(events[position], node: node, depth: ended.depth, slice: ended.slice,
                              endedInside: ended.endedInside, root: ended.root, to: &visitor)
@@ -235,14 +242,14 @@ public final class TraceModelBuilder {
                 eventCounts[Int(TraceEventKind.nodeCreated.rawValue)] += 1
                 let node = created(id, kind: kind, name: batch.string(name), parent: parent, at: time)
                 if emits {
-                    emit(events[position], node: node, related: parent == 0 ? -1 : index.find(parent) ?? -1,
+                    emit(events[position], node: node, related: parent == 0 ? -1 : nodes.find(parent) ?? -1,
                          to: &visitor)
                 }
             case let .nodeNamed(id, name, owner):
                 eventCounts[Int(TraceEventKind.nodeNamed.rawValue)] += 1
                 let node = named(id, name: batch.string(name), owner: owner)
                 if emits {
-                    emit(events[position], node: node, related: owner == 0 ? -1 : index.find(owner) ?? -1,
+                    emit(events[position], node: node, related: owner == 0 ? -1 : nodes.find(owner) ?? -1,
                          to: &visitor)
                 }
             case let .nodeStopped(id):
@@ -251,7 +258,8 @@ public final class TraceModelBuilder {
                 if emits { emit(events[position], node: node, to: &visitor) }
             case let .actionBegan(store, name, arguments):
                 eventCounts[Int(TraceEventKind.actionBegan.rawValue)] += 1
-                let outermost = emits && !slices.hasOpenAction(thread)
+                let outermost = (emits || numbersActions) && !slices.hasOpenAction(thread)
+                if outermost { _ = moments.began(store: store, name: batch.string(name), thread: thread, at: time) }
                 actionBegan(store, name: batch.string(name), arguments: batch.string(arguments), thread: thread,
                             at: time)
                 if emits {
@@ -265,8 +273,9 @@ public final class TraceModelBuilder {
             case let .actionEnded(store):
                 eventCounts[Int(TraceEventKind.actionEnded.rawValue)] += 1
                 let ended = actionEnded(store, thread: thread, at: time)
+                if let ended, ended.slice.outermost { moments.ended(thread: thread, at: time) }
                 if emits {
-                    let node = index.find(store) ?? -1
+                    let node = nodes.find(store) ?? -1
                     if let ended {
                         emit(events[position], node: node, depth: ended.depth, slice: ended.slice,
                              action: ended.action, root: ended.root, to: &visitor)
@@ -278,14 +287,14 @@ public final class TraceModelBuilder {
             case let .issue(kind, node, message):
                 eventCounts[Int(TraceEventKind.issue.rawValue)] += 1
                 issue(kind, node: node, message: batch.string(message), at: time)
-                if emits { emit(events[position], node: node == 0 ? -1 : index.find(node) ?? -1, to: &visitor) }
+                if emits { emit(events[position], node: node == 0 ? -1 : nodes.find(node) ?? -1, to: &visitor) }
             case let .value(node, value):
                 eventCounts[Int(TraceEventKind.value.rawValue)] += 1
                 if tracksValues {
                     let role = took(batch.string(value), node: node, thread: thread, at: time)
-                    if emits { emit(events[position], node: index.find(node) ?? -1, value: role, to: &visitor) }
+                    if emits { emit(events[position], node: nodes.find(node) ?? -1, value: role, to: &visitor) }
                 } else if emits {
-                    emit(events[position], node: index.find(node) ?? -1, to: &visitor)
+                    emit(events[position], node: nodes.find(node) ?? -1, to: &visitor)
                 }
             case let .site(id, site, isActionCall):
                 eventCounts[Int(TraceEventKind.site.rawValue)] += 1
@@ -294,7 +303,7 @@ public final class TraceModelBuilder {
                 } else {
                     sited(id, site: batch.string(site))
                 }
-                if emits { emit(events[position], node: index.find(id) ?? -1, to: &visitor) }
+                if emits { emit(events[position], node: nodes.find(id) ?? -1, to: &visitor) }
             }
         }
     }
@@ -315,10 +324,11 @@ public final class TraceModelBuilder {
 
     /// Finishes the pass and returns the model.
     public func finish() -> TraceModel {
-        if let at = options.snapshotAt, snapshot == nil { takeSnapshot(at: at) }
-        var finalEdges = Set<TraceEdgeKey>()
-        for position in edges.indices where isHeld(position) { finalEdges.insert(edges[position].key) }
-        let finishedActions = actions.finished { store in index.find(store).map { nodes[Int($0)].name } }
+        if snapshot == nil, let at = options.snapshotAt ?? (try? moments.moment?.get())?.ended {
+            takeSnapshot(at: at)
+        }
+        let finalEdges = edges.held
+        let finishedActions = actions.finished { nodes.name(of: $0) }
         var byKind: [TraceEventKind: Int] = [:]
         for kind in TraceEventKind.allCases where eventCounts[Int(kind.rawValue)] > 0 {
             byKind[kind] = eventCounts[Int(kind.rawValue)]
@@ -327,7 +337,7 @@ public final class TraceModelBuilder {
         for collector in collectors { explanations[collector.target] = report(for: collector) }
         let unfinished = slices.unfinishedRuns
         let valueHistory = history.finished(nodeID: { nodes[Int($0)].id }, actionName: actionName)
-        var model = TraceModel(nodes: nodes.array, edges: edges.array, finalEdges: finalEdges, snapshot: snapshot, actions: finishedActions,
+        var model = TraceModel(nodes: nodes.table.array, edges: edges.table.array, finalEdges: finalEdges, snapshot: snapshot, actions: finishedActions,
                           eventCount: eventCount, eventsByKind: byKind, firstTimestamp: firstTimestamp ?? 0,
                           lastTimestamp: lastTimestamp, threadCount: slices.threadCount, flushes: flushes.stats,
                           issueCounts: issues.byKind, issues: issues.kept, explanations: explanations,
@@ -346,7 +356,7 @@ extension TraceModelBuilder {
     public var nodeCount: Int { nodes.count }
 
     /// The position of node `id` in the importer's tables, if the trace mentioned it.
-    public func position(ofNode id: UInt64) -> Int32? { index.find(id) }
+    public func position(ofNode id: UInt64) -> Int32? { nodes.find(id) }
 
     /// The id of the node at `position`.
     public func nodeID(_ position: Int32) -> UInt64 { nodes[Int(position)].id }
@@ -378,9 +388,19 @@ extension TraceModelBuilder {
     public func actionName(_ position: Int32) -> String {
         let stats = actions[position]
         guard stats.store != 0 else { return stats.name }
-        let storeName = index.find(stats.store).map { nodes[Int($0)].name } ?? stats.storeName
+        let storeName = nodes.name(of: stats.store) ?? stats.storeName
         return storeName.isEmpty ? stats.name : "\(storeName).\(stats.name)"
     }
+
+    /// Outermost actions begun so far: the N of `action:N` of the latest (an
+    /// action begun inside another on its thread is part of it). Counted while
+    /// visiting (``consume(_:visiting:)``) or resolving ``TraceModelOptions/untilAction``.
+    public var outermostActionsBegun: Int { moments.begun }
+
+    /// For ``TraceModelOptions/untilAction``: the N-th action with the moment
+    /// it names (its ``ActionEnd/ended``), or why the trace has none (call
+    /// after the last event); nil when no action was asked for.
+    public var actionMoment: Result<ActionEnd, TraceMomentError>? { moments.moment }
 
     /// How many recording threads the importer has seen (indexes `0..<threadCount`).
     public var threadCount: Int { slices.threadCount }
@@ -426,14 +446,8 @@ extension TraceModelBuilder {
     /// A ``NodeState/pendingRoot`` that says no invalidation came since the node's last run.
     static let notPending = Int32.min
 
-    /// What the builder tracks per node beyond the public record.
+    /// What the builder tracks per node beside the node table: causes and values.
     struct NodeState {
-        /// The generation of the edges held now: an edge is held while its
-        /// ``EdgeHold/generation`` equals it, so dropping them all is one increment.
-        var generation: UInt64 = 1
-        /// Every edge this computation ever had: dependency position -> edge position.
-        var edgeSlots: [EdgeSlot] = []
-        var edgeLookup: [Int32: Int32]?
         /// The action at the root of the pending invalidation, last change, last run (-1: none;
         /// ``TraceModelBuilder/notPending``: not invalidated since its last run).
         var pendingRoot: Int32 = TraceModelBuilder.notPending
@@ -449,18 +463,6 @@ extension TraceModelBuilder {
         /// recorded since the node's last change (a write's value, shown on its change).
         var previousValue: String?
         var valueAwaitsChange = false
-    }
-
-    /// An edge's computation and the generation of that computation's edges
-    /// in which the edge was last read (0: never).
-    struct EdgeHold {
-        var computation: Int32
-        var generation: UInt64
-    }
-
-    struct EdgeSlot {
-        var dependency: Int32
-        var edge: Int32
     }
 
     /// A run or action just ended, for the event handed on.
@@ -482,11 +484,15 @@ extension TraceModelBuilder {
     /// trace mentions it without having created it.
     @inline(__always)
     private func position(of id: UInt64, inferring kind: TraceNodeKind) -> Int32 {
-        if let position = index.find(id) { return position }
-        let position = Int32(nodes.count)
-        index.insert(id, at: position)
-        nodes.append(TraceNode(id: id, kind: kind, givenName: ""))
+        if let position = nodes.find(id) { return position }
+        return add(id, inferring: kind)
+    }
+
+    /// Adds node `id` to the node table and a row for it to each per-node column.
+    private func add(_ id: UInt64, inferring kind: TraceNodeKind) -> Int32 {
+        let position = nodes.add(id, inferring: kind)
         states.append(NodeState())
+        edges.addNode()
         return position
     }
 
@@ -504,41 +510,30 @@ extension TraceModelBuilder {
 
     private func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64, at time: UInt64) -> Int32 {
         let node = position(of: id, inferring: kind)
-        nodes[Int(node)].kind = kind
-        if !name.isEmpty || nodes[Int(node)].givenName.isEmpty { nodes[Int(node)].givenName = name }
-        nodes[Int(node)].createdAt = time
-        if parent != 0 {
-            let parentKind: TraceNodeKind = kind == .subscription ? .store : .computation
-            let parentNode = position(of: parent, inferring: parentKind)
-            nodes[Int(node)].parent = parent
-            nodes[Int(parentNode)].children.append(id)
-        }
+        let parentNode = parent == 0 ? -1 : position(of: parent, inferring: NodeTracker.parentKind(of: kind))
+        nodes.created(node, kind: kind, name: name, parent: parent, parentNode: parentNode, at: time)
         matchTarget(node)
         return node
     }
 
     private func sited(_ id: UInt64, site: String) {
-        // Positioned first: the column's storage is read before its subscript's
-        // argument is evaluated, and positioning a new node may grow it.
+        // Positioned first: positioning a new node grows the table the site goes to.
         let node = position(of: id, inferring: .dependency)
-        nodes[Int(node)].site = site
+        nodes.sited(node, site: site)
     }
 
     private func named(_ id: UInt64, name: String, owner: UInt64) -> Int32 {
         let node = position(of: id, inferring: .reactiveValue)
-        nodes[Int(node)].givenName = name
-        if owner != 0 {
-            _ = position(of: owner, inferring: .store)
-            nodes[Int(node)].owner = owner
-        }
+        if owner != 0 { _ = position(of: owner, inferring: .store) }
+        nodes.named(node, name: name, owner: owner)
         matchTarget(node)
         return node
     }
 
     private func stopped(_ id: UInt64, at time: UInt64) -> Int32 {
         let node = position(of: id, inferring: .dependency)
-        nodes[Int(node)].stoppedAt = time
-        dropEdges(of: node)
+        nodes.stopped(node, at: time)
+        edges.dropAll(of: node)
         return node
     }
 
@@ -564,55 +559,11 @@ extension TraceModelBuilder {
         }
     }
 
-    private func edge(from computation: Int32, to dependency: Int32, at time: UInt64) -> Int32 {
-        // Read in place: copying the node's state would retain its arrays on every event.
-        if states[Int(computation)].edgeLookup != nil {
-            if let edge = states[Int(computation)].edgeLookup![dependency] { return edge }
-        } else {
-            let count = states[Int(computation)].edgeSlots.count
-            var slot = 0
-            while slot < count {
-                if states[Int(computation)].edgeSlots[slot].dependency == dependency {
-                    return states[Int(computation)].edgeSlots[slot].edge
-                }
-                slot += 1
-            }
-        }
-        let edge = Int32(edges.count)
-        edges.append(TraceEdge(computation: nodes[Int(computation)].id, dependency: nodes[Int(dependency)].id,
-                               firstSeen: time, lastSeen: time))
-        edgeHolds.append(EdgeHold(computation: computation, generation: 0))
-        states[Int(computation)].edgeSlots.append(EdgeSlot(dependency: dependency, edge: edge))
-        if states[Int(computation)].edgeLookup != nil {
-            states[Int(computation)].edgeLookup![dependency] = edge
-        } else if states[Int(computation)].edgeSlots.count > 16 {
-            var lookup: [Int32: Int32] = [:]
-            for slot in states[Int(computation)].edgeSlots { lookup[slot.dependency] = slot.edge }
-            states[Int(computation)].edgeLookup = lookup
-        }
-        return edge
-    }
-
     private func depend(_ computationID: UInt64, on dependencyID: UInt64, at time: UInt64) -> (Int32, Int32) {
         let computation = position(of: computationID, inferring: .computation)
         let dependency = position(of: dependencyID, inferring: .dependency)
-        let edge = edge(from: computation, to: dependency, at: time)
-        edges[Int(edge)].depends += 1
-        edges[Int(edge)].lastSeen = time
-        edgeHolds[Int(edge)].generation = states[Int(computation)].generation
+        edges.depended(computation, on: dependency, ids: (computationID, dependencyID), at: time)
         return (computation, dependency)
-    }
-
-    /// Tracker: an invalidated (or stopped) computation drops all its edges.
-    @inline(__always)
-    private func dropEdges(of node: Int32) {
-        states[Int(node)].generation &+= 1
-    }
-
-    /// True if the edge at `position` is held by its computation now.
-    private func isHeld(_ position: Int) -> Bool {
-        let hold = edgeHolds[position]
-        return hold.generation == states[Int(hold.computation)].generation
     }
 
     /// Returns the node's position and whether the change carries the value its write recorded.
@@ -642,7 +593,7 @@ extension TraceModelBuilder {
                              at time: UInt64) -> Int32 {
         let computation = position(of: computationID, inferring: .computation)
         nodes[Int(computation)].invalidations.count(cause)
-        dropEdges(of: computation)
+        edges.dropAll(of: computation)
         // The first invalidation since the last run schedules the rerun: it is
         // the rerun's cause. The runtime records a later one only for a stop,
         // which says what stopped the computation but schedules nothing.
@@ -653,9 +604,7 @@ extension TraceModelBuilder {
         switch cause {
         case .dependency:
             let dependency = position(of: source, inferring: .dependency)
-            let edge = edge(from: computation, to: dependency, at: time)
-            edges[Int(edge)].invalidations += 1
-            edges[Int(edge)].lastSeen = time
+            edges.invalidated(computation, through: dependency, ids: (computationID, source), at: time)
             root = states[Int(dependency)].changeRoot
             if tracksCauses { previous = causes.change(of: dependency) }
         case .parent:
@@ -681,7 +630,7 @@ extension TraceModelBuilder {
         let computation = position(of: computationID, inferring: .computation)
         nodes[Int(computation)].runs.runs += 1
         if firstRun { nodes[Int(computation)].runs.firstRuns += 1 }
-        dropEdges(of: computation)
+        edges.dropAll(of: computation)
         let root = firstRun ? enclosingRoot(thread) : max(states[Int(computation)].pendingRoot, -1)
         var cause: CauseLink?
         if tracksCauses {
@@ -704,7 +653,7 @@ extension TraceModelBuilder {
     }
 
     private func runEnded(_ computationID: UInt64, thread: Int, at time: UInt64) -> EndedSlice? {
-        guard let computation = index.find(computationID) else { return nil }
+        guard let computation = nodes.find(computationID) else { return nil }
         guard let ended = slices.endRun(computation, thread: thread, at: time) else { return nil }
         let duration = ended.duration, exclusive = ended.exclusive
         nodes[Int(computation)].runs.totalNanoseconds &+= duration
@@ -747,7 +696,7 @@ extension TraceModelBuilder {
     }
 
     private func actionEnded(_ storeID: UInt64, thread: Int, at time: UInt64) -> EndedSlice? {
-        guard let store = index.find(storeID), let ended = slices.endAction(store, thread: thread, at: time)
+        guard let store = nodes.find(storeID), let ended = slices.endAction(store, thread: thread, at: time)
         else { return nil }
         let frame = ended.frame, duration = ended.duration, depth = ended.depth
         actions.ended(frame.action, after: duration)
@@ -778,10 +727,8 @@ extension TraceModelBuilder {
 
     private func takeSnapshot(at timestamp: UInt64) {
         var live = Set<UInt64>()
-        for node in nodes where node.isAlive(at: timestamp) { live.insert(node.id) }
-        var held = Set<TraceEdgeKey>()
-        for position in edges.indices where isHeld(position) { held.insert(edges[position].key) }
-        snapshot = TraceSnapshot(timestamp: timestamp, liveNodes: live, edges: held)
+        for node in nodes.table where node.isAlive(at: timestamp) { live.insert(node.id) }
+        snapshot = TraceSnapshot(timestamp: timestamp, liveNodes: live, edges: edges.held)
         snapshotDue = .max
     }
 }
@@ -791,7 +738,7 @@ extension TraceModelBuilder {
 extension TraceModelBuilder {
     private func report(for collector: WhyCollector) -> WhyReport {
         var report = WhyReport(target: collector.target)
-        let matching = nodes.filter { $0.name == collector.target || "#\($0.id)" == collector.target }
+        let matching = nodes.table.filter { $0.name == collector.target || "#\($0.id)" == collector.target }
             .filter(\.isComputation)
         report.kind = matching.first?.kind
         report.instances = matching.map(\.id)

@@ -16,6 +16,12 @@ public struct TraceModelOptions: Sendable {
     /// after it are read but not applied, so counts, live nodes, edges and
     /// values are those of that moment (`state --at`, `graph --at`).
     public var until: UInt64?
+    /// Build the model as it stood right after the N-th outermost action
+    /// ended (1-based, ``TraceModelBuilder/outermostActionsBegun``), with the
+    /// flush its end ran (`state --at action:N`): found and applied in the
+    /// same pass, as ``until`` once known. The builder's
+    /// ``TraceModelBuilder/actionMoment`` says which action and when.
+    public var untilAction: Int?
     /// Keep each node's latest value (``TraceNode/value``). Off by default: a
     /// value event then costs only its count. On for a value history and for explanations.
     public var tracksValues: Bool
@@ -31,13 +37,14 @@ public struct TraceModelOptions: Sendable {
 
     /// Creates options; the defaults build the plain model.
     public init(snapshotAt: UInt64? = nil, explaining: Set<String> = [], whyEntryLimit: Int = 50,
-                issueLimit: Int = 100, until: UInt64? = nil, tracksValues: Bool = false,
+                issueLimit: Int = 100, until: UInt64? = nil, untilAction: Int? = nil, tracksValues: Bool = false,
                 valueHistoryOf: String? = nil, tracksCauses: Bool = false) {
         self.snapshotAt = snapshotAt
         self.explaining = explaining
         self.whyEntryLimit = max(0, whyEntryLimit)
         self.issueLimit = max(0, issueLimit)
         self.until = until
+        self.untilAction = untilAction
         // Explanations show the values each change went between.
         self.tracksValues = tracksValues || valueHistoryOf != nil || !explaining.isEmpty
         self.valueHistoryOf = valueHistoryOf

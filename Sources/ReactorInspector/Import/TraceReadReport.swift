@@ -16,10 +16,14 @@ public struct TraceReadReport: Sendable, Equatable {
     public let trailingBytesOffset: Int?
     /// The end block, if the trace has one (how the recording ended, what it lost).
     public let end: TraceEnd?
+    /// Whether the trace was still being recorded: read as far as it was
+    /// written when reading began (``TraceReader/isStillRecording``), not damaged.
+    public let stillRecording: Bool
 
     /// Creates a report.
     public init(path: String, events: Int, truncation: TraceTruncation?, skippedEvents: Int = 0,
-                clockEvents: Int = 0, trailingBytesOffset: Int? = nil, end: TraceEnd? = nil) {
+                clockEvents: Int = 0, trailingBytesOffset: Int? = nil, end: TraceEnd? = nil,
+                stillRecording: Bool = false) {
         self.path = path
         self.events = events
         self.truncation = truncation
@@ -27,6 +31,7 @@ public struct TraceReadReport: Sendable, Equatable {
         self.clockEvents = clockEvents
         self.trailingBytesOffset = trailingBytesOffset
         self.end = end
+        self.stillRecording = stillRecording
     }
 
     /// One notice for an intact trace followed by bytes that are not part of
@@ -34,6 +39,13 @@ public struct TraceReadReport: Sendable, Equatable {
     public var trailingBytesNotice: String? {
         guard truncation == nil, let trailingBytesOffset else { return nil }
         return "\(path): bytes after the end block at offset \(trailingBytesOffset) are not part of the trace; ignored"
+    }
+
+    /// One notice for a trace still being recorded (read as far as it was
+    /// written when reading began), nil otherwise.
+    public var stillRecordingNotice: String? {
+        guard stillRecording, truncation == nil else { return nil }
+        return "\(path) is still being recorded: showing the \(events) events written when reading began"
     }
 
     /// One warning line for a damaged or unfinished trace, nil for an intact one.

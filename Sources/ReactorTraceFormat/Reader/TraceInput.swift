@@ -22,13 +22,19 @@ final class TraceInput: @unchecked Sendable {
     private var landing = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     private var bufferStart = 0
     private var atEnd = false
+    /// Bytes read from the file so far.
+    private var filled = 0
+    /// How far the file is read: its size when it was opened, for a reader of
+    /// the file as it was then (a recorder may keep writing); unbounded when following.
+    private var limit = Int.max
     /// The offset of the next byte `read` returns.
     private(set) var offset = 0
     /// Whether the end of the file is only the end of what has been written so
     /// far: `ensure` reads again past it (a trace that is still being recorded).
     var following = false
 
-    init(path: String) throws(TraceDecodingError) {
+    /// Opens `path`; `bounded` reads it only up to its size now.
+    init(path: String, bounded: Bool = false) throws(TraceDecodingError) {
         // O_NONBLOCK: opening a FIFO must not wait for a writer (it is rejected below).
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -52,6 +58,16 @@ final class TraceInput: @unchecked Sendable {
             throw .unreadable(path: path, reason: "not a regular file")
         }
         source = .file(descriptor: descriptor, path: path)
+        if bounded { limit = Int(status.st_size) }
+    }
+
+    /// True if reading stopped at the size the file had when it was opened
+    /// and the file is longer now: what lies past that point was written
+    /// since (a block cut there is still being written, not damaged).
+    var grewPastLimit: Bool {
+        guard limit != Int.max, filled >= limit, case let .file(descriptor, _) = source else { return false }
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && Int(status.st_size) > limit
     }
 
     init(bytes: [UInt8]) {
@@ -106,8 +122,8 @@ final class TraceInput: @unchecked Sendable {
     }
 
     private func fill(_ wanted: Int) throws(TraceDecodingError) {
-        guard case let .file(descriptor, path) = source else { atEnd = true; return }
-        let size = max(wanted, 256 << 10)
+        guard case let .file(descriptor, path) = source, filled < limit else { atEnd = true; return }
+        let size = min(max(wanted, 256 << 10), limit - filled)
         if landing.count < size {
             landing.deallocate()
             landing = .allocate(capacity: size)
@@ -118,7 +134,8 @@ final class TraceInput: @unchecked Sendable {
         } while got < 0 && errno == EINTR
         if got < 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         buffer.append(contentsOf: UnsafeBufferPointer(rebasing: landing[..<got]))
-        if got == 0 { atEnd = true }
+        filled += got
+        if got == 0 || filled >= limit { atEnd = true }
     }
 }
 

@@ -55,6 +55,10 @@ public final class TraceReader: Sequence {
     /// True once reading is over for good: the end block was read, or the
     /// trace is damaged (see ``truncation``), or (when not following) the file ended.
     public var isFinished: Bool { finished && pendingIndex == pendingCount }
+    /// True if reading ended at the size the file had when it was opened, with
+    /// no end block read and the file longer now: a recording still going on,
+    /// read as far as it was written then (``init(path:mode:)``).
+    public private(set) var isStillRecording = false
 
     private let mode: Mode
     private let input: TraceInput
@@ -78,8 +82,15 @@ public final class TraceReader: Sequence {
 
     /// Opens the trace at `path` and reads its header. Throws
     /// ``TraceDecodingError`` for a missing, empty, foreign or newer-major file.
+    ///
+    /// The reader reads the file as it is when opened: up to its size then,
+    /// so that a file a recorder is still writing is read to an end instead
+    /// of being chased. When the file has grown past that size by the time
+    /// reading gets there, the recording is going on: reading ends there,
+    /// without damage (``isStillRecording``), and a block cut at that size is
+    /// one being written, not a truncation. (To follow a recording, see ``init(following:)``.)
     public convenience init(path: String, mode: Mode = .lenient) throws(TraceDecodingError) {
-        try self.init(input: TraceInput(path: path), mode: mode)
+        try self.init(input: TraceInput(path: path, bounded: true), mode: mode)
     }
 
     /// Reads a trace from bytes in memory.
@@ -240,10 +251,10 @@ public final class TraceReader: Sequence {
         let headerBytes = try input.read(TraceFormat.blockHeaderLength)
         if headerBytes.isEmpty {
             finished = true
-            if end == nil { throw .missingEnd(offset: offset) }
+            if end == nil && !stillRecording() { throw .missingEnd(offset: offset) }
             return
         }
-        guard headerBytes.count == TraceFormat.blockHeaderLength else { throw .truncated(offset: offset) }
+        guard headerBytes.count == TraceFormat.blockHeaderLength else { try cut(at: offset); return }
         var reader = ByteReader(headerBytes)
         guard let type = reader.readInteger(as: UInt32.self),
               let length = reader.readInteger(as: UInt32.self),
@@ -253,7 +264,7 @@ public final class TraceReader: Sequence {
               let flags = reader.readByte(),
               reader.skip(3),
               let storedChecksum = reader.readInteger(as: UInt32.self)
-        else { throw .truncated(offset: offset) }
+        else { try cut(at: offset); return }
         guard length <= TraceFormat.maxPayloadLength else { throw .corruptChunk(offset: offset) }
         // The payload is checked and decoded in place, in the input's buffer.
         let failure: TraceDecodingError? = try input.withBytes(Int(length)) { payload in
@@ -286,13 +297,33 @@ public final class TraceReader: Sequence {
                 return nil  // a block type from a newer minor version: skipped by its length
             }
         }
-        if let failure { throw failure }
+        if let failure {
+            guard case .truncated = failure else { throw failure }
+            try cut(at: offset)
+            return
+        }
         if type == TraceFormat.endBlock {
             // The end block closes the trace: whatever follows is not read.
             finished = true
             let after = input.offset
             if try !input.read(1).isEmpty { trailingBytesOffset = after }
         }
+    }
+
+    /// The file ends inside the block at `offset`: a truncated trace, unless
+    /// that is where the file ended when the reader opened it and the
+    /// recorder has written on since (the block was being written): then
+    /// reading ends there, undamaged.
+    private func cut(at offset: Int) throws(TraceDecodingError) {
+        guard stillRecording() else { throw .truncated(offset: offset) }
+        finished = true
+    }
+
+    /// True, and noted, if reading reached the size the file had when opened and the file has grown since.
+    private func stillRecording() -> Bool {
+        guard input.grewPastLimit else { return false }
+        isStillRecording = true
+        return true
     }
 
     /// Decodes a chunk's events into `events` in one pass; all of them or, if

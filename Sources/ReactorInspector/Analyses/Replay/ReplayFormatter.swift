@@ -47,15 +47,16 @@ public struct ReplayFormatter {
     /// Rendered names by node position (nil: not rendered, or renamed since),
     /// in a box shared by copies, as the line and the arena are.
     private final class NodeTexts {
-        var entries: [NodeText?] = []
+        // Read for every name on every line, from one thread: no dynamic exclusivity checks.
+        @exclusivity(unchecked) var entries: [NodeText?] = []
     }
 
-    /// Appends the lines of a batch's events to ``output``, as the importer hands them on.
+    /// Appends the lines of a batch's events to the formatter's ``text``, one
+    /// after the other, as the importer hands them on.
     private struct BatchLines: ImportedEventVisitor {
         let formatter: ReplayFormatter
-        var output: [UInt8]
-        mutating func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
-            if formatter.build(event, importer) { output.append(contentsOf: formatter.text.bytes) }
+        func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
+            _ = formatter.append(event, importer)
         }
     }
 
@@ -67,6 +68,15 @@ public struct ReplayFormatter {
     private let arena = ByteText(capacity: 4_096)
     /// Each kind's column in ``arena``, by raw value.
     private let kindColumns: [Range<Int>]
+    /// The padded whole milliseconds of the latest line's time (`   1234.`):
+    /// most lines share them with the one before.
+    private let timePrefix = TimePrefix()
+
+    /// A rendered time prefix and the millisecond it is for.
+    private final class TimePrefix {
+        @exclusivity(unchecked) var milliseconds = UInt64.max
+        let text = ByteText(capacity: 32)
+    }
 
     /// Creates a formatter with its own importer.
     public init(filter: ReplayFilter = ReplayFilter(), style: TextStyle = .plain, json: Bool = false) {
@@ -122,10 +132,18 @@ public struct ReplayFormatter {
     /// `output`, each with its newline: the fastest way through a trace, one
     /// import pass over the whole batch.
     public mutating func write(_ batch: borrowing TraceEventBatch, to output: inout [UInt8]) {
-        var lines = BatchLines(formatter: self, output: [])
-        swap(&lines.output, &output)
+        withLines(of: batch) { output.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` once with the UTF-8 of the lines of every event of
+    /// `batch` the filter keeps, each with its newline (nothing when it keeps
+    /// none): as ``write(_:to:)-(TraceEventBatch,_)``, without copying the
+    /// lines out. The bytes are only valid inside `body`.
+    public mutating func withLines(of batch: borrowing TraceEventBatch, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var lines = BatchLines(formatter: self)
+        text.clear()
         importer.consume(batch, visiting: &lines)
-        swap(&lines.output, &output)
+        if text.count > 0 { body(text.bytes) }
     }
 
     /// Builds the line for an event another view's import handed on; false
@@ -166,8 +184,13 @@ public struct ReplayFormatter {
     }
 
     private func build(_ event: ImportedEvent, _ importer: TraceModelBuilder) -> Bool {
-        guard isShown(event, importer) else { return false }
         text.clear()
+        return append(event, importer)
+    }
+
+    /// Appends the line for `event` to ``text`` after what it holds; false when the filter drops it.
+    private func append(_ event: ImportedEvent, _ importer: TraceModelBuilder) -> Bool {
+        guard isShown(event, importer) else { return false }
         if json {
             text.append(jsonLine(event, importer, kind: event.kind))
         } else {
@@ -350,10 +373,19 @@ public struct ReplayFormatter {
 
     private func format(_ event: ImportedEvent, _ importer: TraceModelBuilder, kind: TraceEventKind,
                                  to out: ByteText) {
-        // time, right-aligned in 12 columns
+        // time, right-aligned in 12 columns: DurationText.appendTime's form, its whole milliseconds rendered once
         out.open("2")
-        out.appendSpaces(12 - DurationText.timeWidth(event.time))
-        DurationText.appendTime(event.time, to: out)
+        let microseconds = event.time / 1_000
+        if microseconds / 1_000 != timePrefix.milliseconds {
+            timePrefix.milliseconds = microseconds / 1_000
+            timePrefix.text.clear()
+            timePrefix.text.appendSpaces(12 - DurationText.timeWidth(event.time))
+            timePrefix.text.appendDecimal(microseconds / 1_000)
+            timePrefix.text.append(0x2E)   // "."
+        }
+        out.append(timePrefix.text.bytes)
+        out.appendThreeDigits(microseconds % 1_000)
+        out.append(" ms")
         out.close()
         out.appendSpaces(2)
         out.open("2")

@@ -96,7 +96,7 @@ public final class ActionTimeline: ImportedEventVisitor {
             guard event.slice?.outermost == true else { return }
             if collecting[thread] != nil { close(thread) }
             guard steps.count < limit else { omitted += 1; return }
-            steps.append(Step(ordinal: steps.count + omitted + 1, name: importer.actionName(event.action),
+            steps.append(Step(ordinal: importer.outermostActionsBegun, name: importer.actionName(event.action),
                               arguments: importer.string(arguments), began: event.time, ended: event.time))
             collecting[thread] = (steps.count - 1, 0, false)
         case .actionEnded:
