@@ -59,6 +59,10 @@ import Testing
         #expect(causes.model == ["Store.load()": 0])
         #expect(causes.profile == ["Store.load()": 0])
         #expect(!causes.whyRoot.hasPrefix("action"))
+        // The report's chain is why's: it starts at the first run, not at the action.
+        let list = try #require(TraceProfile.build(from: script.events).computations.first { $0.name == "list" })
+        #expect(list.latestRerunCause == ["autorun helper ran (first run)", "action Store.load()", "Store.items changed",
+                                          "autorun list invalidated", "autorun list reran"])
     }
 
     /// An action called by a rerun whose cause is a write outside any action has no root either.
@@ -78,6 +82,10 @@ import Testing
         #expect(causes.model == ["Store.apply()": 0])
         #expect(causes.profile == ["Store.apply()": 0])
         #expect(!causes.whyRoot.hasPrefix("action"))
+        let list = try #require(TraceProfile.build(from: script.events).computations.first { $0.name == "list" })
+        #expect(list.latestRerunCause == ["input changed", "autorun helper invalidated", "autorun helper reran",
+                                          "action Store.apply()", "Store.items changed", "autorun list invalidated",
+                                          "autorun list reran"])
     }
 
     /// An action called inside another action is the outer call's work.
@@ -95,5 +103,9 @@ import Testing
         let outer = try #require(profile.actions.first { $0.qualifiedName == "Store.outer()" })
         #expect(outer.maxRerunsPerInvocation == 1)
         #expect(outer.worstInvocationReruns == ["list"])
+        #expect(outer.worstInvocationOrdinal == 1)
+        let inner = try #require(profile.actions.first { $0.qualifiedName == "Store.inner()" })
+        #expect(inner.maxRerunsPerInvocation == 0)
+        #expect(inner.worstInvocationOrdinal == 0)
     }
 }

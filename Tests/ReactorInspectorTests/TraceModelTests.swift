@@ -138,6 +138,18 @@ import Testing
         #expect(model.unfinishedRuns == 1)
         #expect(model.node(1)?.runs.runs == 1)
     }
+
+    /// A site may name a node the trace has not created (yet, in this file's
+    /// order): the importer adds the node, as for any other reference.
+    @Test func aSiteOfANodeNotYetSeenAddsIt() throws {
+        var script = EventScript()
+        script.emit(.site(node: 7, site: "App/View.swift:12", isActionCall: false))
+        script.create(7, .computation, "list")
+        let model = script.model()
+        #expect(model.nodes.count == 1)
+        #expect(model.node(7)?.site == "App/View.swift:12")
+        #expect(model.node(7)?.name == "list")
+    }
 }
 
 extension EventScript {

@@ -88,7 +88,7 @@ import ReactorTrace
         let profile = TraceProfile.build(from: script.events)
         let loop = try #require(profile.computations.first)
         #expect(loop.reruns == 1_000)
-        #expect(loop.latestRerunCause.count <= CauseStep.maximumLength)
+        #expect(loop.latestRerunCause.count <= CauseLink.maximumDepth)
         #expect(loop.latestRerunCause.contains("…"))
         #expect(profile.issues(of: .runaway).count == 1)
         #expect(profile.issues(of: .runaway).firstNode == "loop")

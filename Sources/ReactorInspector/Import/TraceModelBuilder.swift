@@ -11,8 +11,9 @@ import ReactorTraceFormat
 /// (``NodeTracker``), the edges (``EdgeTracker``), open runs and actions per
 /// thread (``SliceTracker``), actions (``ActionTracker``), flushes
 /// (``FlushTracker``), issues (``IssueTracker``), the value history
-/// (``ValueHistoryTracker``); it keeps the causes (the root action and, while
-/// explaining, the causal chain of every change, invalidation and run).
+/// (``ValueHistoryTracker``), causal chains while it tracks causes
+/// (``CauseTracker``); it keeps each node's root action (of its pending
+/// invalidation, latest change and run), which every event touches.
 ///
 /// It follows Tracker's semantics to know the graph at every moment: a
 /// `depend` adds an edge, an invalidation drops all of the computation's edges
@@ -46,7 +47,9 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var snapshot: TraceSnapshot?
     /// `options.snapshotAt` until the snapshot is taken, then never: one comparison per event.
     @exclusivity(unchecked) private var snapshotDue = UInt64.max
-    private let explains: Bool
+    /// Whether causal chains are built: ``TraceModelOptions/tracksCauses``.
+    let tracksCauses: Bool
+    @exclusivity(unchecked) private var causes = CauseTracker()
     @exclusivity(unchecked) private var collectors: [WhyCollector] = []
     private var collectorByName: [String: Int32] = [:]
     /// `options.until` or, once known, the moment of `options.untilAction`; else never:
@@ -69,7 +72,7 @@ public final class TraceModelBuilder {
     /// Creates a builder.
     public init(options: TraceModelOptions = TraceModelOptions()) {
         self.options = options
-        explains = !options.explaining.isEmpty
+        tracksCauses = options.tracksCauses
         eventCounts.initialize(repeating: 0, count: 16)
         snapshotDue = options.snapshotAt ?? .max
         applyUntil = options.until ?? .max
@@ -296,7 +299,7 @@ public final class TraceModelBuilder {
             case let .site(id, site, isActionCall):
                 eventCounts[Int(TraceEventKind.site.rawValue)] += 1
                 if isActionCall {
-                    if explains { actionSited(site: batch.string(site), thread: thread) }
+                    if tracksCauses { actionSited(site: batch.string(site), thread: thread) }
                 } else {
                     sited(id, site: batch.string(site))
                 }
@@ -426,6 +429,15 @@ extension TraceModelBuilder {
 
     /// The string `id` of the event being visited stands for.
     public func string(_ id: TraceStringID) -> String { batchStrings[Int(id.index)] }
+
+    /// The causal chain of the run or action the visited event begins or ends,
+    /// while the importer tracks causes (``TraceModelOptions/tracksCauses``);
+    /// nil otherwise, and for other events. A call's own chain ends in its
+    /// ``CauseLink/Step/action(_:)`` step.
+    func cause(ofSliceIn event: ImportedEvent) -> CauseLink? {
+        guard tracksCauses, let slice = event.slice, slice.kind != .flush else { return nil }
+        return slice.ends ? causes.lastEnded : slices.innermostCause(Int(event.thread))
+    }
 }
 
 // MARK: - Per-node and per-thread state
@@ -441,10 +453,6 @@ extension TraceModelBuilder {
         var pendingRoot: Int32 = TraceModelBuilder.notPending
         var changeRoot: Int32 = -1
         var runRoot: Int32 = -1
-        /// Causal chains, only while explaining.
-        var pendingCause: CauseLink?
-        var changeCause: CauseLink?
-        var runCause: CauseLink?
         /// The explanation collecting this node's runs, or -1.
         var collector: Int32 = -1
         /// The action at the root of the write that set the node's current value, or -1.
@@ -495,7 +503,7 @@ extension TraceModelBuilder {
         slices.innermostRoot(thread)
     }
 
-    /// The cause of the innermost open run or action on `thread` (only read while explaining).
+    /// The cause of the innermost open run or action on `thread` (only read while tracking causes).
     private func enclosingCause(_ thread: Int) -> CauseLink? {
         slices.innermostCause(thread)
     }
@@ -509,7 +517,9 @@ extension TraceModelBuilder {
     }
 
     private func sited(_ id: UInt64, site: String) {
-        nodes.sited(position(of: id, inferring: .dependency), site: site)
+        // Positioned first: positioning a new node grows the table the site goes to.
+        let node = position(of: id, inferring: .dependency)
+        nodes.sited(node, site: site)
     }
 
     private func named(_ id: UInt64, name: String, owner: UInt64) -> Int32 {
@@ -542,7 +552,7 @@ extension TraceModelBuilder {
                 history.record(node, value: value, root: states[Int(node)].valueRoot, at: time)
             }
         }
-        guard explains else { return }
+        guard !collectors.isEmpty else { return }
         let record = nodes[Int(node)]
         if let collector = collectorByName[record.name] ?? collectorByName["#\(record.id)"] {
             states[Int(node)].collector = collector
@@ -566,21 +576,15 @@ extension TraceModelBuilder {
         if states[Int(dependency)].valueAwaitsChange, let value = nodes[Int(dependency)].value {
             states[Int(dependency)].valueAwaitsChange = false
             carriesValue = true
-            if explains { values = WhyValueChange(previous: states[Int(dependency)].previousValue, value: value) }
+            if tracksCauses { values = WhyValueChange(previous: states[Int(dependency)].previousValue, value: value) }
         }
         if nodes[Int(dependency)].kind == .computed {
             // A computed announces a new value right after its run: the run is the cause.
             states[Int(dependency)].changeRoot = states[Int(dependency)].runRoot
-            if explains {
-                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency, values: values),
-                                                                     after: states[Int(dependency)].runCause)
-            }
+            if tracksCauses { causes.changed(dependency, values: values, after: causes.run(of: dependency)) }
         } else {
             states[Int(dependency)].changeRoot = enclosingRoot(thread)
-            if explains {
-                states[Int(dependency)].changeCause = CauseLink.make(.changed(node: dependency, values: values),
-                                                                     after: enclosingCause(thread))
-            }
+            if tracksCauses { causes.changed(dependency, values: values, after: enclosingCause(thread)) }
         }
         return (dependency, carriesValue)
     }
@@ -595,26 +599,25 @@ extension TraceModelBuilder {
         // which says what stopped the computation but schedules nothing.
         let pending = states[Int(computation)].pendingRoot != Self.notPending
         let root: Int32
-        // Causes are links (retained) and only kept while explaining.
+        // Causes are links (retained) and only kept while tracking causes.
         var previous: CauseLink?
         switch cause {
         case .dependency:
             let dependency = position(of: source, inferring: .dependency)
             edges.invalidated(computation, through: dependency, ids: (computationID, source), at: time)
             root = states[Int(dependency)].changeRoot
-            if explains { previous = states[Int(dependency)].changeCause }
+            if tracksCauses { previous = causes.change(of: dependency) }
         case .parent:
             let parent = position(of: source, inferring: .computation)
             root = max(states[Int(parent)].pendingRoot, -1)
-            if explains { previous = states[Int(parent)].pendingCause }
+            if tracksCauses { previous = causes.pending(of: parent) }
         case .explicit, .stop, .runaway, .error:
             root = enclosingRoot(thread)
-            if explains { previous = enclosingCause(thread) }
+            if tracksCauses { previous = enclosingCause(thread) }
         }
         if !pending { states[Int(computation)].pendingRoot = root }
-        guard explains else { return computation }
-        let link = CauseLink.make(.invalidated(node: computation, cause: cause), after: previous)
-        if !pending { states[Int(computation)].pendingCause = link }
+        guard tracksCauses else { return computation }
+        let link = causes.invalidated(computation, cause: cause, after: previous, schedulesRerun: !pending)
         let collector = states[Int(computation)].collector
         if collector >= 0 && cause.stops {
             collectors[Int(collector)].record(.stopped, stopCause: cause, node: nodes[Int(computation)].id, at: time, link: link,
@@ -630,16 +633,10 @@ extension TraceModelBuilder {
         edges.dropAll(of: computation)
         let root = firstRun ? enclosingRoot(thread) : max(states[Int(computation)].pendingRoot, -1)
         var cause: CauseLink?
-        if explains {
-            let previous: CauseLink?
-            if firstRun {
-                previous = enclosingCause(thread)
-            } else {
-                previous = states[Int(computation)].pendingCause ?? CauseLink.make(.unknown, after: nil)
-            }
-            let link = CauseLink.make(.ran(node: computation, firstRun: firstRun), after: previous)
+        if tracksCauses {
+            // A rerun with no invalidation recorded since the last run has an unknown cause (root none).
+            let link = causes.ran(computation, firstRun: firstRun, enclosing: enclosingCause(thread))
             cause = link
-            states[Int(computation)].pendingCause = nil
             let collector = states[Int(computation)].collector
             if collector >= 0 {
                 collectors[Int(collector)].record(firstRun ? .firstRun : .rerun, node: computationID, at: time,
@@ -669,7 +666,7 @@ extension TraceModelBuilder {
             }
         }
         states[Int(computation)].runRoot = ended.frame.root
-        if explains { states[Int(computation)].runCause = ended.frame.cause }
+        if tracksCauses { causes.ended(run: computation, cause: ended.frame.cause) }
         return EndedSlice(slice: ImportedSlice(kind: .run, begin: ended.frame.begin, durationNanoseconds: duration,
                                                selfNanoseconds: exclusive, firstRun: ended.frame.firstRun,
                                                outermost: false, ends: true),
@@ -685,7 +682,9 @@ extension TraceModelBuilder {
         // an action continues that one's chain and has its root, none when
         // the chain did not start at an action (as the link chain says).
         let root = enclosing?.root ?? action
-        let cause = explains ? CauseLink.make(.action(action: action, arguments: arguments, site: nil), after: enclosing?.cause) : nil
+        let cause = tracksCauses
+            ? causes.called(action, ordinal: actions[action].count, arguments: arguments, enclosing: enclosing?.cause)
+            : nil
         slices.push(SliceTracker.Frame(isAction: true, node: store, action: action, root: root, cause: cause,
                                        begin: time), thread: thread)
     }
@@ -693,7 +692,7 @@ extension TraceModelBuilder {
     /// Attaches a call site to the action invocation just begun on `thread`.
     private func actionSited(site: String, thread: Int) {
         guard let frame = slices.innermost(thread), frame.isAction else { return }
-        frame.cause?.attachActionSite(site)
+        if case let .action(call)? = frame.cause?.step { call.site = site }
     }
 
     private func actionEnded(_ storeID: UInt64, thread: Int, at time: UInt64) -> EndedSlice? {
@@ -701,6 +700,7 @@ extension TraceModelBuilder {
         else { return nil }
         let frame = ended.frame, duration = ended.duration, depth = ended.depth
         actions.ended(frame.action, after: duration)
+        if tracksCauses { causes.ended(action: frame.cause) }
         let outermost = slices.isOutermost(thread, below: depth)
         return EndedSlice(slice: ImportedSlice(kind: .action, begin: frame.begin, durationNanoseconds: duration,
                                                selfNanoseconds: duration, firstRun: false, outermost: outermost,
@@ -759,11 +759,12 @@ extension TraceModelBuilder {
         return report
     }
 
-    private func steps(of link: CauseLink) -> [WhyStep] {
+    /// A chain's steps from its root, with the names and kinds known now.
+    func steps(of link: CauseLink) -> [WhyStep] {
         link.stepsFromRoot.map { step in
             switch step {
-            case let .action(action, arguments, site):
-                return .action(name: actionName(action), arguments: arguments, site: site)
+            case let .action(call):
+                return .action(name: actionName(call.action), arguments: call.arguments, site: call.site)
             case let .changed(node, values):
                 return .changed(name: nodes[Int(node)].name, kind: nodes[Int(node)].kind, values: values)
             case let .invalidated(node, cause):

@@ -28,11 +28,17 @@ public struct TraceModelOptions: Sendable {
     /// Nodes (by name, or `#id`) whose every value is kept in order with the
     /// action that set it (``TraceModel/valueHistory``, for `history`).
     public var valueHistoryOf: String?
+    /// Build the causal chain (action → changed → invalidated → ran) of every
+    /// change, invalidation and run, and charge each rerun to the action call
+    /// at its chain's root, for views that show chains or per-call figures
+    /// (the profile behind `report` and `check`). Off by default: the plain
+    /// model keeps only each run's root action. On for explanations.
+    public var tracksCauses: Bool
 
     /// Creates options; the defaults build the plain model.
     public init(snapshotAt: UInt64? = nil, explaining: Set<String> = [], whyEntryLimit: Int = 50,
                 issueLimit: Int = 100, until: UInt64? = nil, untilAction: Int? = nil, tracksValues: Bool = false,
-                valueHistoryOf: String? = nil) {
+                valueHistoryOf: String? = nil, tracksCauses: Bool = false) {
         self.snapshotAt = snapshotAt
         self.explaining = explaining
         self.whyEntryLimit = max(0, whyEntryLimit)
@@ -42,5 +48,6 @@ public struct TraceModelOptions: Sendable {
         // Explanations show the values each change went between.
         self.tracksValues = tracksValues || valueHistoryOf != nil || !explaining.isEmpty
         self.valueHistoryOf = valueHistoryOf
+        self.tracksCauses = tracksCauses || !explaining.isEmpty
     }
 }

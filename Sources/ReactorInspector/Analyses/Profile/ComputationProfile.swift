@@ -66,6 +66,8 @@ public struct ActionProfile: Sendable, Equatable {
     public var worstInvocationArguments: String
     /// The computations that worst invocation reran, in order (the first eight).
     public var worstInvocationReruns: [String]
+    /// Which call of the action that worst invocation was (1 for the first), 0 when no call caused a rerun.
+    public var worstInvocationOrdinal: Int
     /// Wall time inside the action, in nanoseconds (its flush included when it flushed inside).
     public var totalNanoseconds: UInt64
     /// The longest invocation, in nanoseconds.
@@ -74,7 +76,7 @@ public struct ActionProfile: Sendable, Equatable {
     /// Creates a profile.
     public init(qualifiedName: String, store: String, name: String, invocations: Int, rerunsCaused: Int,
                 maxRerunsPerInvocation: Int, worstInvocationArguments: String, worstInvocationReruns: [String] = [],
-                totalNanoseconds: UInt64, maxNanoseconds: UInt64) {
+                worstInvocationOrdinal: Int = 0, totalNanoseconds: UInt64, maxNanoseconds: UInt64) {
         self.qualifiedName = qualifiedName
         self.store = store
         self.name = name
@@ -83,6 +85,7 @@ public struct ActionProfile: Sendable, Equatable {
         self.maxRerunsPerInvocation = maxRerunsPerInvocation
         self.worstInvocationArguments = worstInvocationArguments
         self.worstInvocationReruns = worstInvocationReruns
+        self.worstInvocationOrdinal = worstInvocationOrdinal
         self.totalNanoseconds = totalNanoseconds
         self.maxNanoseconds = maxNanoseconds
     }

@@ -8,11 +8,11 @@ extension TraceProfile {
         // The figures are the model's (the one count every view shares); this
         // profile adds only the causal chains of the slowest and latest reruns.
         let model = self.model
-        var byName: [String: (profile: ComputationProfile, slowest: CauseStep?, slowestNanoseconds: UInt64,
-                              latest: CauseStep?, latestRun: Int)] = [:]
+        var byName: [String: (profile: ComputationProfile, slowest: CauseLink?, slowestNanoseconds: UInt64,
+                              latest: CauseLink?, latestRun: Int)] = [:]
         for node in model.nodes where node.isComputation {
             let name = self.name(of: node.id)
-            let counter = causes[node.id] ?? RerunCauses()
+            let counter = rerunChains[node.id] ?? RerunChains()
             let reruns = node.runs.reruns, maxRerun = node.runs.maxRerunNanoseconds
             if var entry = byName[name] {
                 entry.profile.instances += 1
@@ -42,36 +42,40 @@ extension TraceProfile {
     }
 
     /// Every action name that ran, grouped by `Store.action`, sorted by that name.
+    /// Calls, time and reruns caused are the model's; the worst call is the
+    /// one the importer charged with the most reruns (the first to reach them).
     public var actions: [ActionProfile] {
         var byName: [String: ActionProfile] = [:]
-        for aggregate in actionAggregates.values {
-            let qualified = qualifiedName(store: aggregate.store, action: aggregate.name)
+        for (position, action) in model.actions.enumerated() {
+            let qualified = qualifiedName(store: action.store, action: action.name)
+            let worst = worstCalls[Int32(position)]
             if var profile = byName[qualified] {
-                profile.invocations += aggregate.invocations
-                profile.rerunsCaused += aggregate.rerunsCaused
-                if aggregate.maxRerunsPerInvocation > profile.maxRerunsPerInvocation {
-                    profile.maxRerunsPerInvocation = aggregate.maxRerunsPerInvocation
-                    profile.worstInvocationArguments = aggregate.worstInvocation?.arguments ?? ""
-                    profile.worstInvocationReruns = rerunNames(aggregate.worstInvocation)
+                profile.invocations += action.count
+                profile.rerunsCaused += action.rerunsCaused
+                if let worst, worst.reruns > profile.maxRerunsPerInvocation {
+                    profile.maxRerunsPerInvocation = worst.reruns
+                    profile.worstInvocationArguments = worst.arguments
+                    profile.worstInvocationReruns = rerunNames(worst)
+                    profile.worstInvocationOrdinal = worst.ordinal
                 }
-                profile.totalNanoseconds += aggregate.totalNanoseconds
-                profile.maxNanoseconds = max(profile.maxNanoseconds, aggregate.maxNanoseconds)
+                profile.totalNanoseconds += action.totalNanoseconds
+                profile.maxNanoseconds = max(profile.maxNanoseconds, action.durations.maximum)
                 byName[qualified] = profile
             } else {
                 byName[qualified] = ActionProfile(
-                    qualifiedName: qualified, store: aggregate.store == 0 ? "" : name(of: aggregate.store),
-                    name: aggregate.name, invocations: aggregate.invocations, rerunsCaused: aggregate.rerunsCaused,
-                    maxRerunsPerInvocation: aggregate.maxRerunsPerInvocation,
-                    worstInvocationArguments: aggregate.worstInvocation?.arguments ?? "",
-                    worstInvocationReruns: rerunNames(aggregate.worstInvocation),
-                    totalNanoseconds: aggregate.totalNanoseconds, maxNanoseconds: aggregate.maxNanoseconds)
+                    qualifiedName: qualified, store: action.store == 0 ? "" : name(of: action.store),
+                    name: action.name, invocations: action.count, rerunsCaused: action.rerunsCaused,
+                    maxRerunsPerInvocation: worst?.reruns ?? 0, worstInvocationArguments: worst?.arguments ?? "",
+                    worstInvocationReruns: worst.map(rerunNames) ?? [],
+                    worstInvocationOrdinal: worst?.ordinal ?? 0,
+                    totalNanoseconds: action.totalNanoseconds, maxNanoseconds: action.durations.maximum)
             }
         }
         return byName.values.sorted { $0.qualifiedName < $1.qualifiedName }
     }
 
-    private func rerunNames(_ invocation: ActionInvocation?) -> [String] {
-        invocation?.rerunComputations.map { name(of: $0) } ?? []
+    private func rerunNames(_ call: ActionCall) -> [String] {
+        call.rerunNodes.map { builder.name(ofNode: $0) }
     }
 
     /// Issues per kind, in the order of ``TraceIssueKind``.
@@ -84,35 +88,33 @@ extension TraceProfile {
         issueProfiles[kind] ?? IssueProfile(kind: kind, count: 0, firstMessage: "", firstNode: "")
     }
 
-    /// A chain as readable steps: `action TodoStore.addTodo(_:)`, `TodoStore.todos changed`,
+    /// A chain as readable steps: `action TodoStore.addTodo(_:) [args]`, `TodoStore.todos changed`,
     /// `computed visibleTodos invalidated`, `computed visibleTodos reran`, … `autorun list reran`.
-    func describe(_ chain: CauseStep) -> [String] {
-        let links = chain.links
-        var steps: [String] = []
-        for link in links {
-            switch link {
-            case .action(let store, let name, let arguments):
-                let qualified = qualifiedName(store: store, action: name)
-                steps.append(arguments.isEmpty ? "action \(qualified)" : "action \(qualified) [\(arguments)]")
-            case .changed(let dependency):
-                steps.append("\(name(of: dependency)) changed")
-            case .invalidated(let computation, let cause):
-                let base = "\(kindWord(computation)) \(name(of: computation)) invalidated"
+    func describe(_ chain: CauseLink) -> [String] {
+        builder.steps(of: chain).map { step in
+            switch step {
+            case let .action(name, arguments, _):
+                return arguments.isEmpty ? "action \(name)" : "action \(name) [\(arguments)]"
+            case let .changed(name, _, _):
+                return "\(name) changed"
+            case let .invalidated(name, kind, cause):
+                let base = "\(Self.kindWord(kind)) \(name) invalidated"
                 switch cause {
-                case .parent: steps.append(base + " (its parent reran)")
-                case .explicit: steps.append(base + " explicitly")
-                case .dependency, .stop, .runaway, .error: steps.append(base)
+                case .parent: return base + " (its parent reran)"
+                case .explicit: return base + " explicitly"
+                case .dependency, .stop, .runaway, .error: return base
                 }
-            case .reran(let computation):
-                steps.append("\(kindWord(computation)) \(name(of: computation)) reran")
+            case let .ran(name, kind, firstRun):
+                return "\(Self.kindWord(kind)) \(name) " + (firstRun ? "ran (first run)" : "reran")
+            case .unknown:
+                return step.description
             case .elided:
-                steps.append("…")
+                return "…"
             }
         }
-        return steps
     }
 
-    private func kindWord(_ id: UInt64) -> String {
-        model.node(id)?.kind == .computed ? "computed" : "autorun"
+    private static func kindWord(_ kind: TraceNodeKind) -> String {
+        kind == .computed ? "computed" : "autorun"
     }
 }

@@ -64,7 +64,7 @@ struct WhyCollector {
     static func shape(of link: CauseLink) -> [StepKey] {
         link.stepsFromRoot.map { step in
             switch step {
-            case let .action(action, _, _): .action(action)
+            case let .action(call): .action(call.action)
             case let .changed(node, _): .changed(node)
             case let .invalidated(node, cause): .invalidated(node, cause.rawValue)
             case let .ran(node, firstRun): .ran(node, firstRun)

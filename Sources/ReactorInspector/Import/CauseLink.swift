@@ -2,24 +2,28 @@ import ReactorTraceFormat
 
 /// One step of a causal chain, linked to the step that caused it. Chains are
 /// shared: each change, invalidation and run points at its cause, so the
-/// builder keeps one pointer per node, not one per event. A chain longer than
-/// ``CauseLink/maximumDepth`` keeps its newest steps and its root and drops the
-/// middle, so memory stays bounded even when computations feed each other.
+/// importer keeps one pointer per node, not one per event. A chain that holds
+/// ``CauseLink/maximumDepth`` links is cut when it grows: the new step keeps
+/// the root and a gap standing for the steps in between (docs/METRICS.md,
+/// "Causes"), so memory stays bounded even when computations feed each other.
 final class CauseLink {
     enum Step {
-        case action(action: Int32, arguments: String, site: String?)
+        /// One call of a store action (its identity, ordinal, arguments and call site).
+        case action(ActionCall)
         case changed(node: Int32, values: WhyValueChange?)
         case invalidated(node: Int32, cause: InvalidationCause)
         case ran(node: Int32, firstRun: Bool)
+        /// A rerun with no invalidation recorded since the computation's last run.
         case unknown
         case elided(count: Int)
     }
 
+    /// The most links a chain holds; the next step cuts it to root → gap → step.
     static let maximumDepth = 32
 
-    private(set) var step: Step
+    let step: Step
     let next: CauseLink?
-    /// How many links this chain holds (elided steps not counted).
+    /// How many links this chain holds (a gap counts as one).
     let depth: Int
     /// How many steps the full chain had.
     let length: Int
@@ -32,14 +36,15 @@ final class CauseLink {
         self.length = length
     }
 
-    /// Records the call site of this link's action: the site event follows
-    /// `actionBegan`, after the link was made and before anything links to it.
-    func attachActionSite(_ site: String) {
-        if case let .action(action, arguments, _) = step { step = .action(action: action, arguments: arguments, site: site) }
-    }
-
     /// The first step of the chain (the root cause).
     var root: CauseLink { rootLink ?? self }
+
+    /// The action call the chain starts at, if its root is one: the call
+    /// charged with the runs the chain causes.
+    var rootCall: ActionCall? {
+        if case let .action(call) = root.step { return call }
+        return nil
+    }
 
     /// A step caused by `previous` (nil: a root).
     static func make(_ step: Step, after previous: CauseLink?) -> CauseLink {
