@@ -103,6 +103,11 @@ final class ScenarioTracer: ReactorTracer {
         route { $0.tracer.rerunEnded(computation: computation) }
     }
 
+    // Only sent when no target records values (the limit is the largest of theirs).
+    func rerunEnded(computation: UInt64, changed output: UInt64) {
+        route { $0.tracer.rerunEnded(computation: computation, changed: output) }
+    }
+
     func actionBegan(store: UInt64, name: String, arguments: String) {
         route { target in
             // A tracer that records no values gets no arguments, as from the core.

@@ -46,3 +46,38 @@ import Testing
         #expect(events.first?.timestamp ?? 0 > 0)
     }
 }
+
+extension FastPathTests {
+    /// `rerunEnded(computation:changed:)` writes a run's end and its value's
+    /// change as the two events the separate calls write, on the fast path and
+    /// across segment boundaries alike.
+    @Test(arguments: [false, true], [256, 64 << 10])
+    func runEndWithChangeWritesBothEvents(usesCycleCounter: Bool, segmentCapacity: Int) throws {
+        let pairs: [(computation: UInt64, output: UInt64)] = (0..<400).map { (index: Int) in
+            let computation = UInt64(1 + (index * 7_919) % 20_011)
+            let output = UInt64(1 + (index * 104_729) % 3_000_017)
+            return (computation, output)
+        }
+        var expected: [TraceRecord] = []
+        for pair in pairs {
+            expected.append(.rerunBegan(computation: pair.computation, firstRun: false))
+            expected.append(.rerunEnded(computation: pair.computation))
+            expected.append(.changed(dependency: pair.output))
+        }
+        let bytes = try TraceFixtures.record(options: .init(segmentCapacity: segmentCapacity,
+                                                            usesCycleCounter: usesCycleCounter)) { recorder in
+            for pair in pairs {
+                recorder.rerunBegan(computation: pair.computation, firstRun: false)
+                recorder.rerunEnded(computation: pair.computation, changed: pair.output)
+            }
+        }
+        let (events, reader) = try TraceFixtures.readAll(bytes)
+        #expect(events.map(\.record) == expected)
+        #expect(reader.truncation == nil)
+        #expect(reader.end?.events == UInt64(expected.count))
+        // The change is untimed: it has its run end's time.
+        for index in stride(from: 1, to: events.count, by: 3) {
+            #expect(events[index + 1].timestamp == events[index].timestamp)
+        }
+    }
+}

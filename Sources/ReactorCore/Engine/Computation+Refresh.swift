@@ -165,7 +165,8 @@ extension Computation {
         finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute
-        if traced { withTracer { $0.rerunEnded(computation: id) } }
+        // The change goes with the run's end in one call when no value event comes between them.
+        let changeTraced = traced && traceRerunEnded(changed: changed && !firstRun ? derivedOutput : nil)
         // Off the chain before its readers hear of the change.
         graph.derivingTop = derivingCaller
         isDeriving = false
@@ -174,7 +175,7 @@ extension Computation {
         if traced, changed || wasFirstRun, TraceEmit.valuesOn { recordDerivedValue() }
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
-                if traced { withTracer { $0.changed(dependency: output.id) } }
+                if traced && !changeTraced { withTracer { $0.changed(dependency: output.id) } }
                 output.notifySubscribers(traced: traced)
             }
         }

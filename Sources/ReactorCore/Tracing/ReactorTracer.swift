@@ -28,6 +28,13 @@ public protocol ReactorTracer: AnyObject, Sendable {
     func rerunBegan(computation: UInt64, firstRun: Bool)
     /// The innermost running computation on this thread finished its run.
     func rerunEnded(computation: UInt64)
+    /// The innermost running computation on this thread finished a run that
+    /// gave it a new value: `rerunEnded(computation:)` followed by
+    /// `changed(dependency: output)` in one call, where `output` is the
+    /// computed's dependency node. The core sends it for a recomputed
+    /// `Computed` whose value changed when no `value` event comes between the
+    /// two (value capture off); the default makes the two calls.
+    func rerunEnded(computation: UInt64, changed output: UInt64)
     /// A store action began. `arguments` describes its arguments as values
     /// (bounded, ``Redacted`` ones as `‹redacted›`) when ``valueLengthLimit`` is
     /// above 0, and is empty otherwise.
@@ -56,6 +63,11 @@ public protocol ReactorTracer: AnyObject, Sendable {
 }
 
 extension ReactorTracer {
+    /// The two events one after the other: a tracer need not implement the pair.
+    public func rerunEnded(computation: UInt64, changed output: UInt64) {
+        rerunEnded(computation: computation)
+        changed(dependency: output)
+    }
     /// No value capture: a tracer that does not implement it records none.
     public var valueLengthLimit: Int { 0 }
     /// Ignores values (``valueLengthLimit`` is 0, so the core sends none).

@@ -97,11 +97,11 @@ final class ThreadRecorder: @unchecked Sendable {
         return base + position
     }
 
-    /// Publishes the event that ends at `end`.
+    /// Publishes the `count` events that end at `end`.
     @inline(__always)
-    func commit(_ end: UnsafeMutablePointer<UInt8>) {
+    func commit(_ end: UnsafeMutablePointer<UInt8>, events count: UInt32 = 1) {
         position = end - base
-        events &+= 1
+        events &+= count
         segment.published.store(UInt64(truncatingIfNeeded: position) | UInt64(events) &<< 32, ordering: .releasing)
     }
 
@@ -354,6 +354,22 @@ extension ThreadRecorder {
     func rerunEnded(computation: UInt64) {
         let (pointer, time) = reserveTimed()
         recordRerunEnded(computation: computation, time: time, at: pointer)
+    }
+
+    /// `rerunEnded` then `changed(output)`, published together: both fit in
+    /// ``fixedBound`` (at most 21 and 11 bytes).
+    @inline(__always)
+    func recordRerunEnded(computation: UInt64, changed output: UInt64, time: UInt64,
+                          at pointer: UnsafeMutablePointer<UInt8>) {
+        pointer.pointee = TraceEventKind.rerunEnded.rawValue
+        let change = Self.put(time, Self.putID(computation, &lastComputation, pointer + 1))
+        change.pointee = TraceEventKind.changed.rawValue
+        commit(Self.putID(output, &lastDependency, change + 1), events: 2)
+    }
+
+    func rerunEnded(computation: UInt64, changed output: UInt64) {
+        let (pointer, time) = reserveTimed()
+        recordRerunEnded(computation: computation, changed: output, time: time, at: pointer)
     }
 
     @inline(__always)

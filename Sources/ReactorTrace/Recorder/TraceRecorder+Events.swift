@@ -92,6 +92,20 @@ extension TraceRecorder {
         withThread { $0.rerunEnded(computation: computation) }
     }
 
+    /// Records `rerun-end` (timed) and `changed` of `output` with one check and one publish.
+    public func rerunEnded(computation: UInt64, changed output: UInt64) {
+        if !recordFast(timed: true, {
+            $0.recordRerunEnded(computation: computation, changed: output, time: $0.fastTime(), at: $0.cursor)
+        }) {
+            rerunEndedSlowly(computation: computation, changed: output)
+        }
+    }
+
+    @inline(never)
+    private func rerunEndedSlowly(computation: UInt64, changed output: UInt64) {
+        withThread { $0.rerunEnded(computation: computation, changed: output) }
+    }
+
     /// Records `action-begin` (timed; name and arguments interned per chunk).
     public func actionBegan(store: UInt64, name: String, arguments: String) {
         withThread { $0.actionBegan(store: store, name: name, arguments: arguments) }

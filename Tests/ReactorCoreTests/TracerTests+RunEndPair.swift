@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+import Testing
+import ReactorCore
+
+/// A tracer that implements `rerunEnded(computation:changed:)` and records it
+/// as one event: it shows which call the core made. Events of other threads
+/// are dropped, as in `RecordingTracer`.
+final class RunEndPairTracer: ReactorTracer {
+    enum Event: Equatable {
+        case event(RecordedEvent)
+        case rerunEndedChanged(UInt64, output: UInt64)
+        case value(UInt64)
+    }
+
+    let valueLengthLimit: Int
+    private let thread = pthread_self()
+    private let recorded = Mutex<[Event]>([])
+
+    init(valueLengthLimit: Int) { self.valueLengthLimit = valueLengthLimit }
+
+    var events: [Event] { recorded.withLock { $0 } }
+
+    private func record(_ event: Event) {
+        guard pthread_equal(pthread_self(), thread) != 0 else { return }
+        recorded.withLock { $0.append(event) }
+    }
+
+    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {}
+    func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {}
+    func nodeStopped(_ id: UInt64) {}
+    func depend(computation: UInt64, dependency: UInt64) {
+        record(.event(.depend(computation: computation, dependency: dependency)))
+    }
+    func changed(dependency: UInt64) { record(.event(.changed(dependency))) }
+    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
+        record(.event(.invalidated(computation, cause, source: source)))
+    }
+    func rerunBegan(computation: UInt64, firstRun: Bool) { record(.event(.rerunBegan(computation, firstRun: firstRun))) }
+    func rerunEnded(computation: UInt64) { record(.event(.rerunEnded(computation))) }
+    func rerunEnded(computation: UInt64, changed output: UInt64) {
+        record(.rerunEndedChanged(computation, output: output))
+    }
+    func actionBegan(store: UInt64, name: String, arguments: String) {}
+    func actionEnded(store: UInt64) {}
+    func flushBegan() {}
+    func flushEnded() {}
+    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {}
+    func value(_ node: UInt64, description: String) { record(.value(node)) }
+}
+
+private final class Kettle {
+    @Reactive var celsius = 20
+}
+
+extension TracerTests {
+    /// A computed recomputed to a new value ends its run and announces the
+    /// change in one call, when no value event goes between the two.
+    @Test func aNewValueEndsTheRunAndChangesInOneCall() {
+        let tracer = RunEndPairTracer(valueLengthLimit: 0)
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let kettle = Kettle()
+        let fahrenheit = reactor.computed("fahrenheit") { kettle.celsius * 9 / 5 + 32 }
+        let display = reactor.autorun("display") { _ in _ = fahrenheit.value }
+        // The first run has no change to announce.
+        #expect(tracer.events.contains(.event(.rerunEnded(fahrenheit.id))))
+        let start = tracer.events.count
+        kettle.celsius = 25
+        let events = Array(tracer.events[start...])
+        let property = kettle.$celsius.projectedDependency.id
+        #expect(events == [
+            .event(.changed(property)),
+            .event(.invalidated(fahrenheit.id, .dependency, source: property)),
+            .event(.rerunBegan(fahrenheit.id, firstRun: false)),
+            .event(.depend(computation: fahrenheit.id, dependency: property)),
+            .rerunEndedChanged(fahrenheit.id, output: fahrenheit.id),
+            .event(.invalidated(display.id, .dependency, source: fahrenheit.id)),
+            .event(.rerunBegan(display.id, firstRun: false)),
+            .event(.depend(computation: display.id, dependency: fahrenheit.id)),
+            .event(.rerunEnded(display.id)),
+        ])
+    }
+
+    /// With value capture on, the new value's event goes between the run's
+    /// end and the change: the core makes the two calls.
+    @Test func withValuesTheValueGoesBetweenTheRunEndAndTheChange() {
+        let tracer = RunEndPairTracer(valueLengthLimit: 64)
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let kettle = Kettle()
+        let fahrenheit = reactor.computed("fahrenheit") { kettle.celsius * 9 / 5 + 32 }
+        let display = reactor.autorun("display") { _ in _ = fahrenheit.value }
+        let start = tracer.events.count
+        kettle.celsius = 25
+        let events = Array(tracer.events[start...])
+        let ended = events.firstIndex(of: .event(.rerunEnded(fahrenheit.id)))
+        #expect(ended != nil)
+        if let ended {
+            #expect(Array(events[ended...].prefix(3)) == [
+                .event(.rerunEnded(fahrenheit.id)), .value(fahrenheit.id), .event(.changed(fahrenheit.id)),
+            ])
+        }
+        #expect(!events.contains { if case .rerunEndedChanged = $0 { true } else { false } })
+        _ = display
+    }
+}
