@@ -63,6 +63,14 @@ public enum BuiltProducts {
     /// test), plus `environment`. Output goes through files, so a chatty child
     /// can never block on a full pipe.
     public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        // Without a limit the wait always ends with the process.
+        try run(name, arguments, within: nil, environment: environment)!
+    }
+
+    /// ``run(_:_:environment:)``, or nil when the product has not exited within
+    /// `limit` seconds (it is killed then): a guard against a hang, not a measure of speed.
+    public static func run(_ name: String, _ arguments: [String], within limit: Double?,
+                           environment: [String: String] = [:]) throws -> Run? {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reactor-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -81,7 +89,14 @@ public enum BuiltProducts {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        guard exited.wait(timeout: limit.map { .now() + $0 } ?? .distantFuture) == .success else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
         process.waitUntilExit()
         try out.close()
         try err.close()

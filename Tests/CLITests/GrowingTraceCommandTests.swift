@@ -7,35 +7,10 @@ import Testing
 /// though the recorder writes faster than it reads, and a chunk the recorder
 /// is in the middle of writing is not damage.
 @Suite struct GrowingTraceCommandTests {
-    /// Runs `reactor-inspect ARGUMENTS`; nil if it has not exited within
-    /// `limit` seconds (then it is killed): a guard against a read that chases
-    /// the recorder for ever, not a measure of speed.
-    static func inspect(_ arguments: [String], within limit: Double = 300) throws -> (status: Int32, stdout: String, stderr: String)? {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reactor-growing-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try BuiltProducts.path(of: "reactor-inspect"))
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        guard exited.wait(timeout: .now() + limit) == .success else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            return nil
-        }
-        try out.close()
-        try err.close()
-        return (process.terminationStatus, String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    /// Runs `reactor-inspect ARGUMENTS`; nil if it has not exited within five
+    /// minutes: a guard against a read that chases the recorder for ever.
+    static func inspect(_ arguments: [String]) throws -> BuiltProducts.Run? {
+        try BuiltProducts.run("reactor-inspect", arguments, within: 300)
     }
 
     @Test func whyAndStateOnATraceBeingRecordedEnd() throws {

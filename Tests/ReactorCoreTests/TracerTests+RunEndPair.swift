@@ -60,56 +60,55 @@ private final class Kettle {
 }
 
 extension TracerTests {
-    /// A computed recomputed to a new value ends its run and announces the
-    /// change in one call, when no value event goes between the two.
-    @Test func aNewValueEndsTheRunAndChangesInOneCall() {
-        let tracer = RunEndPairTracer(valueLengthLimit: 0)
+    /// What a tracer with `valueLengthLimit` receives when a kettle's
+    /// temperature changes under a computed `fahrenheit` read by an autorun `display`.
+    private static func eventsOfOneWrite(valueLengthLimit: Int)
+        -> (events: [RunEndPairTracer.Event], fahrenheit: UInt64, display: UInt64, property: UInt64, firstRunEnded: Bool) {
+        let tracer = RunEndPairTracer(valueLengthLimit: valueLengthLimit)
         ReactorTracing.install(tracer)
         defer { ReactorTracing.install(nil) }
         let reactor = Reactor()
         let kettle = Kettle()
         let fahrenheit = reactor.computed("fahrenheit") { kettle.celsius * 9 / 5 + 32 }
         let display = reactor.autorun("display") { _ in _ = fahrenheit.value }
-        // The first run has no change to announce.
-        #expect(tracer.events.contains(.event(.rerunEnded(fahrenheit.id))))
+        let firstRunEnded = tracer.events.contains(.event(.rerunEnded(fahrenheit.id)))
         let start = tracer.events.count
         kettle.celsius = 25
         let events = Array(tracer.events[start...])
-        let property = kettle.$celsius.projectedDependency.id
+        display.stop()
+        return (events, fahrenheit.id, display.id, kettle.$celsius.projectedDependency.id, firstRunEnded)
+    }
+
+    /// A computed recomputed to a new value ends its run and announces the
+    /// change in one call, when no value event goes between the two.
+    @Test func aNewValueEndsTheRunAndChangesInOneCall() {
+        let (events, fahrenheit, display, property, firstRunEnded) = Self.eventsOfOneWrite(valueLengthLimit: 0)
+        // The first run has no change to announce.
+        #expect(firstRunEnded)
         #expect(events == [
             .event(.changed(property)),
-            .event(.invalidated(fahrenheit.id, .dependency, source: property)),
-            .event(.rerunBegan(fahrenheit.id, firstRun: false)),
-            .event(.depend(computation: fahrenheit.id, dependency: property)),
-            .rerunEndedChanged(fahrenheit.id, output: fahrenheit.id),
-            .event(.invalidated(display.id, .dependency, source: fahrenheit.id)),
-            .event(.rerunBegan(display.id, firstRun: false)),
-            .event(.depend(computation: display.id, dependency: fahrenheit.id)),
-            .event(.rerunEnded(display.id)),
+            .event(.invalidated(fahrenheit, .dependency, source: property)),
+            .event(.rerunBegan(fahrenheit, firstRun: false)),
+            .event(.depend(computation: fahrenheit, dependency: property)),
+            .rerunEndedChanged(fahrenheit, output: fahrenheit),
+            .event(.invalidated(display, .dependency, source: fahrenheit)),
+            .event(.rerunBegan(display, firstRun: false)),
+            .event(.depend(computation: display, dependency: fahrenheit)),
+            .event(.rerunEnded(display)),
         ])
     }
 
     /// With value capture on, the new value's event goes between the run's
     /// end and the change: the core makes the two calls.
     @Test func withValuesTheValueGoesBetweenTheRunEndAndTheChange() {
-        let tracer = RunEndPairTracer(valueLengthLimit: 64)
-        ReactorTracing.install(tracer)
-        defer { ReactorTracing.install(nil) }
-        let reactor = Reactor()
-        let kettle = Kettle()
-        let fahrenheit = reactor.computed("fahrenheit") { kettle.celsius * 9 / 5 + 32 }
-        let display = reactor.autorun("display") { _ in _ = fahrenheit.value }
-        let start = tracer.events.count
-        kettle.celsius = 25
-        let events = Array(tracer.events[start...])
-        let ended = events.firstIndex(of: .event(.rerunEnded(fahrenheit.id)))
+        let (events, fahrenheit, _, _, _) = Self.eventsOfOneWrite(valueLengthLimit: 64)
+        let ended = events.firstIndex(of: .event(.rerunEnded(fahrenheit)))
         #expect(ended != nil)
         if let ended {
             #expect(Array(events[ended...].prefix(3)) == [
-                .event(.rerunEnded(fahrenheit.id)), .value(fahrenheit.id), .event(.changed(fahrenheit.id)),
+                .event(.rerunEnded(fahrenheit)), .value(fahrenheit), .event(.changed(fahrenheit)),
             ])
         }
         #expect(!events.contains { if case .rerunEndedChanged = $0 { true } else { false } })
-        _ = display
     }
 }

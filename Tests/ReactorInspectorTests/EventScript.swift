@@ -69,6 +69,28 @@ enum Todo {
 }
 
 extension EventScript {
+    /// Two autoruns feeding each other through two dependencies for `rounds`
+    /// rounds, started by an action: `ping` (4) reads `a` (2) and writes `b` (3),
+    /// `pong` (5) reads `b` and writes `a`, so each rerun's chain grows by a round.
+    static func pingPong(rounds: Int) -> EventScript {
+        var script = EventScript()
+        script.create(1, .store, "Loop")
+        script.create(2, .dependency, "a")
+        script.create(3, .dependency, "b")
+        script.create(4, .computation, "ping")
+        script.create(5, .computation, "pong")
+        script.run(4, first: true) { s in s.depend(4, 2) }
+        script.run(5, first: true) { s in s.depend(5, 3) }
+        script.action(1, "start()") { s in s.changed(2); s.invalidate(4, .dependency, 2) }
+        script.flush { s in
+            for _ in 0..<rounds {
+                s.run(4) { s in s.depend(4, 2); s.changed(3); s.invalidate(5, .dependency, 3) }
+                s.run(5) { s in s.depend(5, 3); s.changed(2); s.invalidate(4, .dependency, 2) }
+            }
+        }
+        return script
+    }
+
     /// Reflow's todo store: `TodoStore.todos` and `.filter`, a computed
     /// `visibleTodos` reading both, an autorun `list` reading the computed and
     /// an autorun `count` reading `todos`. `adds` calls of `addTodo(_:)`, then

@@ -191,22 +191,7 @@ import Testing
 /// and newest steps in both.
 @Suite struct CauseChainLengthTests {
     @Test func theReportAndWhyCutALongChainAlike() throws {
-        // Two autoruns feeding each other through two dependencies, 40 rounds.
-        var script = EventScript()
-        script.create(1, .store, "Loop")
-        script.create(2, .dependency, "a")
-        script.create(3, .dependency, "b")
-        script.create(4, .computation, "ping")
-        script.create(5, .computation, "pong")
-        script.run(4, first: true) { s in s.depend(4, 2) }
-        script.run(5, first: true) { s in s.depend(5, 3) }
-        script.action(1, "start()") { s in s.changed(2); s.invalidate(4, .dependency, 2) }
-        script.flush { s in
-            for _ in 0..<40 {
-                s.run(4) { s in s.depend(4, 2); s.changed(3); s.invalidate(5, .dependency, 3) }
-                s.run(5) { s in s.depend(5, 3); s.changed(2); s.invalidate(4, .dependency, 2) }
-            }
-        }
+        let script = EventScript.pingPong(rounds: 40)
         let why = try #require(script.model(TraceModelOptions(explaining: ["pong"])).why("pong"))
         let chain = try #require(why.entries.last).chain
         let profile = TraceProfile.build(from: script.events)
