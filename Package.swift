@@ -53,7 +53,7 @@ let package = Package(
         .executableTarget(name: "todos", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Todos"),
         .executableTarget(name: "profile", dependencies: ["ReactorCore", "ReactorTrace", "SampleSupport"], path: "Samples/Profile"),
         // Keeps the tests that install the process-wide tracer apart from the scenario recordings.
-        .target(name: "TracerSlot", path: "Tests/TracerSlot"),
+        .target(name: "TracerSlot", dependencies: ["ReactorCore"], path: "Tests/TracerSlot"),
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore", "TracerSlot"]),
         // Runs the built executables, for the end-to-end tests of the two suites below.
         .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),

@@ -5,12 +5,13 @@ import Darwin
 #endif
 import Testing
 import ReactorCore
+import TracerSlot
 import Synchronization
 
 /// Records the trace events emitted on the installing thread (the tracer is
 /// process-wide and other suites run in parallel), with action arguments and,
 /// when `valueLengthLimit` is above 0, values.
-final class SignalTraceRecorder: ReactorTracer {
+final class SignalTraceRecorder: IgnoringTracer {
     enum Event: Equatable {
         case created(UInt64, ReactorTracing.NodeKind, String, parent: UInt64)
         case named(UInt64, String, owner: UInt64)
@@ -61,8 +62,6 @@ final class SignalTraceRecorder: ReactorTracer {
         record(.actionBegan(store: store, name: name, arguments: arguments))
     }
     func actionEnded(store: UInt64) { record(.actionEnded(store: store)) }
-    func flushBegan() {}
-    func flushEnded() {}
     func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) { record(.issue(kind, node: node)) }
     func value(_ node: UInt64, description: String) { record(.value(node, description)) }
 }

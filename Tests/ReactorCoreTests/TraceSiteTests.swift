@@ -1,9 +1,10 @@
 import Synchronization
 import Testing
 import ReactorCore
+import TracerSlot
 
 /// Collects the sites the core sends (other suites' too: tests filter by node and line).
-final class SiteTracer: ReactorTracer {
+final class SiteTracer: IgnoringTracer {
     struct Site: Equatable { var node: UInt64; var site: String; var isActionCall: Bool }
     private let recorded = Mutex<[Site]>([])
     var sites: [Site] { recorded.withLock { $0 } }
@@ -11,25 +12,12 @@ final class SiteTracer: ReactorTracer {
     func site(_ node: UInt64, site: String, isActionCall: Bool) {
         recorded.withLock { $0.append(Site(node: node, site: site, isActionCall: isActionCall)) }
     }
-    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {}
-    func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {}
-    func nodeStopped(_ id: UInt64) {}
-    func depend(computation: UInt64, dependency: UInt64) {}
-    func changed(dependency: UInt64) {}
-    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {}
-    func rerunBegan(computation: UInt64, firstRun: Bool) {}
-    func rerunEnded(computation: UInt64) {}
-    func actionBegan(store: UInt64, name: String, arguments: String) {}
-    func actionEnded(store: UInt64) {}
-    func flushBegan() {}
-    func flushEnded() {}
-    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {}
 }
 
 private final class SiteStore: Store, @unchecked Sendable {
     @Reactive var count = 0
-    init() { super.init(name: "SiteStore") }
-    func bump() { action { count += 1 } }
+    init() { super.init(name: "SiteStore") }; static let creationLine = #line
+    func bump() { action { count += 1 } }; static let actionCallLine = #line
 }
 
 // Members of the serialized `TracerTests` suite (they install the process-wide tracer).
@@ -49,10 +37,10 @@ extension TracerTests {
         let sites = tracer.sites
         #expect(sites.contains(.init(node: autorun.id, site: "\(file):\(autorunLine)", isActionCall: false)))
         #expect(sites.filter { !$0.isActionCall && $0.site == "\(file):\(computedLine)" }.count == 1)
-        #expect(sites.contains(.init(node: store.traceID, site: "\(file):31", isActionCall: false)))
+        #expect(sites.contains(.init(node: store.traceID, site: "\(file):\(SiteStore.creationLine)", isActionCall: false)))
         #expect(sites.filter { $0.site == "\(file):\(subscribeLine)" }.count == 1)
-        #expect(sites.filter { $0.isActionCall && $0.node == store.traceID } == [.init(node: store.traceID, site: "\(file):32", isActionCall: true),
-                                                     .init(node: store.traceID, site: "\(file):32", isActionCall: true)])
+        #expect(sites.filter { $0.isActionCall && $0.node == store.traceID } == [.init(node: store.traceID, site: "\(file):\(SiteStore.actionCallLine)", isActionCall: true),
+                                                     .init(node: store.traceID, site: "\(file):\(SiteStore.actionCallLine)", isActionCall: true)])
         _ = computed.value
         subscription.cancel()
         autorun.stop()

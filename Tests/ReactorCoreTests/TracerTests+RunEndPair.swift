@@ -8,11 +8,12 @@ import Darwin
 import Synchronization
 import Testing
 import ReactorCore
+import TracerSlot
 
 /// A tracer that implements `rerunEnded(computation:changed:)` and records it
 /// as one event: it shows which call the core made. Events of other threads
 /// are dropped, as in `RecordingTracer`.
-final class RunEndPairTracer: ReactorTracer {
+final class RunEndPairTracer: IgnoringTracer {
     enum Event: Equatable {
         case event(RecordedEvent)
         case rerunEndedChanged(UInt64, output: UInt64)
@@ -32,9 +33,6 @@ final class RunEndPairTracer: ReactorTracer {
         recorded.withLock { $0.append(event) }
     }
 
-    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {}
-    func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {}
-    func nodeStopped(_ id: UInt64) {}
     func depend(computation: UInt64, dependency: UInt64) {
         record(.event(.depend(computation: computation, dependency: dependency)))
     }
@@ -47,11 +45,6 @@ final class RunEndPairTracer: ReactorTracer {
     func rerunEnded(computation: UInt64, changed output: UInt64) {
         record(.rerunEndedChanged(computation, output: output))
     }
-    func actionBegan(store: UInt64, name: String, arguments: String) {}
-    func actionEnded(store: UInt64) {}
-    func flushBegan() {}
-    func flushEnded() {}
-    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {}
     func value(_ node: UInt64, description: String) { record(.value(node)) }
 }
 

@@ -36,7 +36,7 @@ private func writeWithSleeps(_ writes: Int, listName: String) async throws {
 }
 
 /// Keeps the values and action arguments it gets.
-private final class ValueCollector: ReactorTracer {
+private final class ValueCollector: IgnoringTracer {
     let valueLengthLimit: Int
     let values = Mutex<[String]>([])
     let arguments = Mutex<[String]>([])
@@ -45,18 +45,6 @@ private final class ValueCollector: ReactorTracer {
 
     func value(_ node: UInt64, description: String) { values.withLock { $0.append(description) } }
     func actionBegan(store: UInt64, name: String, arguments: String) { self.arguments.withLock { $0.append(arguments) } }
-    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {}
-    func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {}
-    func nodeStopped(_ id: UInt64) {}
-    func depend(computation: UInt64, dependency: UInt64) {}
-    func changed(dependency: UInt64) {}
-    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {}
-    func rerunBegan(computation: UInt64, firstRun: Bool) {}
-    func rerunEnded(computation: UInt64) {}
-    func actionEnded(store: UInt64) {}
-    func flushBegan() {}
-    func flushEnded() {}
-    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {}
 }
 
 /// The tracer under the routers: what was installed before any recording began.
