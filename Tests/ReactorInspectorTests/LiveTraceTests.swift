@@ -12,9 +12,7 @@ import Testing
     static func recordedBytes(todos: Int) throws -> [UInt8] {
         let path = NSTemporaryDirectory() + "live-source-\(UUID().uuidString).rtrace"
         defer { unlink(path) }
-        let recorder = try TraceRecorder(path: path, options: .init(segmentCapacity: 256))
-        for event in TraceScript.todos(count: todos) { event.record.send(to: recorder) }
-        recorder.stop()
+        try TraceScript(events: TraceScript.todos(count: todos)).record(to: path, options: .init(segmentCapacity: 256))
         return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
@@ -92,9 +90,7 @@ import Testing
         script.add(.actionEnded(store: TraceScript.store))
         let path = NSTemporaryDirectory() + "live-values-\(UUID().uuidString).rtrace"
         defer { unlink(path) }
-        let recorder = try TraceRecorder(path: path)
-        for event in script.events { event.record.send(to: recorder) }
-        recorder.stop()
+        try script.record(to: path)
         let live = LiveTrace(path: path)
         try live.poll()
         var sampler = LiveSampler()
@@ -119,9 +115,7 @@ import Testing
         }
         let path = NSTemporaryDirectory() + "live-ordinals-\(UUID().uuidString).rtrace"
         defer { unlink(path) }
-        let recorder = try TraceRecorder(path: path)
-        for event in script.events { event.record.send(to: recorder) }
-        recorder.stop()
+        try script.record(to: path)
         let live = LiveTrace(path: path)
         try live.catchUp()
         #expect(live.status == .finished)

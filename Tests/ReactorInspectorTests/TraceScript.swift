@@ -15,6 +15,14 @@ struct TraceScript {
     static let list: UInt64 = 5
     static let footer: UInt64 = 6
 
+    /// Sends the events' records through a real `TraceRecorder` into `path`,
+    /// as an app would record them (the times are the recorder's).
+    func record(to path: String, options: TraceRecorder.Options = .init()) throws {
+        let recorder = try TraceRecorder(path: path, options: options)
+        for event in events { event.record.send(to: recorder) }
+        recorder.stop()
+    }
+
     mutating func add(_ record: TraceRecord, thread: UInt32 = 0, advance: UInt64 = 0) {
         clock += advance
         events.append(TraceEvent(timestamp: clock, thread: thread, record: record))
