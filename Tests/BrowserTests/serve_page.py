@@ -43,6 +43,16 @@ def wait_for(check, seconds, what, failures):
     return None
 
 
+def click_and_count(browser, argument, seconds, failures, click, missing, count, panel):
+    """Runs the `click` script on `argument` (it returns whether it found what to
+    click), then waits for the `count` script to count the panel's rows; None
+    (and a failure) when there was nothing to click or the panel stayed empty."""
+    if not browser.execute_script(click, argument):
+        failures.append(missing)
+        return None
+    return wait_for(lambda: browser.execute_script(count, argument), seconds, panel, failures)
+
+
 def number(text):
     try:
         return int(text.replace(",", ""))
@@ -115,30 +125,24 @@ def main():
             except NoAlertPresentException:
                 pass
         if arguments.focus:
-            clicked = browser.execute_script(
-                "const g = Array.from(document.querySelectorAll('#graph g.node')).find(g => g.getAttribute('data-name') === arguments[0]);"
-                "if (!g) return false; g.dispatchEvent(new MouseEvent('click', {bubbles: true})); return true;", arguments.focus)
-            if not clicked:
-                failures.append(f"no graph node {arguments.focus!r} to click")
-            else:
-                steps = wait_for(lambda: browser.execute_script(
-                    "return document.getElementById('why-target').textContent === arguments[0] ?"
-                    " document.querySelectorAll('#why .why-step').length : 0", arguments.focus),
-                    arguments.timeout, "the why panel", failures)
-                seen["whySteps"] = steps
+            seen["whySteps"] = click_and_count(
+                browser, arguments.focus, arguments.timeout, failures,
+                click="const g = Array.from(document.querySelectorAll('#graph g.node')).find(g => g.getAttribute('data-name') === arguments[0]);"
+                      "if (!g) return false; g.dispatchEvent(new MouseEvent('click', {bubbles: true})); return true;",
+                missing=f"no graph node {arguments.focus!r} to click",
+                count="return document.getElementById('why-target').textContent === arguments[0] ?"
+                      " document.querySelectorAll('#why .why-step').length : 0",
+                panel="the why panel")
         if arguments.action:
-            clicked = browser.execute_script(
-                "const li = Array.from(document.querySelectorAll('#actions li')).find(li =>"
-                " li.querySelector('.ordinal') && li.querySelector('.ordinal').textContent === '#' + arguments[0]);"
-                "if (!li) return false; li.click(); return true;", arguments.action)
-            if not clicked:
-                failures.append(f"no action #{arguments.action} to click")
-            else:
-                rows = wait_for(lambda: browser.execute_script(
-                    "return document.getElementById('state-moment').textContent.startsWith('after action:' + arguments[0]) ?"
-                    " document.querySelectorAll('#state tbody tr').length : 0", arguments.action),
-                    arguments.timeout, "the state panel", failures)
-                seen["stateRows"] = rows
+            seen["stateRows"] = click_and_count(
+                browser, arguments.action, arguments.timeout, failures,
+                click="const li = Array.from(document.querySelectorAll('#actions li')).find(li =>"
+                      " li.querySelector('.ordinal') && li.querySelector('.ordinal').textContent === '#' + arguments[0]);"
+                      "if (!li) return false; li.click(); return true;",
+                missing=f"no action #{arguments.action} to click",
+                count="return document.getElementById('state-moment').textContent.startsWith('after action:' + arguments[0]) ?"
+                      " document.querySelectorAll('#state tbody tr').length : 0",
+                panel="the state panel")
         # Let the figures settle after the last update before the picture.
         time.sleep(0.5)
         if arguments.screenshot:
