@@ -4,50 +4,51 @@ SWIFT_TEST_FLAGS ?=
 
 .PHONY: setup otlp-proto browser build test tsan bench bench-table demo profile-demo clean
 
-# The OpenTelemetry schema the OTLP export tests validate against: PyPI's
-# opentelemetry-proto in a virtual environment under .build (the system Python
-# may be externally managed).
-OTLP_VENV := .build/otlp-venv
+# Debian packages $(1), installed as root or through sudo. The package lists
+# are fetched at most once a make run (the stamp is named after make's pid).
+APT_UPDATED := /tmp/reactor-apt-updated.$(shell echo $$PPID)
+define apt_install
+if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+if ! [ -e $(APT_UPDATED) ]; then $$SUDO apt-get update -qq && touch $(APT_UPDATED); fi && \
+DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(1) >/dev/null
+endef
+
+# A virtual environment $(1) under .build (the system Python may be externally
+# managed) with PyPI's $(3), made again unless `import $(2)` works in it.
+define python_venv
+@if ! $(1)/bin/python -c 'import $(2)' 2>/dev/null; then \
+	echo "==> installing $(3) into $(1)"; \
+	if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then \
+		$(call apt_install,python3-venv); \
+	fi; \
+	rm -rf $(1) && python3 -m venv $(1) && $(1)/bin/python -m pip install -q $(3); \
+fi
+endef
 
 # Installs what a fresh Debian machine lacks (libgraphviz-dev for CGraphviz).
 setup:
 	@if ! pkg-config --exists libgvc 2>/dev/null; then \
 		echo "==> installing libgraphviz-dev"; \
-		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libgraphviz-dev pkg-config >/dev/null; \
+		$(call apt_install,libgraphviz-dev pkg-config); \
 	fi
+
+# The OpenTelemetry schema the OTLP export tests validate against.
+OTLP_VENV := .build/otlp-venv
+OTLP_IMPORTS := opentelemetry.proto, google.protobuf
 
 otlp-proto:
-	@if ! $(OTLP_VENV)/bin/python -c 'import opentelemetry.proto, google.protobuf' 2>/dev/null; then \
-		echo "==> installing opentelemetry-proto into $(OTLP_VENV)"; \
-		if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then \
-			if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
-			$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-venv >/dev/null; \
-		fi; \
-		rm -rf $(OTLP_VENV) && python3 -m venv $(OTLP_VENV) && \
-		$(OTLP_VENV)/bin/python -m pip install -q opentelemetry-proto; \
-	fi
+	$(call python_venv,$(OTLP_VENV),$(OTLP_IMPORTS),opentelemetry-proto)
 
 # The browser test of `reactor-inspect serve` (Tests/BrowserTests): Debian's
-# headless Chromium and its driver, and Selenium from PyPI in a virtual
-# environment under .build.
+# headless Chromium and its driver, and Selenium from PyPI.
 BROWSER_VENV := .build/browser-venv
 
 browser:
 	@if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then \
 		echo "==> installing chromium and chromium-driver"; \
-		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; \
+		$(call apt_install,chromium chromium-driver); \
 	fi
-	@if ! $(BROWSER_VENV)/bin/python -c 'import selenium' 2>/dev/null; then \
-		echo "==> installing selenium into $(BROWSER_VENV)"; \
-		if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then \
-			if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
-			$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3-venv >/dev/null; \
-		fi; \
-		rm -rf $(BROWSER_VENV) && python3 -m venv $(BROWSER_VENV) && \
-		$(BROWSER_VENV)/bin/python -m pip install -q selenium; \
-	fi
+	$(call python_venv,$(BROWSER_VENV),selenium,selenium)
 
 build: setup
 	$(SWIFT) build
