@@ -11,6 +11,13 @@ private final class Inputs {
 /// A value with no `Equatable` conformance: every recomputation propagates.
 private struct Opaque { let number: Int }
 
+/// An `Equatable` value with an identity: equal boxes can be told apart.
+private final class Box: Equatable {
+    let number: Int
+    init(_ number: Int) { self.number = number }
+    static func == (lhs: Box, rhs: Box) -> Bool { lhs.number == rhs.number }
+}
+
 @Suite struct ComputedTests {
     @Test func lazyUntilRead() {
         let reactor = Reactor()
@@ -128,6 +135,42 @@ private struct Opaque { let number: Int }
         inputs.a = 2
         inputs.a = 4
         #expect(effectRuns == 3)
+    }
+
+    @Test func equalResultIsKeptAsTheNewValueAndTheOldOneReleased() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        var made: [Box] = []
+        let parity = reactor.computed { () -> Box in
+            let box = Box(inputs.a % 2)
+            made.append(box)
+            return box
+        }
+        var effectRuns = 0
+        reactor.autorun { _ in _ = parity.value; effectRuns += 1 }
+        weak let first = made[0]
+        made.removeAll()
+        inputs.a = 2  // an equal box: no change, but the value is the new box
+        #expect(effectRuns == 1)
+        #expect(parity.value === made.last)
+        #expect(first == nil)
+    }
+
+    @Test func nonEquatableComputedReleasedDuringItsOwnRefresh() {
+        let reactor = Reactor(scheduler: .manual)
+        let inputs = Inputs()
+        var holder: Computed<Opaque>?
+        weak var released: Computed<Opaque>?
+        holder = reactor.computed { if inputs.a == 1 { holder = nil }; return Opaque(number: inputs.a) }
+        released = holder
+        var seen: [Int?] = []
+        reactor.autorun { _ in seen.append(holder?.value.number) }
+        inputs.a = 1
+        reactor.flush()
+        #expect(holder == nil)
+        #expect(released == nil)
+        // The reader was checking, not invalidated: a source gone away is no change.
+        #expect(seen == [0])
     }
 
     @Test func chainOfComputeds() {
