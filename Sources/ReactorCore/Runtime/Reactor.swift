@@ -39,9 +39,8 @@ public final class Reactor: @unchecked Sendable {
     @exclusivity(unchecked) var storedRunawayLimit = 10_000
     @exclusivity(unchecked) var storedIssueHandler: (ReactorIssue) -> Void = Reactor.printIssue
     /// Invalidated computations to rerun, each retained once by its entry
-    /// (released when the flush drops it): unmanaged, so that reading an
-    /// entry costs no retain.
-    @exclusivity(unchecked) var pending: [Unmanaged<Computation>] = []
+    /// (released when the flush drops it).
+    @exclusivity(unchecked) var pending = RetainingQueue<Computation>()
     @exclusivity(unchecked) var afterFlushCallbacks: [() -> Void] = []
     /// A flush is scheduled or running (Tracker's `willFlush`).
     @exclusivity(unchecked) var willFlush = false
@@ -58,8 +57,8 @@ public final class Reactor: @unchecked Sendable {
 
     deinit {
         // Queued computations hold this runtime, so the queue is empty here
-        // unless that changes; the entries' references are released by hand.
-        for entry in pending { entry.release() }
+        // unless that changes.
+        pending.releaseAll()
     }
 
     /// Runs `body` now and again whenever what it read changes; returns the
@@ -194,7 +193,7 @@ extension Reactor {
     func enqueue(_ computation: Computation) {
         if computation.queued { return }
         computation.queued = true
-        pending.append(.passRetained(computation))
+        pending.append(computation)
         requireFlush()
     }
 
@@ -254,10 +253,7 @@ extension Reactor {
                 let rerun = pending[head]._withUnsafeGuaranteedRef { step($0) }
                 if !rerun { head += 1 }
             }
-            // Through the buffer and from the end: no copy of the array is
-            // retained, and nothing is moved.
-            pending.withUnsafeBufferPointer { entries in for entry in entries { entry.release() } }
-            pending.removeLast(pending.count)
+            releasePending()
             head = 0
             if nextCallback < afterFlushCallbacks.count {
                 let callback = afterFlushCallbacks[nextCallback]
@@ -265,6 +261,18 @@ extension Reactor {
                 graph.nonreactive { callback() }
             }
         }
+    }
+
+    /// Drops the computations of the pass that ended. Their deinits may
+    /// queue more (they stay, for the next pass).
+    private func releasePending() {
+        let released = pending.count
+        var index = 0
+        while index < released {
+            pending[index].release()
+            index += 1
+        }
+        pending.removeFirst(released: released)
     }
 
     /// One step of the flush for the computation at the head of the queue:
