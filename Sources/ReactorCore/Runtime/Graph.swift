@@ -89,7 +89,7 @@ final class Graph: @unchecked Sendable {
         return try body()
     }
 
-    @usableFromInline
+    @inline(__always)
     func flushAwaitingReactors() {
         // Not inside a computation or a flush: those finish their own work.
         guard flushDepth == 0 && !inCompute else { return }

@@ -233,7 +233,7 @@ extension Reactor {
         flushing = true
         willFlush = true
         graph.flushDepth += 1
-        flushCount += 1
+        flushCount &+= 1
         withTracer { $0.flushBegan() }
         defer {
             withTracer { $0.flushEnded() }
@@ -263,6 +263,12 @@ extension Reactor {
         }
     }
 
+    @inline(never)
+    private func stopRunaway(_ computation: Computation) {
+        computation.stop(cause: .runaway, source: 0)
+        report(.runaway(computation: computation, reruns: computation.runsInFlush - 1))
+    }
+
     /// Drops the computations of the pass that ended. Their deinits may
     /// queue more (they stay, for the next pass).
     private func releasePending() {
@@ -286,8 +292,7 @@ extension Reactor {
         }
         computation.runsInFlush += 1
         if computation.runsInFlush > storedRunawayLimit {
-            computation.stop(cause: .runaway, source: 0)
-            report(.runaway(computation: computation, reruns: computation.runsInFlush - 1))
+            stopRunaway(computation)
             return false
         }
         computation.recompute()
