@@ -235,32 +235,30 @@ extension Reactor {
         graph.flushDepth += 1
         flushCount &+= 1
         withTracer { $0.flushBegan() }
-        defer {
-            withTracer { $0.flushEnded() }
-            graph.flushDepth -= 1
-            flushing = false
-            willFlush = false
-        }
-        var head = 0
         var nextCallback = 0
-        defer { if nextCallback > 0 { afterFlushCallbacks.removeSubrange(..<nextCallback) } }
-        while head < pending.count || nextCallback < afterFlushCallbacks.count {
+        while !pending.isEmpty || nextCallback < afterFlushCallbacks.count {
             // A computation invalidated again by each afterFlush callback is
             // not a runaway: only reruns within one pass count.
             flushPass &+= 1
+            var head = 0
             while head < pending.count {
-                // The entry keeps it alive until the queue is dropped below.
+                // The entry keeps it alive until the pass's entries are released.
                 let rerun = pending[head]._withUnsafeGuaranteedRef { step($0) }
                 if !rerun { head += 1 }
             }
             releasePending()
-            head = 0
             if nextCallback < afterFlushCallbacks.count {
                 let callback = afterFlushCallbacks[nextCallback]
                 nextCallback += 1
                 graph.nonreactive { callback() }
             }
         }
+        // No `defer` (an outlined call): nothing above throws or returns early.
+        if nextCallback > 0 { afterFlushCallbacks.removeSubrange(..<nextCallback) }
+        withTracer { $0.flushEnded() }
+        graph.flushDepth -= 1
+        flushing = false
+        willFlush = false
     }
 
     @inline(never)
