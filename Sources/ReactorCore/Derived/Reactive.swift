@@ -66,11 +66,12 @@ public struct Reactive<Value> {
                 ._withUnsafeGuaranteedRef { $0.get(namingFrom: owner) }
         }
         @inline(__always) set {
-            // Unretained, as for a read, with the write's operation opened
-            // outside the storage's methods: the flush that ends it, whose
-            // autoruns may replace the owner's wrapper, runs once the storage
-            // is no longer used (see `ReactiveStorage.setLocked(_:)`).
-            // The owner too: captured strongly by the closure, it would be retained.
+            // Storage and owner unretained, as for a read (captured strongly
+            // by the closures, they would be retained), and the write's
+            // operation opened here, outside the storage's methods: the flush
+            // that ends it, whose autoruns may replace the owner's wrapper,
+            // runs once the storage is no longer used (see
+            // `ReactiveStorage.setLocked(_:)`).
             let storage = Unmanaged.passUnretained(owner[keyPath: storageKeyPath].storage)
             let owner = Unmanaged.passUnretained(owner)
             storage._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.dependency.graph) }
