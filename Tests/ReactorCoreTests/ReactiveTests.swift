@@ -10,6 +10,13 @@ private final class Person {
 /// Not `Equatable`: every write invalidates.
 private struct Opaque { var count: Int }
 
+/// Can replace its property's wrapper, dropping the storage a write is using.
+private final class Resettable {
+    @Reactive var value = 0
+
+    func reset() { _value = Reactive(wrappedValue: -1) }
+}
+
 @Suite struct ReactiveTests {
     @Test func readsInsideAnAutorunDependAndWritesRerun() {
         let reactor = Reactor()
@@ -58,6 +65,34 @@ private struct Opaque { var count: Int }
         person.tags = Opaque(count: 0)
         person.tags = Opaque(count: 0)
         #expect(runs == 3)
+    }
+
+    @Test func anOnInvalidateCallbackMayReplaceTheWrapperBeingWritten() {
+        let reactor = Reactor()
+        let owner = Resettable()
+        var seen: [Int] = []
+        reactor.autorun { _ in
+            seen.append(owner.value)
+            if seen.count == 1 { reactor.onInvalidate { _ in owner.reset() } }
+        }
+        owner.value = 1  // the callback runs inside the write and drops its storage
+        #expect(seen == [0, -1])
+        owner.value = 2
+        #expect(seen == [0, -1, 2])
+    }
+
+    @Test func anAutorunMayReplaceTheWrapperWhoseWriteItRerunsAfter() {
+        let reactor = Reactor()
+        let owner = Resettable()
+        var seen: [Int] = []
+        reactor.autorun { _ in
+            if owner.value == 1 { owner.reset() }  // in the flush that ends the write
+            seen.append(owner.value)
+        }
+        owner.value = 1
+        #expect(seen == [0, -1])
+        owner.value = 2
+        #expect(seen == [0, -1, 2])
     }
 
     @Test func reRunCollectsDependenciesAfresh() {

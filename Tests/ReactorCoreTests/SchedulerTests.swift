@@ -7,6 +7,15 @@ private final class Counter {
     @Reactive var other = 0
 }
 
+/// Writes `counter.count` when it goes away.
+private final class WriterOnDeinit {
+    let counter: Counter
+
+    init(_ counter: Counter) { self.counter = counter }
+
+    deinit { counter.count += 1 }
+}
+
 @Suite struct SchedulerTests {
     @Test func batchOfManyWritesRerunsOnceAtItsEnd() {
         let reactor = Reactor()
@@ -153,6 +162,25 @@ private final class Counter {
         queue.sync {}
         #expect(reactor.flushes == flushesByHand)
         #expect(runs == 2)
+    }
+
+    @Test func aWriteByADeinitAsTheFlushLetsGoOfItsComputationsRerunsItsReaders() {
+        let reactor = Reactor(scheduler: .manual)
+        let counter = Counter()
+        var runs = 0
+        reactor.autorun { _ in _ = counter.count; runs += 1 }
+        var firstRun = true
+        // Not kept: it lives by its dependency on `other`, then by its queue entry.
+        reactor.autorun { [writer = WriterOnDeinit(counter)] _ in
+            _ = writer
+            if firstRun { firstRun = false; _ = counter.other }
+        }
+        counter.other = 1
+        reactor.flush()  // its rerun reads nothing; the flush drops the last reference
+        #expect(runs == 2)
+        counter.count = 10
+        reactor.flush()
+        #expect(runs == 3)
     }
 
     @Test func afterFlushCallbacksAddedDuringAFlushRunInIt() {

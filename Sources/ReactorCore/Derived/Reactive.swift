@@ -18,23 +18,27 @@ public struct Reactive<Value> {
     @usableFromInline let storage: ReactiveStorage<Value>
 
     /// A reactive property whose every write invalidates its readers.
+    @inlinable
     public init(wrappedValue: Value) {
         storage = ReactiveStorage(value: wrappedValue, isEqual: nil, redacted: false)
     }
 
     /// A reactive property whose writes of an equal value invalidate nothing.
+    @inlinable
     public init(wrappedValue: Value) where Value: Equatable {
         storage = ReactiveStorage(value: wrappedValue, isEqual: { $0 == $1 }, redacted: false)
     }
 
     /// A reactive property whose value, when `redacted`, traces never record
     /// (it is written as `‹redacted›`).
+    @inlinable
     public init(wrappedValue: Value, redacted: Bool) {
         storage = ReactiveStorage(value: wrappedValue, isEqual: nil, redacted: redacted)
     }
 
     /// A reactive property whose value, when `redacted`, traces never record;
     /// writes of an equal value invalidate nothing.
+    @inlinable
     public init(wrappedValue: Value, redacted: Bool) where Value: Equatable {
         storage = ReactiveStorage(value: wrappedValue, isEqual: { $0 == $1 }, redacted: redacted)
     }
@@ -61,6 +65,23 @@ public struct Reactive<Value> {
             Unmanaged.passUnretained(owner[keyPath: storageKeyPath].storage)
                 ._withUnsafeGuaranteedRef { $0.get(namingFrom: owner) }
         }
-        set { owner[keyPath: storageKeyPath].storage.set(newValue, namingFrom: owner) }
+        @inline(__always) set {
+            // Storage and owner unretained, as for a read (captured strongly
+            // by the closures, they would be retained), and the write's
+            // operation opened here, outside the storage's methods: the flush
+            // that ends it, whose autoruns may replace the owner's wrapper,
+            // runs once the storage is no longer used (see
+            // `ReactiveStorage.setLocked(_:)`).
+            let storage = Unmanaged.passUnretained(owner[keyPath: storageKeyPath].storage)
+            let owner = Unmanaged.passUnretained(owner)
+            storage._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.dependency.graph) }
+                ._withUnsafeGuaranteedRef { graph in
+                    graph.operation {
+                        storage._withUnsafeGuaranteedRef { storage in
+                            owner._withUnsafeGuaranteedRef { storage.setLocked(newValue, namingFrom: $0) }
+                        }
+                    }
+                }
+        }
     }
 }

@@ -67,28 +67,51 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
     }
 
     /// Writes through the owning object: names the property on first access.
+    /// Graph lock held, inside the write's operation.
     @inlinable
-    func set<Owner: AnyObject>(_ newValue: Value, namingFrom owner: Owner) {
-        withGraph { $0.operation {
-            if !isNamed { name(from: owner) }
-            set(newValue)
-        } }
+    func setLocked<Owner: AnyObject>(_ newValue: Value, namingFrom owner: Owner) {
+        if !isNamed { name(from: owner) }
+        setLocked(newValue)
     }
 
     @inlinable
     func set(_ newValue: Value) {
-        withGraph { $0.operation {
-            if let isEqual, isEqual(value, newValue) { return }
-            value = newValue
-            ReactiveWriteObserver.willChange(ownerID: ownerID, dependency: dependency)
-            // The write's one check of the tracing flag: the value is described
-            // only on the traced path, and only if the tracer asks for values.
-            if TraceEmit.isOn {
-                if TraceEmit.valuesOn { recordValue() }
-                return dependency.publishChangeTraced()
-            }
-            dependency.publishChangeUntraced()
-        } }
+        withGraph { $0.operation { setLocked(newValue) } }
+    }
+
+    /// The write, inside its graph operation. Its caller may hold this storage
+    /// unretained (see `Reactive`'s setter): the user code that runs here and
+    /// could replace the owner's wrapper (a store's write check, `onInvalidate`
+    /// callbacks) keeps what it uses alive itself. An `Equatable` `==` and a
+    /// value's description are pure by contract.
+    @inlinable
+    func setLocked(_ newValue: Value) {
+        // Called in place: bound by `if let`, the closure would be retained.
+        if isEqual?(value, newValue) == true { return }
+        value = newValue
+        if ownerID != 0 { return publishOwnedChange() }
+        // The write's one check of the tracing flag: the value is described
+        // only on the traced path, and only if the tracer asks for values.
+        if TraceEmit.isOn {
+            if TraceEmit.valuesOn { recordValue() }
+            return dependency.publishChangeTraced()
+        }
+        dependency.publishChangeUntraced()
+    }
+
+    /// Publishes the change of a property a store owns, after the store's
+    /// check of the write (which may report an issue to user code): retained
+    /// meanwhile, since the write may hold it unretained.
+    @usableFromInline @inline(never)
+    func publishOwnedChange() {
+        let retained = Unmanaged.passUnretained(self).retain()
+        defer { retained.release() }
+        ReactiveWriteObserver.willChange(ownerID: ownerID, dependency: dependency)
+        if TraceEmit.isOn {
+            if TraceEmit.valuesOn { recordValue() }
+            return dependency.publishChangeTraced()
+        }
+        dependency.publishChangeUntraced()
     }
 
     /// Records the value just written, before its `changed` (values on only).

@@ -69,6 +69,10 @@ extension Dependency {
     /// callbacks that invalidation runs may add or remove subscribers.
     @inline(never)
     private func notifySubscribersCopying(from first: LinkPointer, traced: Bool) {
+        // Retained: a callback may drop what owns this dependency (a write
+        // to a `@Reactive` holds its storage unretained).
+        let retained = Unmanaged.passUnretained(self).retain()
+        defer { retained.release() }
         let base = graph.scratch.count
         var cursor: LinkPointer? = first
         while let link = cursor {

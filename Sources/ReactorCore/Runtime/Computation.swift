@@ -317,11 +317,18 @@ extension Computation {
         do {
             try compute()
         } catch {
-            if let onError {
-                onError(error)
-            } else {
-                reactor.report(.uncaughtError(error, computation: self))
-            }
+            handleRunError(error)
+        }
+    }
+
+    /// Hands an error thrown by a rerun to `onError`, or reports it. Out of
+    /// line: inlined into the flush, its setup would run on every rerun.
+    @inline(never)
+    func handleRunError(_ error: any Error) {
+        if let onError {
+            onError(error)
+        } else {
+            reactor.report(.uncaughtError(error, computation: self))
         }
     }
 }

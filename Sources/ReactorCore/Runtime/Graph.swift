@@ -14,7 +14,7 @@ final class Graph: @unchecked Sendable {
     /// A flush is running on the lock's holder.
     @exclusivity(unchecked) var flushDepth = 0
     /// Runtimes with `.endOfBatch` scheduling that have invalidated computations.
-    @usableFromInline @exclusivity(unchecked) var reactorsAwaitingFlush: [Reactor] = []
+    @usableFromInline @exclusivity(unchecked) var reactorsAwaitingFlush = RetainingQueue<Reactor>()
     /// Copies of subscriber lists being notified (a stack shared by nested writes).
     @exclusivity(unchecked) var scratch: [Computation] = []
     /// The innermost computed being derived; each links to the one it interrupted
@@ -89,15 +89,18 @@ final class Graph: @unchecked Sendable {
         return try body()
     }
 
-    @usableFromInline
+    @inline(__always)
     func flushAwaitingReactors() {
         // Not inside a computation or a flush: those finish their own work.
         guard flushDepth == 0 && !inCompute else { return }
         operationDepth += 1
         defer { operationDepth -= 1 }
-        while let reactor = reactorsAwaitingFlush.popLast() {
-            // Skip a runtime flushed by hand since it was queued here.
-            if reactor.willFlush { reactor.runFlush() }
+        while let entry = reactorsAwaitingFlush.popLast() {
+            entry._withUnsafeGuaranteedRef { reactor in
+                // Skip a runtime flushed by hand since it was queued here.
+                if reactor.willFlush { reactor.runFlush() }
+            }
+            entry.release()
         }
     }
 }

@@ -19,29 +19,45 @@ let lockWaitThresholdNanoseconds = Atomic<Int64>(1_000_000_000)
 /// computations at once. A computation's body runs with the lock held, so
 /// `depend()` and `changed()` inside it only pay the re-entrancy check.
 ///
-/// Internal storage: `@unchecked Sendable` because the mutex and the atomic owner
-/// word are the synchronisation. A non-copyable struct stored in `Graph`, so
-/// that the re-entrancy check loads the owner word from the graph itself, not
-/// through a pointer to a lock object (one dependent load fewer on every read).
+/// The lock is its owner word: taken by one compare-and-exchange from 0 to the
+/// taking thread, given back by storing 0 (an uncontended take and give cost
+/// two atomic instructions, where a mutex's trylock and unlock are two calls
+/// of some thirty instructions each). A thread that finds it taken sleeps on a
+/// condition variable, whose mutex only waiting and waking threads touch.
+///
+/// Internal storage: `@unchecked Sendable` because the atomics are the
+/// synchronisation. A non-copyable struct stored in `Graph`, so that the
+/// re-entrancy check loads the owner word from the graph itself, not through
+/// a pointer to a lock object (one dependent load fewer on every read).
 @usableFromInline
 struct GraphLock: ~Copyable, @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// The thread that holds the lock, or 0. Written only by the holder.
+    /// The thread that holds the lock, or 0. Set by the taking thread's
+    /// compare-and-exchange, cleared by the holder.
     @usableFromInline let owner = Atomic<UInt>(0)
+    /// Threads in ``acquireContended(_:)``: changed with `waitMutex` held,
+    /// read by the holder as it gives the lock back (a wake-up is owed).
+    @usableFromInline let waiters = Atomic<Int>(0)
+    let waitMutex: UnsafeMutablePointer<pthread_mutex_t>
+    let waitCondition: UnsafeMutablePointer<pthread_cond_t>
     /// The id of the autorun the holder is running, or 0: what a write that
     /// waits too long names. Relaxed stores by the holder (plain moves on x86-64
     /// and arm64); read only by a waiter past the threshold.
     let runningComputation = Atomic<UInt64>(0)
 
     init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        waitMutex = .allocate(capacity: 1)
+        waitMutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(waitMutex, nil)
+        waitCondition = .allocate(capacity: 1)
+        waitCondition.initialize(to: pthread_cond_t())
+        pthread_cond_init(waitCondition, nil)
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        pthread_cond_destroy(waitCondition)
+        waitCondition.deallocate()
+        pthread_mutex_destroy(waitMutex)
+        waitMutex.deallocate()
     }
 
     /// The calling thread's identity (its thread pointer where the compiler
@@ -59,7 +75,7 @@ struct GraphLock: ~Copyable, @unchecked Sendable {
     }
 
     /// True when the thread `me` (the caller's `currentThread`) holds the lock.
-    /// Only the holder writes `owner`, so no other thread can make this true.
+    /// Only `me` can store `me`, so no other thread can make this true.
     @inlinable
     func isHeld(by me: UInt) -> Bool {
         owner.load(ordering: .relaxed) == me
@@ -76,43 +92,68 @@ struct GraphLock: ~Copyable, @unchecked Sendable {
     }
 
     /// Takes the lock for the thread `me`, which must not hold it already.
-    /// Uncontended, one try-lock (the same atomic exchange as a lock); only a
-    /// thread that finds it taken goes to ``acquireContended()``.
+    /// Uncontended, one compare-and-exchange; only a thread that finds it
+    /// taken goes to ``acquireContended(_:)``.
     @inlinable
     func acquire(_ me: UInt) {
-        if _slowPath(pthread_mutex_trylock(mutex) != 0) { acquireContended() }
-        owner.store(me, ordering: .relaxed)
+        // Sequentially consistent, as the waiter's count and the release:
+        // a waiter that counted itself then failed to take the lock is seen
+        // by the release that follows (see `release()`).
+        if _slowPath(!owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged) {
+            acquireContended(me)
+        }
     }
 
     /// Waits for the lock. Past ``Reactor/lockWaitThreshold`` it reports a
     /// `.lockWait` issue naming the computation the holder is running (once per
     /// wait), then goes on waiting: a deadlock is diagnosable from the trace.
     @usableFromInline @inline(never)
-    func acquireContended() {
-        #if os(Linux)
+    func acquireContended(_ me: UInt) {
+        pthread_mutex_lock(waitMutex)
+        waiters.add(1, ordering: .sequentiallyConsistent)
         let threshold = lockWaitThresholdNanoseconds.load(ordering: .relaxed)
+        var deadline = timespec()
         if threshold > 0 {
-            var deadline = timespec()
-            // timedlock's deadline is on the realtime clock.
+            // The condition variable's deadline is on the realtime clock.
             clock_gettime(CLOCK_REALTIME, &deadline)
             let nanoseconds = Int64(deadline.tv_nsec) + threshold % 1_000_000_000
             deadline.tv_sec += Int(threshold / 1_000_000_000 + nanoseconds / 1_000_000_000)
             deadline.tv_nsec = Int(nanoseconds % 1_000_000_000)
-            let status = pthread_mutex_timedlock(mutex, &deadline)
-            if status == 0 { return }
-            if status == ETIMEDOUT {
+        }
+        var reported = threshold <= 0
+        while !owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged {
+            if reported {
+                pthread_cond_wait(waitCondition, waitMutex)
+            } else if pthread_cond_timedwait(waitCondition, waitMutex, &deadline) == ETIMEDOUT {
+                reported = true
+                // Not holding the wait mutex: the handler is user code, and
+                // the holder's release may need the mutex to wake a waiter.
+                pthread_mutex_unlock(waitMutex)
                 Reactor.reportLockWait(.lockWait(holder: runningComputation.load(ordering: .relaxed),
                                                  waited: .nanoseconds(threshold)))
+                pthread_mutex_lock(waitMutex)
             }
         }
-        #endif
-        pthread_mutex_lock(mutex)
+        waiters.subtract(1, ordering: .sequentiallyConsistent)
+        pthread_mutex_unlock(waitMutex)
     }
 
     /// Gives back the lock taken with ``acquire(_:)``.
     @inlinable
     func release() {
-        owner.store(0, ordering: .relaxed)
-        pthread_mutex_unlock(mutex)
+        owner.store(0, ordering: .sequentiallyConsistent)
+        // A waiter counts itself before its last try to take the lock, so it
+        // either took it or is counted here (both orders are sequentially
+        // consistent); it counts and waits with the wait mutex held, so the
+        // wake-up below cannot come between its try and its wait.
+        if _slowPath(waiters.load(ordering: .sequentiallyConsistent) > 0) { wakeWaiter() }
+    }
+
+    /// Wakes one waiting thread, which tries to take the lock again.
+    @usableFromInline @inline(never)
+    func wakeWaiter() {
+        pthread_mutex_lock(waitMutex)
+        pthread_cond_signal(waitCondition)
+        pthread_mutex_unlock(waitMutex)
     }
 }

@@ -39,9 +39,8 @@ public final class Reactor: @unchecked Sendable {
     @exclusivity(unchecked) var storedRunawayLimit = 10_000
     @exclusivity(unchecked) var storedIssueHandler: (ReactorIssue) -> Void = Reactor.printIssue
     /// Invalidated computations to rerun, each retained once by its entry
-    /// (released when the flush drops it): unmanaged, so that reading an
-    /// entry costs no retain.
-    @exclusivity(unchecked) var pending: [Unmanaged<Computation>] = []
+    /// (released when the flush drops it).
+    @exclusivity(unchecked) var pending = RetainingQueue<Computation>()
     @exclusivity(unchecked) var afterFlushCallbacks: [() -> Void] = []
     /// A flush is scheduled or running (Tracker's `willFlush`).
     @exclusivity(unchecked) var willFlush = false
@@ -58,8 +57,8 @@ public final class Reactor: @unchecked Sendable {
 
     deinit {
         // Queued computations hold this runtime, so the queue is empty here
-        // unless that changes; the entries' references are released by hand.
-        for entry in pending { entry.release() }
+        // unless that changes.
+        pending.releaseAll()
     }
 
     /// Runs `body` now and again whenever what it read changes; returns the
@@ -194,7 +193,7 @@ extension Reactor {
     func enqueue(_ computation: Computation) {
         if computation.queued { return }
         computation.queued = true
-        pending.append(.passRetained(computation))
+        pending.append(computation)
         requireFlush()
     }
 
@@ -234,37 +233,50 @@ extension Reactor {
         flushing = true
         willFlush = true
         graph.flushDepth += 1
-        flushCount += 1
+        flushCount &+= 1
         withTracer { $0.flushBegan() }
-        defer {
-            withTracer { $0.flushEnded() }
-            graph.flushDepth -= 1
-            flushing = false
-            willFlush = false
-        }
-        var head = 0
         var nextCallback = 0
-        defer { if nextCallback > 0 { afterFlushCallbacks.removeSubrange(..<nextCallback) } }
-        while head < pending.count || nextCallback < afterFlushCallbacks.count {
+        while !pending.isEmpty || nextCallback < afterFlushCallbacks.count {
             // A computation invalidated again by each afterFlush callback is
             // not a runaway: only reruns within one pass count.
             flushPass &+= 1
+            var head = 0
             while head < pending.count {
-                // The entry keeps it alive until the queue is dropped below.
+                // The entry keeps it alive until the pass's entries are released.
                 let rerun = pending[head]._withUnsafeGuaranteedRef { step($0) }
                 if !rerun { head += 1 }
             }
-            // Through the buffer and from the end: no copy of the array is
-            // retained, and nothing is moved.
-            pending.withUnsafeBufferPointer { entries in for entry in entries { entry.release() } }
-            pending.removeLast(pending.count)
-            head = 0
+            releasePending()
             if nextCallback < afterFlushCallbacks.count {
                 let callback = afterFlushCallbacks[nextCallback]
                 nextCallback += 1
                 graph.nonreactive { callback() }
             }
         }
+        // No `defer` (an outlined call): nothing above throws or returns early.
+        if nextCallback > 0 { afterFlushCallbacks.removeSubrange(..<nextCallback) }
+        withTracer { $0.flushEnded() }
+        graph.flushDepth -= 1
+        flushing = false
+        willFlush = false
+    }
+
+    @inline(never)
+    private func stopRunaway(_ computation: Computation) {
+        computation.stop(cause: .runaway, source: 0)
+        report(.runaway(computation: computation, reruns: computation.runsInFlush - 1))
+    }
+
+    /// Drops the computations of the pass that ended. Their deinits may
+    /// queue more (they stay, for the next pass).
+    private func releasePending() {
+        let released = pending.count
+        var index = 0
+        while index < released {
+            pending[index].release()
+            index += 1
+        }
+        pending.removeFirst(released: released)
     }
 
     /// One step of the flush for the computation at the head of the queue:
@@ -278,8 +290,7 @@ extension Reactor {
         }
         computation.runsInFlush += 1
         if computation.runsInFlush > storedRunawayLimit {
-            computation.stop(cause: .runaway, source: 0)
-            report(.runaway(computation: computation, reruns: computation.runsInFlush - 1))
+            stopRunaway(computation)
             return false
         }
         computation.recompute()
