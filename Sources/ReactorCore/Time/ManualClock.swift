@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A clock that moves only when told to: time operators tested without waiting.
 ///
 /// ```swift
@@ -53,7 +51,7 @@ public final class ManualClock: Clock, Sendable {
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// A clock at its start (offset zero).
     public init() {}

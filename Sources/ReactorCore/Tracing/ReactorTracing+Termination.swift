@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ReactorTracing {
     /// Registers what to run when the runtime is about to stop the process
     /// (a first-computation cycle, or another fatal error of its own): a trace
@@ -20,7 +18,7 @@ extension ReactorTracing {
     }
 }
 
-private let terminationHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
+private let terminationHandler = LockedValue<(@Sendable (String) -> Void)?>(nil)
 
 /// Stops the process for a programming error the runtime cannot carry on from,
 /// after letting the trace recorder write what it holds.

@@ -54,7 +54,7 @@ final class TracerBox: Sendable {
 
 @usableFromInline
 let tracerSlot = Atomic<Unmanaged<TracerBox>?>(nil)
-private let retired = Mutex<[TracerBox]>([])
+private let retired = LockedValue<[TracerBox]>([])
 private let nextID = Atomic<UInt64>(0)
 
 /// `withTracer` for an emission that may record a value: `emit` also gets the

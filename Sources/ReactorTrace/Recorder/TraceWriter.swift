@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ReactorCore
 import Synchronization
 import CReactorTraceCrash
 #if canImport(Glibc)

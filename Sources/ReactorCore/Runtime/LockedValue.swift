@@ -6,18 +6,20 @@ import Musl
 import Darwin
 #endif
 
-/// A value behind a `pthread_mutex_t`: the recorder's slow paths (handing a
-/// buffer to the writer, registering a thread, starting and stopping).
-/// A pthread mutex rather than `Synchronization.Mutex` so that ThreadSanitizer,
-/// which intercepts pthreads, sees the synchronisation (`make tsan`).
+/// A value behind a `pthread_mutex_t`, for state off the hot paths that
+/// threads share (the manual clock, the tracer's registry, the trace
+/// recorder's hand-offs). A pthread mutex rather than `Synchronization.Mutex`
+/// so that ThreadSanitizer, which intercepts pthreads, sees the
+/// synchronisation (`make tsan`): a contended `Mutex` waits in the standard
+/// library's uninstrumented code, and what it guards is reported as racing.
 ///
 /// Internal storage: `@unchecked Sendable` because `value` is only touched
 /// with the mutex held.
-final class LockedValue<Value>: @unchecked Sendable {
+package final class LockedValue<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -30,7 +32,7 @@ final class LockedValue<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` on the value with the mutex held.
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
