@@ -29,4 +29,32 @@ enum RecordingProgress {
             usleep(1000)
         }
     }
+
+    /// Returns once the trace at `path`, read as far as it is written, holds
+    /// `count` reruns (runs after the first) of the computation named `name`.
+    /// Throws if `process` stops recording or five minutes pass first.
+    static func waitForReruns(of name: String, count: Int, in path: String, recordedBy process: Process) throws {
+        let deadline = ContinuousClock.now + .seconds(300)
+        while try reruns(of: name, in: path) < count {
+            guard process.isRunning else { throw Stalled(description: "the recording process exited") }
+            guard ContinuousClock.now < deadline else { throw Stalled(description: "\(path) has no \(count) reruns of \(name)") }
+            usleep(10_000)
+        }
+    }
+
+    /// The reruns of the computation named `name` in the trace at `path` as it stands.
+    static func reruns(of name: String, in path: String) throws -> Int {
+        guard fileSize(path) > 0 else { return 0 }
+        let reader = try TraceReader(path: path)
+        var id: UInt64?
+        var reruns = 0
+        while let event = try reader.next() {
+            switch event.record {
+            case let .nodeCreated(node, _, nodeName, _) where nodeName == name: id = node
+            case let .rerunBegan(computation, firstRun) where !firstRun && computation == id: reruns += 1
+            default: break
+            }
+        }
+        return reruns
+    }
 }

@@ -157,7 +157,8 @@ import FoundationXML
         defer { if stress.isRunning { kill(stress.processIdentifier, SIGKILL); stress.waitUntilExit() } }
         #expect(BuiltProducts.readLine(output) == "recording")
         let server = try InspectorClient(trace: path)
-        usleep(500_000)
+        // The passes read the file, not the server's model: they answer once it holds a rerun of effect0.
+        try RecordingProgress.waitForReruns(of: "effect0", count: 1, in: path, recordedBy: stress)
         let why = try server.get("/api/why?node=effect0&limit=3")
         #expect(why.status == 200, "\(why.text)")
         #expect(try why.json()["reruns"] as? Int ?? 0 > 0)
