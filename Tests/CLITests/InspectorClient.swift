@@ -50,4 +50,7 @@ final class InspectorClient {
 
     /// Opens the event stream and returns the socket once the first `update` arrived, with what was read.
     func openStream() throws -> (socket: Int32, received: String) { try http.openStream() }
+
+    /// Opens the event stream for reading its `update` messages one by one.
+    func updates() throws -> EventStreamUpdates { try http.updates() }
 }

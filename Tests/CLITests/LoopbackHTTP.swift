@@ -59,6 +59,12 @@ struct LoopbackHTTP: Sendable {
         return (socket, text)
     }
 
+    /// Opens the event stream for reading its `update` messages one by one.
+    func updates() throws -> EventStreamUpdates {
+        let (socket, received) = try openStream()
+        return EventStreamUpdates(socket: socket, received: received)
+    }
+
     private func connect() throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(message: "socket() failed") }
@@ -106,5 +112,61 @@ struct LoopbackHTTP: Sendable {
             body = decoded
         }
         return Response(status: status, headers: headers, body: body)
+    }
+}
+
+/// The `update` messages of an open event stream, in order: the chunked body
+/// decoded, comments (the heartbeat) skipped, each message's data parsed.
+final class EventStreamUpdates {
+    let socket: Int32
+    /// Received bytes of the chunked body not decoded yet.
+    private var raw: [UInt8]
+    /// Decoded text not yet returned as a message.
+    private var text = ""
+
+    /// Reads on from what `openStream` received (the answer's head, then the first message).
+    init(socket: Int32, received: String) {
+        self.socket = socket
+        let body = received.range(of: "\r\n\r\n").map { received[$0.upperBound...] } ?? ""
+        raw = Array(body.utf8)
+        decodeChunks()
+    }
+
+    deinit { close(socket) }
+
+    /// The next `update` message's data (the first is the state the stream opened at).
+    /// Throws if none comes before `deadline`: a guard against a hang, not a measure of speed.
+    func next(before deadline: ContinuousClock.Instant) throws -> [String: Any] {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            while let end = text.range(of: "\n\n") {
+                let message = text[..<end.lowerBound]
+                text.removeSubrange(..<end.upperBound)
+                guard message.hasPrefix("event: update"),
+                      let line = message.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }) else { continue }
+                let object = try JSONSerialization.jsonObject(with: Data(line.dropFirst("data: ".count).utf8))
+                guard let update = object as? [String: Any] else {
+                    throw LoopbackHTTP.Failure(message: "an update that is not a JSON object: \(line.prefix(200))")
+                }
+                return update
+            }
+            guard ContinuousClock.now < deadline else { throw LoopbackHTTP.Failure(message: "no update came: \(text)") }
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count < 0, errno == EAGAIN || errno == EINTR { continue }  // the receive timeout: check the deadline
+            guard count > 0 else { throw LoopbackHTTP.Failure(message: "the stream ended: \(text)") }
+            raw += buffer[0..<count]
+            decodeChunks()
+        }
+    }
+
+    /// Moves each whole chunk of `raw` (hex size, CRLF, bytes, CRLF) into `text`.
+    private func decodeChunks() {
+        let crlf: [UInt8] = [13, 10]
+        while let lineEnd = raw.firstRange(of: crlf),
+              let size = Int(String(decoding: raw[..<lineEnd.lowerBound], as: UTF8.self), radix: 16),
+              raw.count >= lineEnd.upperBound + size + 2 {
+            text += String(decoding: raw[lineEnd.upperBound..<lineEnd.upperBound + size], as: UTF8.self)
+            raw.removeFirst(lineEnd.upperBound + size + 2)
+        }
     }
 }

@@ -121,15 +121,28 @@ import FoundationXML
         defer { if stress.isRunning { kill(stress.processIdentifier, SIGKILL); stress.waitUntilExit() } }
         #expect(BuiltProducts.readLine(output) == "recording")
         let server = try InspectorClient(trace: path)
-        usleep(500_000)
+        // The server pushes an update after each step that read more of the trace: the
+        // summaries are asked for after such steps, however long a loaded machine takes.
+        let updates = try server.updates()
+        let deadline = ContinuousClock.now + .seconds(300)
+        var read = 0
+        while read == 0 { read = Self.events(in: try updates.next(before: deadline)) }
+        // The summary counts clock events too, the snapshot not.
         let first = try server.get("/api/summary").json()
-        sleep(1)
-        let second = try server.get("/api/summary").json()
         let before = try #require(first["events"] as? Int)
-        let after = try #require(second["events"] as? Int)
+        #expect(before >= read)
         #expect(before > 0)
+        while read <= before { read = Self.events(in: try updates.next(before: deadline)) }
+        let second = try server.get("/api/summary").json()
+        let after = try #require(second["events"] as? Int)
+        #expect(after >= read)
         #expect(after > before)
         #expect(second["ending"] == nil, "no end block while recording")
+    }
+
+    /// The events an `update` message's snapshot counts (0 without a snapshot).
+    static func events(in update: [String: Any]) -> Int {
+        (update["snapshot"] as? [String: Any])?["events"] as? Int ?? 0
     }
 
     /// `why`, `state` and `replay` read the file themselves: on a trace that
@@ -144,7 +157,8 @@ import FoundationXML
         defer { if stress.isRunning { kill(stress.processIdentifier, SIGKILL); stress.waitUntilExit() } }
         #expect(BuiltProducts.readLine(output) == "recording")
         let server = try InspectorClient(trace: path)
-        usleep(500_000)
+        // The passes read the file, not the server's model: they answer once it holds a rerun of effect0.
+        try RecordingProgress.waitForReruns(of: "effect0", count: 1, in: path, recordedBy: stress)
         let why = try server.get("/api/why?node=effect0&limit=3")
         #expect(why.status == 200, "\(why.text)")
         #expect(try why.json()["reruns"] as? Int ?? 0 > 0)

@@ -56,9 +56,11 @@ import Testing
         let (stress, output) = try BuiltProducts.launch("stress", ["--computations", "60", "--loop", "--trace", path])
         defer { if stress.isRunning { kill(stress.processIdentifier, SIGKILL); stress.waitUntilExit() } }
         #expect(BuiltProducts.readLine(output) == "recording")
-        usleep(200_000)
+        // Each snapshot reads the file as it is when top starts: the first once it
+        // holds a whole chunk, the second once it holds one past what the first saw.
+        try RecordingProgress.waitForChunk(in: path, past: 44, recordedBy: stress)  // the header's 44 bytes
         let first = try Self.snapshot(try BuiltProducts.inspect("top", path, "--json"))
-        usleep(300_000)
+        try RecordingProgress.waitForChunk(in: path, past: RecordingProgress.fileSize(path), recordedBy: stress)
         let second = try Self.snapshot(try BuiltProducts.inspect("top", path, "--json"))
         #expect(first["status"] as? String == "recording")
         let before = try #require(first["events"] as? Int)

@@ -38,6 +38,38 @@ struct WriteErrorTests {
         #expect(end.termination == .stopped)
     }
 
+    @Test("a disk that fills up just before the end block: the last chunk makes room for it",
+          .enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root (CAP_SYS_ADMIN); not permitted here"))
+    func endBlockAfterFullDisk() throws {
+        // Two pages, one of them taken: the trace has 4,096 bytes.
+        let disk = try #require(SmallDisk(kibibytes: 8))
+        let filler = disk.path("filler")
+        #expect(FileManager.default.createFile(atPath: filler, contents: Data(count: 4096)))
+        let path = disk.path("full.trace")
+        // One segment and no periodic flush: `stop()` ships the events as one chunk.
+        let recorder = try TraceRecorder(path: path, options: .init(segmentCapacity: 64 << 10, flushInterval: .seconds(3600)))
+        // A clock event (3 to 12 bytes) and 2 bytes an event: header (44) + chunk (28 + payload)
+        // end 4,061 to 4,070 bytes in, too close to the page's end for the end block (68).
+        let produced = 1990
+        for _ in 0..<produced { recorder.changed(dependency: 1) }
+        let statistics = recorder.stop()
+        #expect(statistics.writeError == ENOSPC)
+        #expect(statistics.eventsProduced == UInt64(produced + 1))
+        #expect(statistics.events == 0)
+        #expect(statistics.eventsDropped == UInt64(produced + 1))
+        #expect(statistics.chunks == 0)
+
+        let reader = try TraceReader(path: path)
+        #expect(try reader.skipToEnd() == 0)
+        #expect(reader.truncation == nil)
+        let end = try #require(reader.end)
+        #expect(end.events == 0)
+        #expect(end.chunks == 0)
+        #expect(end.eventsDropped == statistics.eventsDropped)
+        #expect(end.termination == .stopped)
+        #expect(statistics.bytes == UInt64(TraceFormat.headerLength + TraceFormat.blockHeaderLength + 40))
+    }
+
     @Test("a recording with room to spare drops nothing")
     func noLoss() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reactor-noloss-\(UUID().uuidString).trace").path

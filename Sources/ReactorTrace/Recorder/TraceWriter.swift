@@ -49,10 +49,26 @@ final class TraceWriter: @unchecked Sendable {
         var segment: TraceSegment?
         var start: Int
         var end: Int
+        /// The chunk's events (0 for bytes not in a segment).
+        var events: UInt32
     }
 
+    /// Where a block ends in the file, with the events and chunks in the file
+    /// up to there: a place a full disk can cut the file back to.
+    private struct BlockEnd {
+        var offset: UInt64
+        var events: UInt64
+        var chunks: UInt64
+    }
+    /// The ends of the last chunks written, oldest overwritten first: enough
+    /// to free an end block's bytes (a chunk takes at least 29) several times over.
+    private var chunkEnds = [BlockEnd](repeating: BlockEnd(offset: 0, events: 0, chunks: 0), count: 8)
+    private var nextChunkEnd = 0
+    /// The end of the file's header: the file is never cut back further.
+    private var headerEnd: UInt64 = 0
+
     // Writer thread only until it finishes.
-    /// Events and chunks in the file (a batch a write error cut is not: it is truncated away).
+    /// Events and chunks in the file (not those of blocks a write error cut away).
     private(set) var eventsWritten: UInt64 = 0
     private(set) var chunksWritten: UInt64 = 0
     /// Events shipped but not in the file, because of a write error.
@@ -106,7 +122,9 @@ final class TraceWriter: @unchecked Sendable {
     /// Writes `bytes` at the current end of the file (the header, at start).
     func writeDirectly(_ bytes: [UInt8]) -> Bool {
         stage(bytes)
-        return flushStaging()
+        let written = flushStaging()
+        headerEnd = bytesWritten
+        return written
     }
 
     /// Starts the writer thread.
@@ -223,7 +241,7 @@ final class TraceWriter: @unchecked Sendable {
         headers.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0[headerStart...])) }
         crc.update(payload)
         headers.appendLittleEndian(crc.value)
-        pieces.append(Piece(headerStart: headerStart, segment: segment, start: start, end: end))
+        pieces.append(Piece(headerStart: headerStart, segment: segment, start: start, end: end, events: count))
         stagedBytes += TraceFormat.blockHeaderLength + end - start
         segment.shippedOffset = end
         segment.shippedEvents = events
@@ -233,10 +251,44 @@ final class TraceWriter: @unchecked Sendable {
         if stagedBytes >= 4 << 20 || pieces.count >= 512 { _ = flushStaging() }
     }
 
-    /// Writes the end block; after a write error it is tried once more (the
-    /// file was cut back to its last whole block), so that a trace with losses
-    /// says how many events it lost.
+    /// Writes the end block. When the disk has no room for it (after a write
+    /// error, or at its own), the file is cut back by whole chunks, whose
+    /// events count as dropped, until it fits: a trace with losses says how
+    /// many events it lost. `stop()` reports the first write error.
     private func writeEndBlock() {
+        var firstError = writeError
+        while true {
+            let start = bytesWritten
+            var block = endBlock()
+            let written = block.withUnsafeMutableBytes { bytes -> Bool in
+                var vector = [iovec(iov_base: bytes.baseAddress, iov_len: bytes.count)]
+                return writeAll(&vector)
+            }
+            if written { break }
+            if firstError == 0 {
+                firstError = writeError
+                reportWriteError()
+            }
+            // The disk took the file up to `bytesWritten`: a file that ends
+            // there fits. Past the chunk ends kept, only the header's end is left.
+            let reached = bytesWritten
+            var cut = chunkEnds.filter { end in
+                end.offset >= headerEnd && end.offset < start && end.offset + UInt64(block.count) <= reached
+            }.max { $0.offset < $1.offset }
+            if cut == nil, start > headerEnd { cut = BlockEnd(offset: headerEnd, events: 0, chunks: 0) }
+            guard let cut, cutBack(to: cut.offset) else {
+                _ = cutBack(to: start)
+                break
+            }
+            eventsLost &+= eventsWritten &- cut.events
+            eventsWritten = cut.events
+            chunksWritten = cut.chunks
+        }
+        writeError = firstError
+    }
+
+    /// The end block: what the file holds, what was dropped, how the recording ended.
+    private func endBlock() -> [UInt8] {
         var payload: [UInt8] = []
         payload.appendLittleEndian(eventsWritten)
         payload.appendLittleEndian(chunksWritten)
@@ -252,27 +304,12 @@ final class TraceWriter: @unchecked Sendable {
         block.withUnsafeBytes { crc.update($0) }
         payload.withUnsafeBytes { crc.update($0) }
         block.appendLittleEndian(crc.value)
-        stage(block + payload)
-        if writeError != 0 {
-            // `writeAll` records a new error; `stop()` reports the first one.
-            let failure = writeError
-            writeError = 0
-            _ = headers.withUnsafeMutableBytes { bytes -> Bool in
-                var vector = [iovec(iov_base: bytes.baseAddress, iov_len: bytes.count)]
-                return writeAll(&vector)
-            }
-            writeError = failure
-            headers.removeAll(keepingCapacity: true)
-            pieces.removeAll(keepingCapacity: true)
-            stagedBytes = 0
-            return
-        }
-        _ = flushStaging()
+        return block + payload
     }
 
-    /// Stages bytes that are not in a segment (the header, the end block).
+    /// Stages bytes that are not in a segment (the header).
     private func stage(_ bytes: [UInt8]) {
-        pieces.append(Piece(headerStart: headers.count, segment: nil, start: 0, end: 0))
+        pieces.append(Piece(headerStart: headers.count, segment: nil, start: 0, end: 0, events: 0))
         headers.append(contentsOf: bytes)
         stagedBytes += bytes.count
     }
@@ -314,25 +351,50 @@ final class TraceWriter: @unchecked Sendable {
             return writeAll(&vectors)
         }
         if written {
+            noteChunkEnds(from: cleanLength)
             eventsWritten &+= stagedEvents
             chunksWritten &+= stagedChunks
         } else {
             eventsLost &+= stagedEvents
-            reportWriteError(cuttingBackTo: cleanLength)
+            reportWriteError()
+            _ = cutBack(to: cleanLength)
         }
         return written
     }
 
-    /// The first write error: one line on stderr, and the file cut back to its
-    /// last whole block, so that what is in it reads and the end block can follow.
-    private func reportWriteError(cuttingBackTo length: UInt64) {
+    /// Keeps where each chunk of the batch just written at `start` ends.
+    private func noteChunkEnds(from start: UInt64) {
+        var end = BlockEnd(offset: start, events: eventsWritten, chunks: chunksWritten)
+        for (index, piece) in pieces.enumerated() {
+            guard piece.segment != nil else {
+                let next = index + 1 < pieces.count ? pieces[index + 1].headerStart : headers.count
+                end.offset &+= UInt64(next - piece.headerStart)
+                continue
+            }
+            end.offset &+= UInt64(TraceFormat.blockHeaderLength + piece.end - piece.start)
+            end.events &+= UInt64(piece.events)
+            end.chunks &+= 1
+            chunkEnds[nextChunkEnd] = end
+            nextChunkEnd = nextChunkEnd + 1 == chunkEnds.count ? 0 : nextChunkEnd + 1
+        }
+    }
+
+    /// The first write error: one line on stderr.
+    private func reportWriteError() {
         guard reportsWriteErrors else { return }
         let line = "ReactorTrace: cannot write \(path): \(String(cString: strerror(writeError))); "
             + "the app goes on, its events are no longer recorded\n"
         _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
-        if ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) >= 0 {
-            bytesWritten = length
-        }
+    }
+
+    /// Cuts the file back to `length`, the end of a whole block, so that what
+    /// is in it reads and the end block can follow; false if it cannot be cut.
+    private func cutBack(to length: UInt64) -> Bool {
+        // Before the writer runs, the one write is the header's: its failure is `init`'s error.
+        guard reportsWriteErrors else { return false }
+        guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) >= 0 else { return false }
+        bytesWritten = length
+        return true
     }
 
     /// `writev` until every vector is written (partial writes and EINTR resumed).
