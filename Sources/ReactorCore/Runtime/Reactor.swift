@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -213,9 +215,16 @@ extension Reactor {
         case .endOfBatch:
             graph.reactorsAwaitingFlush.append(self)
         case let .dispatch(queue):
-            // Skipped if a flush by hand ran in the meantime.
-            queue.async { [self] in graph.operation { if willFlush { runFlush() } } }
+            scheduleFlush(on: queue)
         }
+    }
+
+    // Out of line: its closure's setup would otherwise make every
+    // end-of-batch schedule save and restore more registers.
+    @inline(never)
+    private func scheduleFlush(on queue: DispatchQueue) {
+        // Skipped if a flush by hand ran in the meantime.
+        queue.async { [self] in graph.operation { if willFlush { runFlush() } } }
     }
 
     /// Reports `issue` to the trace and the issue handler; `node` overrides the
