@@ -241,7 +241,7 @@ extension Reactor {
         if graph.inCompute { report(.flushInsideComputation); return }
         flushing = true
         willFlush = true
-        graph.flushDepth += 1
+        graph.flushDepth &+= 1
         flushCount &+= 1
         withTracer { $0.flushBegan() }
         var nextCallback = 0
@@ -265,7 +265,7 @@ extension Reactor {
         // No `defer` (an outlined call): nothing above throws or returns early.
         if nextCallback > 0 { afterFlushCallbacks.removeSubrange(..<nextCallback) }
         withTracer { $0.flushEnded() }
-        graph.flushDepth -= 1
+        graph.flushDepth &-= 1
         flushing = false
         willFlush = false
     }
