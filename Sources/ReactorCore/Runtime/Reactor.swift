@@ -253,7 +253,7 @@ extension Reactor {
             while head < pending.count {
                 // The entry keeps it alive until the pass's entries are released.
                 let rerun = pending[head]._withUnsafeGuaranteedRef { step($0) }
-                if !rerun { head += 1 }
+                if !rerun { head &+= 1 }
             }
             releasePending()
             if nextCallback < afterFlushCallbacks.count {
@@ -297,7 +297,7 @@ extension Reactor {
             computation.flushEpoch = flushPass
             computation.runsInFlush = 0
         }
-        computation.runsInFlush += 1
+        computation.runsInFlush &+= 1
         if computation.runsInFlush > storedRunawayLimit {
             stopRunaway(computation)
             return false
