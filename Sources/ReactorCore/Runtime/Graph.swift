@@ -51,9 +51,9 @@ final class Graph: @unchecked Sendable {
     /// Runs `body` one operation deeper; lock held.
     @inlinable
     func counted<R>(_ body: () throws -> R) rethrows -> R {
-        operationDepth += 1
+        operationDepth &+= 1
         defer {
-            operationDepth -= 1
+            operationDepth &-= 1
             if operationDepth == 0 && (!reactorsAwaitingFlush.isEmpty || !released.isEmpty) { endOperation() }
         }
         return try body()
@@ -93,8 +93,8 @@ final class Graph: @unchecked Sendable {
     func flushAwaitingReactors() {
         // Not inside a computation or a flush: those finish their own work.
         guard flushDepth == 0 && !inCompute else { return }
-        operationDepth += 1
-        defer { operationDepth -= 1 }
+        operationDepth &+= 1
+        defer { operationDepth &-= 1 }
         while let entry = reactorsAwaitingFlush.popLast() {
             entry._withUnsafeGuaranteedRef { reactor in
                 // Skip a runtime flushed by hand since it was queued here.

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -213,9 +215,16 @@ extension Reactor {
         case .endOfBatch:
             graph.reactorsAwaitingFlush.append(self)
         case let .dispatch(queue):
-            // Skipped if a flush by hand ran in the meantime.
-            queue.async { [self] in graph.operation { if willFlush { runFlush() } } }
+            scheduleFlush(on: queue)
         }
+    }
+
+    // Out of line: its closure's setup would otherwise make every
+    // end-of-batch schedule save and restore more registers.
+    @inline(never)
+    private func scheduleFlush(on queue: DispatchQueue) {
+        // Skipped if a flush by hand ran in the meantime.
+        queue.async { [self] in graph.operation { if willFlush { runFlush() } } }
     }
 
     /// Reports `issue` to the trace and the issue handler; `node` overrides the
@@ -232,7 +241,7 @@ extension Reactor {
         if graph.inCompute { report(.flushInsideComputation); return }
         flushing = true
         willFlush = true
-        graph.flushDepth += 1
+        graph.flushDepth &+= 1
         flushCount &+= 1
         withTracer { $0.flushBegan() }
         var nextCallback = 0
@@ -244,7 +253,7 @@ extension Reactor {
             while head < pending.count {
                 // The entry keeps it alive until the pass's entries are released.
                 let rerun = pending[head]._withUnsafeGuaranteedRef { step($0) }
-                if !rerun { head += 1 }
+                if !rerun { head &+= 1 }
             }
             releasePending()
             if nextCallback < afterFlushCallbacks.count {
@@ -256,7 +265,7 @@ extension Reactor {
         // No `defer` (an outlined call): nothing above throws or returns early.
         if nextCallback > 0 { afterFlushCallbacks.removeSubrange(..<nextCallback) }
         withTracer { $0.flushEnded() }
-        graph.flushDepth -= 1
+        graph.flushDepth &-= 1
         flushing = false
         willFlush = false
     }
@@ -288,7 +297,7 @@ extension Reactor {
             computation.flushEpoch = flushPass
             computation.runsInFlush = 0
         }
-        computation.runsInFlush += 1
+        computation.runsInFlush &+= 1
         if computation.runsInFlush > storedRunawayLimit {
             stopRunaway(computation)
             return false
