@@ -90,8 +90,14 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
         if isEqual?(value, newValue) == true { return }
         value = newValue
         if ownerID != 0 { return publishOwnedChange() }
-        // The write's one check of the tracing flag: the value is described
-        // only on the traced path, and only if the tracer asks for values.
+        publishChange()
+    }
+
+    /// Tells the readers of the value just written. The write's one check of
+    /// the tracing flag: the value is described only on the traced path, and
+    /// only if the tracer asks for values.
+    @inlinable @inline(__always)
+    func publishChange() {
         if TraceEmit.isOn {
             if TraceEmit.valuesOn { recordValue() }
             return dependency.publishChangeTraced()
@@ -107,11 +113,7 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
         let retained = Unmanaged.passUnretained(self).retain()
         defer { retained.release() }
         ReactiveWriteObserver.willChange(ownerID: ownerID, dependency: dependency)
-        if TraceEmit.isOn {
-            if TraceEmit.valuesOn { recordValue() }
-            return dependency.publishChangeTraced()
-        }
-        dependency.publishChangeUntraced()
+        publishChange()
     }
 
     /// Records the value just written, before its `changed` (values on only).
