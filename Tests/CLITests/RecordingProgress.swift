@@ -42,6 +42,29 @@ enum RecordingProgress {
         }
     }
 
+    /// Returns once the trace at `path`, read as far as it is written, holds
+    /// more than `count` events of `kind`. Throws if `process` stops recording
+    /// or five minutes pass first.
+    static func waitForEvents(of kind: TraceEventKind, moreThan count: Int, in path: String, recordedBy process: Process) throws {
+        let deadline = ContinuousClock.now + .seconds(300)
+        while try events(of: kind, in: path) <= count {
+            guard process.isRunning else { throw Stalled(description: "the recording process exited") }
+            guard ContinuousClock.now < deadline else { throw Stalled(description: "\(path) has no \(count + 1) \(kind) events") }
+            usleep(10_000)
+        }
+    }
+
+    /// The events of `kind` in the trace at `path` as it stands.
+    static func events(of kind: TraceEventKind, in path: String) throws -> Int {
+        guard fileSize(path) > 0 else { return 0 }
+        let reader = try TraceReader(path: path)
+        var events = 0
+        while let event = try reader.next() {
+            if event.record.kind == kind { events += 1 }
+        }
+        return events
+    }
+
     /// The reruns of the computation named `name` in the trace at `path` as it stands.
     static func reruns(of name: String, in path: String) throws -> Int {
         guard fileSize(path) > 0 else { return 0 }

@@ -325,17 +325,28 @@ import FoundationXML
     @Test func writesPerSecondPacesTheLoop() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("paced-\(UUID()).trace").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (stress, output) = try BuiltProducts.launch("stress", ["--computations", "10", "--loop", "--writes-per-second", "5",
+        let pace = 5
+        let launched = ContinuousClock.now
+        let (stress, output) = try BuiltProducts.launch("stress", ["--computations", "10", "--loop", "--writes-per-second", "\(pace)",
                                                                    "--trace", path])
+        defer { if stress.isRunning { kill(stress.processIdentifier, SIGKILL); stress.waitUntilExit() } }
         #expect(BuiltProducts.readLine(output) == "recording")
-        sleep(1)
+        let sources = 3  // √10 sources, each written once at set-up
+        // Killed once the paced loop has written, whenever the machine let it.
+        try RecordingProgress.waitForEvents(of: .changed, moreThan: sources, in: path, recordedBy: stress)
         kill(stress.processIdentifier, SIGKILL)
         stress.waitUntilExit()
+        let elapsed = ContinuousClock.now - launched
         let summary = try BuiltProducts.inspect("summary", path, "--json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
         let changed = try #require((object["eventsByKind"] as? [String: Int])?["changed"])
-        let sources = 3  // √10 sources, each written once at set-up
         #expect(changed > sources, "the paced loop wrote")
-        #expect(changed < 400, "at most a dozen writes in a second, each changing a few nodes")
+        // Paced from its start, the loop has made at most `pace` writes a second
+        // (plus the one due at once), each changing its source and at most the
+        // 10 computations; unpaced, it writes thousands a second.
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let writes = Int((Double(pace) * seconds).rounded(.up)) + 1
+        #expect(changed <= sources + writes * 11, "\(changed) changed events in \(elapsed)")
     }
+
 }
