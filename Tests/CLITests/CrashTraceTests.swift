@@ -43,11 +43,19 @@ struct CrashTraceTests {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        // A process group of its own: the runtime's backtracer, which a crash
+        // starts and which can outlive the child, goes with it below.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         try #require(spawned == 0, "posix_spawn failed: \(spawned)")
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        kill(-pid, SIGKILL)
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import as macros.
         let signal = status & 0x7F
