@@ -45,19 +45,13 @@ struct GraphLock: ~Copyable, @unchecked Sendable {
     let runningComputation = Atomic<UInt64>(0)
 
     init() {
-        waitMutex = .allocate(capacity: 1)
-        waitMutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(waitMutex, nil)
-        waitCondition = .allocate(capacity: 1)
-        waitCondition.initialize(to: pthread_cond_t())
-        pthread_cond_init(waitCondition, nil)
+        waitMutex = .makeMutex()
+        waitCondition = .makeCondition()
     }
 
     deinit {
-        pthread_cond_destroy(waitCondition)
-        waitCondition.deallocate()
-        pthread_mutex_destroy(waitMutex)
-        waitMutex.deallocate()
+        waitCondition.destroyCondition()
+        waitMutex.destroyMutex()
     }
 
     /// The calling thread's identity (its thread pointer where the compiler

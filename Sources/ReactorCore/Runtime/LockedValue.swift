@@ -21,14 +21,11 @@ package final class LockedValue<Value>: @unchecked Sendable {
 
     package init(_ value: Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        mutex = .makeMutex()
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        mutex.destroyMutex()
     }
 
     /// Runs `body` on the value with the mutex held.
