@@ -1,6 +1,5 @@
 import BuiltProducts
 import Foundation
-import ReactorTrace
 import Testing
 
 /// Commands that read a trace file while an app is still recording it: each
@@ -12,15 +11,6 @@ import Testing
     /// minutes: a guard against a read that chases the recorder for ever.
     static func inspect(_ arguments: [String]) throws -> BuiltProducts.Run? {
         try BuiltProducts.run("reactor-inspect", arguments, within: 300)
-    }
-
-    /// The trace time of the first node created in the trace at `path`, as far as it is written.
-    static func firstNodeTime(in path: String) throws -> UInt64? {
-        let reader = try TraceReader(path: path)
-        while let event = try reader.next() {
-            if case .nodeCreated = event.record { return event.timestamp }
-        }
-        return nil
     }
 
     @Test func whyAndStateOnATraceBeingRecordedEnd() throws {
@@ -44,7 +34,7 @@ import Testing
 
         // A moment the trace holds nodes at however slowly the sample started:
         // a millisecond after its first node came into being.
-        let firstNode = try #require(try Self.firstNodeTime(in: path), "no node in the trace")
+        let firstNode = try #require(try RecordingProgress.firstNodeTime(in: path), "no node in the trace")
         let state = try #require(try Self.inspect(["state", path, "--at", "\(firstNode / 1_000_000 + 1)ms", "--json",
                                                    "--no-progress"]),
                                  "state did not end while the trace was being recorded")

@@ -22,36 +22,46 @@ enum RecordingProgress {
     /// ``largestChunk`` bytes after it. Throws if `process` stops recording or
     /// five minutes pass first: a guard against a hang, not a measure of speed.
     static func waitForChunk(in path: String, past size: Int, recordedBy process: Process) throws {
-        let deadline = ContinuousClock.now + .seconds(300)
-        while fileSize(path) < size + largestChunk {
-            guard process.isRunning else { throw Stalled(description: "the recording process exited") }
-            guard ContinuousClock.now < deadline else { throw Stalled(description: "\(path) stopped growing at \(fileSize(path)) bytes") }
-            usleep(1000)
-        }
+        try wait(until: { fileSize(path) >= size + largestChunk }, polling: 1000, recordedBy: process,
+                 stalled: "\(path) stopped growing at \(fileSize(path)) bytes")
     }
 
     /// Returns once the trace at `path`, read as far as it is written, holds
     /// `count` reruns (runs after the first) of the computation named `name`.
     /// Throws if `process` stops recording or five minutes pass first.
     static func waitForReruns(of name: String, count: Int, in path: String, recordedBy process: Process) throws {
-        let deadline = ContinuousClock.now + .seconds(300)
-        while try reruns(of: name, in: path) < count {
-            guard process.isRunning else { throw Stalled(description: "the recording process exited") }
-            guard ContinuousClock.now < deadline else { throw Stalled(description: "\(path) has no \(count) reruns of \(name)") }
-            usleep(10_000)
-        }
+        try wait(until: { try reruns(of: name, in: path) >= count }, polling: 10_000, recordedBy: process,
+                 stalled: "\(path) has no \(count) reruns of \(name)")
     }
 
     /// Returns once the trace at `path`, read as far as it is written, holds
     /// more than `count` events of `kind`. Throws if `process` stops recording
     /// or five minutes pass first.
     static func waitForEvents(of kind: TraceEventKind, moreThan count: Int, in path: String, recordedBy process: Process) throws {
+        try wait(until: { try events(of: kind, in: path) > count }, polling: 10_000, recordedBy: process,
+                 stalled: "\(path) has no \(count + 1) \(kind) events")
+    }
+
+    /// Polls `condition` every `microseconds` until it holds; throws if
+    /// `process` exits or five minutes pass first (`stalled` says what was missing).
+    private static func wait(until condition: () throws -> Bool, polling microseconds: UInt32, recordedBy process: Process,
+                             stalled: @autoclosure () -> String) throws {
         let deadline = ContinuousClock.now + .seconds(300)
-        while try events(of: kind, in: path) <= count {
+        while try !condition() {
             guard process.isRunning else { throw Stalled(description: "the recording process exited") }
-            guard ContinuousClock.now < deadline else { throw Stalled(description: "\(path) has no \(count + 1) \(kind) events") }
-            usleep(10_000)
+            guard ContinuousClock.now < deadline else { throw Stalled(description: stalled()) }
+            usleep(microseconds)
         }
+    }
+
+    /// The trace time of the first node created in the trace at `path`, as far as it is written.
+    static func firstNodeTime(in path: String) throws -> UInt64? {
+        guard fileSize(path) > 0 else { return nil }
+        let reader = try TraceReader(path: path)
+        while let event = try reader.next() {
+            if case .nodeCreated = event.record { return event.timestamp }
+        }
+        return nil
     }
 
     /// The events of `kind` in the trace at `path` as it stands.
