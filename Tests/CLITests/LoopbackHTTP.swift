@@ -103,15 +103,25 @@ struct LoopbackHTTP: Sendable {
         }
         var body = Data(data[split.upperBound...])
         if headers["transfer-encoding"] == "chunked" {
-            var decoded = Data(), rest = body
-            while let lineEnd = rest.range(of: Data("\r\n".utf8)),
-                  let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self), radix: 16), size > 0 {
-                decoded.append(rest[lineEnd.upperBound..<lineEnd.upperBound + size])
-                rest = Data(rest[(lineEnd.upperBound + size + 2)...])
-            }
-            body = decoded
+            var chunks = Array(body)
+            body = Data(takeWholeChunks(from: &chunks))
         }
         return Response(status: status, headers: headers, body: body)
+    }
+
+    /// Removes each whole chunk of a chunked body from the front of `raw`
+    /// (hex size, CRLF, bytes, CRLF; the last one, of size 0, included) and
+    /// returns their bytes; a chunk not wholly received stays in `raw`.
+    static func takeWholeChunks(from raw: inout [UInt8]) -> [UInt8] {
+        let crlf: [UInt8] = [13, 10]
+        var decoded: [UInt8] = []
+        while let lineEnd = raw.firstRange(of: crlf),
+              let size = Int(String(decoding: raw[..<lineEnd.lowerBound], as: UTF8.self), radix: 16),
+              raw.count >= lineEnd.upperBound + size + 2 {
+            decoded += raw[lineEnd.upperBound..<lineEnd.upperBound + size]
+            raw.removeFirst(lineEnd.upperBound + size + 2)
+        }
+        return decoded
     }
 }
 
@@ -159,14 +169,8 @@ final class EventStreamUpdates {
         }
     }
 
-    /// Moves each whole chunk of `raw` (hex size, CRLF, bytes, CRLF) into `text`.
+    /// Moves each whole chunk of `raw` into `text`.
     private func decodeChunks() {
-        let crlf: [UInt8] = [13, 10]
-        while let lineEnd = raw.firstRange(of: crlf),
-              let size = Int(String(decoding: raw[..<lineEnd.lowerBound], as: UTF8.self), radix: 16),
-              raw.count >= lineEnd.upperBound + size + 2 {
-            text += String(decoding: raw[lineEnd.upperBound..<lineEnd.upperBound + size], as: UTF8.self)
-            raw.removeFirst(lineEnd.upperBound + size + 2)
-        }
+        text += String(decoding: LoopbackHTTP.takeWholeChunks(from: &raw), as: UTF8.self)
     }
 }
