@@ -101,6 +101,54 @@ import Testing
         #expect(first.node(Todo.visible)?.value == "2 items")
     }
 
+    /// Another thread's chunk, later in time than the action's end, is read
+    /// before that end: the model at `action:N` leaves it out all the same
+    /// (a second pass up to the moment), as for the moment's time.
+    @Test func anotherThreadsLaterEventsReadBeforeTheActionsEndAreNotApplied() throws {
+        let events: [TraceEvent] = [
+            .init(timestamp: 1, thread: 0, record: .nodeCreated(id: 1, kind: .store, name: "S", parent: 0)),
+            .init(timestamp: 2, thread: 0, record: .nodeCreated(id: 2, kind: .reactiveValue, name: "S.x", parent: 1)),
+            .init(timestamp: 2, thread: 0, record: .value(node: 2, value: "0")),
+            // Thread 1's chunk comes first in the file; it wrote long after the action.
+            .init(timestamp: 50, thread: 1, record: .value(node: 2, value: "late")),
+            .init(timestamp: 50, thread: 1, record: .changed(dependency: 2)),
+            .init(timestamp: 10, thread: 0, record: .actionBegan(store: 1, name: "set(_:)", arguments: "1")),
+            .init(timestamp: 10, thread: 0, record: .value(node: 2, value: "1")),
+            .init(timestamp: 10, thread: 0, record: .changed(dependency: 2)),
+            .init(timestamp: 12, thread: 0, record: .actionEnded(store: 1)),
+            .init(timestamp: 13, thread: 0, record: .changed(dependency: 2)),
+        ]
+        var passes = 0
+        let (model, resolved, _) = try TraceFile.model(at: .afterAction(1), options: TraceModelOptions(tracksValues: true)) {
+            builder throws(StateError) in
+            passes += 1
+            for event in events { builder.consume(event) }
+            return (builder.finish(), ())
+        }
+        #expect(resolved.timestamp == 12)
+        #expect(resolved.action == ActionEnd(store: 1, name: "set(_:)", began: 10, ended: 12))
+        #expect(model.node(2)?.value == "1")
+        #expect(model.node(2)?.changes == 1)
+        #expect(model.lastTimestamp == 12)
+        #expect(model.latestTimestampRead == 50)
+        #expect(passes == 2)
+        let reference = TraceModel(events: events, options: TraceModelOptions(snapshotAt: 12, until: 12, tracksValues: true))
+        #expect(model.nodes.map(\.value) == reference.nodes.map(\.value))
+        #expect(model.nodes.map(\.changes) == reference.nodes.map(\.changes))
+        #expect(model.snapshot == reference.snapshot)
+
+        // One thread, or no later event read early: one pass, as before.
+        passes = 0
+        let script = Self.script()
+        _ = try TraceFile.model(at: .afterAction(2), options: TraceModelOptions(tracksValues: true)) {
+            builder throws(StateError) in
+            passes += 1
+            for event in script.events { builder.consume(event) }
+            return (builder.finish(), ())
+        }
+        #expect(passes == 1)
+    }
+
     /// A trace that ends inside the flush an action's end ran: the moment is where it ends.
     @Test func anActionWhoseFlushIsCutEndsWhereTheTraceDoes() throws {
         let full = Self.script().events

@@ -17,8 +17,9 @@ public struct ResolvedMoment: Sendable, Equatable {
 
 extension TraceFile {
     /// Builds the model of the trace at `path` as it stood at `moment`, with
-    /// each node's latest value, in one pass (for `action:N` the importer
-    /// finds when that action ended as it goes: ``TraceModelOptions/untilAction``).
+    /// each node's latest value. For `action:N` the importer finds when that
+    /// action ended as it reads (``TraceModelOptions/untilAction``), so one
+    /// pass usually does; see ``model(at:options:pass:)`` for when it takes two.
     /// Throws for an unreadable trace and a moment it does not have (`action:N`
     /// beyond its actions, a time past its end) and, when `requiringValues`,
     /// for a trace recorded without values.
@@ -27,37 +28,61 @@ extension TraceFile {
                              requiringValues: Bool = false,
                              progress: ((Int) -> Void)? = nil) throws(StateError)
         -> (TraceModel, ResolvedMoment, TraceReadReport) {
+        // A second pass's progress goes on from the first's: the count of events read only grows.
+        var eventsReadBefore = 0
+        return try model(at: moment, options: options) { builder throws(StateError) in
+            let built: (TraceModel, TraceReadReport)
+            let offset = eventsReadBefore
+            let passProgress: ((Int) -> Void)? = progress.map { report in { report(offset + $0) } }
+            do throws(TraceFileError) {
+                built = try model(path: path, builder: builder, progress: passProgress)
+            } catch {
+                throw .file(error)
+            }
+            eventsReadBefore += built.1.events
+            if requiringValues && !built.0.hasValues { throw .noValues(path: path) }
+            return built
+        }
+    }
+
+    /// The model as it stood at `moment`, from `pass`, which feeds the whole
+    /// trace to the builder it is given and returns the builder's model.
+    ///
+    /// For `action:N` the moment is known only once the action's end (and the
+    /// flush it ran) has been read. Threads' chunks interleave in the file out
+    /// of time order, so another thread's events later than the moment may
+    /// have been applied before it was known; then a second pass applies
+    /// exactly the events up to the moment, as for a time.
+    static func model<Report>(at moment: TraceMoment, options: TraceModelOptions,
+                              pass: (TraceModelBuilder) throws(StateError) -> (TraceModel, Report))
+        throws(StateError) -> (TraceModel, ResolvedMoment, Report) {
         var options = options
         switch moment {
         case let .time(time):
             options.until = time
             options.snapshotAt = time
-        case let .afterAction(ordinal):
-            options.untilAction = ordinal
-        }
-        let builder = TraceModelBuilder(options: options)
-        let built: (TraceModel, TraceReadReport)
-        do {
-            built = try model(path: path, builder: builder, progress: progress)
-        } catch {
-            throw .file(error)
-        }
-        let model = built.0
-        if requiringValues && !model.hasValues { throw .noValues(path: path) }
-        let resolved: ResolvedMoment
-        switch moment {
-        case let .time(time):
+            let (model, report) = try pass(TraceModelBuilder(options: options))
             if time > model.latestTimestampRead {
                 throw .moment(.pastEnd(requested: time, end: model.latestTimestampRead))
             }
-            resolved = ResolvedMoment(moment: moment, timestamp: time, action: nil)
-        case .afterAction:
+            return (model, ResolvedMoment(moment: moment, timestamp: time, action: nil), report)
+        case let .afterAction(ordinal):
+            options.untilAction = ordinal
+            let builder = TraceModelBuilder(options: options)
+            var (model, report) = try pass(builder)
+            let end: ActionEnd
             switch builder.actionMoment {
-            case let .success(end): resolved = ResolvedMoment(moment: moment, timestamp: end.ended, action: end)
+            case let .success(found): end = found
             case let .failure(error): throw .moment(error)
             case nil: preconditionFailure("the builder was asked for an action's moment")
             }
+            if model.lastTimestamp > end.ended {
+                options.untilAction = nil
+                options.until = end.ended
+                options.snapshotAt = end.ended
+                (model, report) = try pass(TraceModelBuilder(options: options))
+            }
+            return (model, ResolvedMoment(moment: moment, timestamp: end.ended, action: end), report)
         }
-        return (model, resolved, built.1)
     }
 }
