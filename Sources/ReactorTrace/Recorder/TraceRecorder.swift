@@ -134,7 +134,8 @@ public final class TraceRecorder: ReactorTracer, Sendable {
 
     private let generation: UInt64
     private let key: pthread_key_t
-    private let writer: TraceWriter
+    /// The background writer (internal for tests).
+    let writer: TraceWriter
     private let stopped = LockedValue<Statistics?>(nil)
 
     // MARK: Starting and stopping

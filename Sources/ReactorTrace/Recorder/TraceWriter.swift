@@ -103,6 +103,10 @@ final class TraceWriter: @unchecked Sendable {
     /// True once the writer has shipped its last chunk: later events are dropped.
     var isFinished: Bool { finished.load(ordering: .acquiring) }
 
+    /// Runs on the writer thread once ``isFinished`` holds, just before the final
+    /// pass: for tests, to record events in that window. Set before `finish`.
+    var beforeFinalPass: (@Sendable () -> Void)?
+
     /// How many recording threads the writer still follows (exited ones are dropped once shipped).
     var registeredThreads: Int { threads.withLock { $0.count } }
 
@@ -167,6 +171,7 @@ final class TraceWriter: @unchecked Sendable {
         if fatalSignal != 0 { termination = .signal(fatalSignal) }
         // Threads that rotate from now on drop their segment instead of queueing it.
         finished.store(true, ordering: .releasing)
+        beforeFinalPass?()
         shipPublished()
         writeEndBlock()
         close(descriptor)
