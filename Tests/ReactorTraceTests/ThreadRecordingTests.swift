@@ -80,6 +80,74 @@ import Testing
         #expect(reader.end?.threads == 4)
     }
 
+    /// Records `count` events on another thread between the moment the writer
+    /// has finished and its final pass (after one event there before the stop),
+    /// with 256-byte buffers (about 100 events each) and a queue of one; returns
+    /// the statistics, the events read back and the end block's dropped count.
+    static func recordWhileStopping(_ count: Int) throws -> (TraceRecorder.Statistics, [TraceEvent], UInt64?) {
+        let path = TraceFixtures.temporaryPath("stopping")
+        defer { unlink(path) }
+        let options = TraceRecorder.Options(segmentCapacity: 256, maxQueuedSegments: 1,
+                                            flushInterval: .seconds(3600), flushesOnCrash: false)
+        let recorder = try TraceRecorder(path: path, options: options)
+        let attached = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let recorded = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            recorder.changed(dependency: 1)
+            attached.signal()
+            finished.wait()
+            for index in 0..<UInt64(count) { recorder.changed(dependency: index + 2) }
+            recorded.signal()
+        }
+        attached.wait()
+        recorder.writer.beforeFinalPass = {
+            finished.signal()
+            recorded.wait()
+        }
+        let statistics = recorder.stop()
+        let reader = try TraceReader(bytes: try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+        var events: [TraceEvent] = []
+        while let event = try reader.next() { events.append(event) }
+        #expect(reader.truncation == nil)
+        #expect(UInt64(events.count + reader.clockEvents) == statistics.events)
+        return (statistics, events, reader.end?.eventsDropped)
+    }
+
+    /// A thread whose buffer fills while `stop()` runs, before the writer's final
+    /// pass, queues it while its queue has room: the final pass writes it.
+    @Test(.timeLimit(.minutes(1)))
+    func aBufferFilledDuringTheStopIsQueuedAndWritten() throws {
+        // About one buffer and a half: one rotation, into the empty queue.
+        let (statistics, events, endDropped) = try Self.recordWhileStopping(150)
+        #expect(statistics.eventsDropped == 0)
+        #expect(endDropped == 0)
+        // The thread's first event is untimed: a clock event goes before it.
+        #expect(statistics.events == 152)
+        #expect(events.map(\.record) == (1...151).map { TraceRecord.changed(dependency: $0) })
+    }
+
+    /// A thread whose queue is full while `stop()` runs never waits for the
+    /// finished writer: it drops its buffer, and the events the writer had not
+    /// shipped count as dropped, in the statistics and the end block.
+    @Test(.timeLimit(.minutes(1)))
+    func buffersDroppedDuringTheStopAreCounted() throws {
+        // About twenty buffers: the first fills the queue, most of the rest are dropped.
+        let (statistics, events, endDropped) = try Self.recordWhileStopping(2000)
+        #expect(statistics.eventsDropped > 1000)
+        #expect(endDropped == statistics.eventsDropped)
+        #expect(statistics.events + statistics.eventsDropped == 2002)
+        // What is written is in order: the first buffers, then the last one.
+        let written = events.compactMap { event -> UInt64? in
+            if case let .changed(dependency) = event.record { return dependency }
+            return nil
+        }
+        #expect(written.count == events.count)
+        #expect(written == written.sorted())
+        #expect(written.first == 1)
+        #expect(written.last == 2001)
+    }
+
     /// Runs `body` on a new POSIX thread and returns once that thread has exited.
     static func runOnJoinedThread(_ body: @escaping @Sendable () -> Void) {
         final class Box: @unchecked Sendable {

@@ -74,6 +74,12 @@ final class ThreadRecorder: @unchecked Sendable {
         /// Segments the writer has shipped and written, reset, for `rotate`
         /// to reuse instead of allocating (at most `TraceWriter.maxSpareSegments`).
         var spare: [TraceSegment] = []
+        /// Unshipped events of the segments `rotate` dropped at the stop, which
+        /// the writer's final pass adds to the end block's dropped count.
+        var droppedEvents: UInt64 = 0
+        /// Set by the writer's final pass: what this thread publishes from
+        /// then on is after the end of the recording.
+        var closed = false
     }
 
     init(generation: UInt64, index: UInt32, time: TraceTimeSource, writer: TraceWriter) {
@@ -189,7 +195,8 @@ final class ThreadRecorder: @unchecked Sendable {
 
     /// Hands the full segment to the writer and starts a fresh one, which
     /// starts a fresh encoding context. The one place a recording thread can wait:
-    /// when the writer is `maxQueuedSegments` behind (the disk is slower than the events).
+    /// when the writer is `maxQueuedSegments` behind (the disk is slower than the
+    /// events), until the writer finishes.
     @inline(never)
     func rotate(minimum: Int) {
         // A segment already in the file is reused: its bytes are no longer
@@ -198,8 +205,18 @@ final class ThreadRecorder: @unchecked Sendable {
         let fresh = recycled ?? TraceSegment(capacity: max(writer.segmentCapacity, minimum))
         while true {
             let queued = handoff.withLock { handoff -> Bool in
-                guard handoff.full.count < writer.maxQueuedSegments || writer.isFinished else { return false }
-                if !writer.isFinished { handoff.full.append(handoff.current) }
+                // Each event published before the writer's final pass takes this
+                // lock is written or counted as dropped: the segment is queued while
+                // there is room (that pass ships the queue); a finished writer drains
+                // no more, so then a full queue drops it, counting what was not
+                // shipped (the writer's earlier passes all happened before `isFinished`).
+                if !handoff.closed, handoff.full.count < writer.maxQueuedSegments {
+                    handoff.full.append(handoff.current)
+                } else if writer.isFinished {
+                    if !handoff.closed { handoff.droppedEvents &+= UInt64(events &- handoff.current.shippedEvents) }
+                } else {
+                    return false
+                }
                 handoff.current = fresh
                 return true
             }

@@ -108,7 +108,8 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         /// Events the recording threads produced: `events` plus `eventsDropped`.
         public var eventsProduced: UInt64 { events &+ eventsDropped }
         /// Events produced but not in the file: a write error (a full disk, say)
-        /// made the recorder drop them. The end block counts them too.
+        /// made the recorder drop them, or their thread's queue was full when
+        /// `stop()` ran. The end block counts them too.
         public var eventsDropped: UInt64
         /// Chunks written.
         public var chunks: UInt64
@@ -134,7 +135,8 @@ public final class TraceRecorder: ReactorTracer, Sendable {
 
     private let generation: UInt64
     private let key: pthread_key_t
-    private let writer: TraceWriter
+    /// The background writer (internal for tests).
+    let writer: TraceWriter
     private let stopped = LockedValue<Statistics?>(nil)
 
     // MARK: Starting and stopping

@@ -13,7 +13,9 @@ final class TraceSegment: @unchecked Sendable {
     /// The committed end offset (low 32 bits) and the number of committed
     /// events (high 32 bits), stored with release ordering after each event.
     let published = Atomic<UInt64>(0)
-    /// Writer thread only: how many bytes and events are already in the file.
+    /// How many bytes and events the writer has shipped. Written by the writer
+    /// thread only; read by the owning thread's `rotate` once the writer has
+    /// finished, before its final pass comes for the thread.
     var shippedOffset = 0
     var shippedEvents: UInt32 = 0
     /// Keeps another object's hot fields off the cache line of `published`.

@@ -71,7 +71,8 @@ final class TraceWriter: @unchecked Sendable {
     /// Events and chunks in the file (not those of blocks a write error cut away).
     private(set) var eventsWritten: UInt64 = 0
     private(set) var chunksWritten: UInt64 = 0
-    /// Events shipped but not in the file, because of a write error.
+    /// Events recorded but not in the file: shipped after a write error, or
+    /// dropped by a thread whose queue was full when the writer finished.
     private(set) var eventsLost: UInt64 = 0
     private(set) var bytesWritten: UInt64 = 0
     private(set) var writeError: Int32 = 0
@@ -100,8 +101,12 @@ final class TraceWriter: @unchecked Sendable {
         self.flushInterval = flushInterval
     }
 
-    /// True once the writer has shipped its last chunk: later events are dropped.
+    /// True once the writer has begun its final pass: it drains no queue after that one.
     var isFinished: Bool { finished.load(ordering: .acquiring) }
+
+    /// Runs on the writer thread once ``isFinished`` holds, just before the final
+    /// pass: for tests, to record events in that window. Set before `finish`.
+    var beforeFinalPass: (@Sendable () -> Void)?
 
     /// How many recording threads the writer still follows (exited ones are dropped once shipped).
     var registeredThreads: Int { threads.withLock { $0.count } }
@@ -165,9 +170,10 @@ final class TraceWriter: @unchecked Sendable {
             }
         }
         if fatalSignal != 0 { termination = .signal(fatalSignal) }
-        // Threads that rotate from now on drop their segment instead of queueing it.
+        // Threads that rotate from now on with a full queue drop their segment instead of waiting.
         finished.store(true, ordering: .releasing)
-        shipPublished()
+        beforeFinalPass?()
+        shipPublished(final: true)
         writeEndBlock()
         close(descriptor)
         if handlesFatalSignals { reactor_trace_crash_disarm() }
@@ -176,17 +182,21 @@ final class TraceWriter: @unchecked Sendable {
     }
 
     /// One pass: for each thread, its full segments in order, then what its
-    /// current segment has published.
-    private func shipPublished() {
+    /// current segment has published. The `final` pass also closes each thread
+    /// and counts what it dropped (threads registered after its snapshot start
+    /// after the end of the recording).
+    private func shipPublished(final: Bool = false) {
         let snapshot = threads.withLock { $0 }
         var retired: [ObjectIdentifier] = []
         for thread in snapshot {
             let hasExited = thread.exited.load(ordering: .acquiring)
             // Swapped rather than copied and emptied: no list is allocated on either side.
-            let current = thread.handoff.withLock { handoff in
+            let (current, dropped) = thread.handoff.withLock { handoff in
                 swap(&handoff.full, &thread.taken)
-                return handoff.current
+                handoff.closed = final
+                return (handoff.current, handoff.droppedEvents)
             }
+            eventsLost &+= dropped
             for segment in thread.taken {
                 ship(segment, of: thread)
                 shippedFull.append((segment, thread))
