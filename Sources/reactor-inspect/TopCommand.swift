@@ -16,7 +16,8 @@ struct TopCommand: ParsableCommand {
             trace it shows the final state. Press q to quit (Ctrl-C also restores the
             terminal). With --once, or when standard output is not a terminal, it
             prints one snapshot of the trace so far and exits. A trace that does not
-            exist yet is waited for.
+            exist yet is waited for; one that stopped inside its header (for 2 s)
+            is refused as truncated.
 
             Examples:
               stress --loop --trace out/live.trace &
@@ -87,13 +88,15 @@ struct TopCommand: ParsableCommand {
         }
     }
 
-    /// Waits, with one line on stderr, until the trace exists and has its header.
+    /// Waits until the trace exists and has its header, with one line on
+    /// stderr while it does not exist (a header being written is a moment's
+    /// wait, and one that stopped short ends in an error line of its own).
     private func waitForRecording(_ live: LiveTrace) throws {
         var told = false
         while case let .waiting(message) = live.status {
             try read(live)
             guard case .waiting = live.status else { break }
-            if !told {
+            if !told, access(live.path, F_OK) != 0 {
                 Terminal.standardError.write("reactor-inspect: \(message) (Ctrl-C to stop)\n")
                 told = true
             }

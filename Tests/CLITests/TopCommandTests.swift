@@ -107,6 +107,24 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// A file that stopped inside its header is not a recording starting:
+    /// after a moment's wait, one line and status 2, not a wait forever.
+    @Test func aHeaderCutShortIsOneLineAndStatusTwo() throws {
+        let sample = try SampleTrace.counter.get()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: sample.path))
+        let path = SampleTrace.directory.appendingPathComponent("short-\(UUID().uuidString).trace").path
+        defer { unlink(path) }
+        try bytes.prefix(25).write(to: URL(fileURLWithPath: path))
+        for arguments in [["--once"], ["--json"]] {
+            // A guard against the wait that never ended, not a measure of time.
+            let result = try #require(try BuiltProducts.run("reactor-inspect", ["top", path] + arguments, within: 120))
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderrLines.count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("truncated inside its header"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
     /// Runs `top` on a pseudo-terminal (util-linux `script`), typing `keys` after `delay` seconds.
     static func onTerminal(_ arguments: String, keys: String, delay: Double,
                            environment: [String: String] = [:]) throws -> (status: Int32, screen: String) {

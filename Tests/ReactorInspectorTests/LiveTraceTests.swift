@@ -77,6 +77,38 @@ import Testing
         #expect(latest.changeCount == 2)
     }
 
+    /// A header cut short is waited for while it grows, and refused as
+    /// truncated once it has stopped growing for the patience given.
+    @Test func aHeaderThatStopsShortIsDamageOnceItStopsGrowing() throws {
+        let bytes = try Self.recordedBytes(todos: 1)
+        let path = NSTemporaryDirectory() + "live-\(UUID().uuidString).rtrace"
+        defer { unlink(path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes[0..<20])))
+        let live = LiveTrace(path: path, headerPatience: .zero)
+        #expect(try live.poll() == 0)
+        guard case .waiting = live.status else { Issue.record("not waiting: \(live.status)"); return }
+        // It grew: waited for again.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(bytes[20..<30]))
+        try handle.close()
+        #expect(try live.poll() == 0)
+        guard case .waiting = live.status else { Issue.record("not waiting: \(live.status)"); return }
+        // It did not grow since: truncated.
+        #expect(throws: TraceFileError.self) { try live.poll() }
+        do {
+            try live.poll()
+        } catch {
+            #expect(error.description.contains("truncated inside its header"), "\(error)")
+        }
+
+        // With patience, the same file is waited for.
+        let patient = LiveTrace(path: path)
+        #expect(try patient.poll() == 0)
+        #expect(try patient.poll() == 0)
+        guard case .waiting = patient.status else { Issue.record("not waiting: \(patient.status)"); return }
+    }
+
     @Test func anActionsChangesCarryTheirValues() throws {
         var script = TraceScript()
         script.setUp()

@@ -12,7 +12,9 @@ import ReactorTraceFormat
 ///
 /// It waits for a file that does not exist yet (or whose header is not yet
 /// written), and never takes a block written only in part for damage (see
-/// ``TraceReader/init(following:)``). Beside the model it keeps the most
+/// ``TraceReader/init(following:)``). A header that stays incomplete for
+/// `headerPatience` is damage, not a recording: the recorder writes the
+/// whole header at once, as it creates the file. Beside the model it keeps the most
 /// recent actions with the dependencies they changed, and optionally the
 /// latest event lines as `replay` prints them, both read from the same
 /// import (``ImportedEventVisitor``): actions are paired, and values resolved,
@@ -43,6 +45,10 @@ public final class LiveTrace {
 
     private let builder: TraceModelBuilder
     private var reader: TraceReader?
+    /// How long a file may hold less than a whole header, without growing.
+    private let headerPatience: Duration
+    /// The size of a file seen without its whole header, and since when.
+    private var incompleteHeader: (size: Int, since: ContinuousClock.Instant)?
     private let actionLimit: Int
     private let eventLimit: Int
     private var formatter: ReplayFormatter
@@ -74,10 +80,13 @@ public final class LiveTrace {
 
     /// Follows the trace at `path` (which need not exist yet). `actionLimit`
     /// actions and `eventLimit` event lines are kept (0: no event lines are
-    /// made, which costs nothing per event).
+    /// made, which costs nothing per event). A file that holds less than a
+    /// whole header and has not grown for `headerPatience` is refused as truncated.
     public init(path: String, options: TraceModelOptions = TraceModelOptions(), actionLimit: Int = 20,
-                eventLimit: Int = 0, eventFilter: ReplayFilter = ReplayFilter()) {
+                eventLimit: Int = 0, eventFilter: ReplayFilter = ReplayFilter(),
+                headerPatience: Duration = .seconds(2)) {
         self.path = path
+        self.headerPatience = headerPatience
         // Values are tracked for the actions' changes and the lines' old → new.
         var options = options
         options.tracksValues = true
@@ -116,7 +125,8 @@ public final class LiveTrace {
     /// Reads what has landed since the last poll, up to about `maxEvents`
     /// events (whole chunks), and returns how many events it read. Throws for
     /// a file that can never be read as a trace (foreign, a newer major
-    /// version, a directory); a missing file or an unfinished header is waited for.
+    /// version, a directory, a header cut short that stopped growing); a
+    /// missing file or an unfinished header is waited for.
     @discardableResult
     public func poll(maxEvents: Int = .max) throws(TraceFileError) -> Int {
         guard let reader = try openedReader() else { return 0 }
@@ -146,14 +156,24 @@ public final class LiveTrace {
             reader = opened
             status = .recording
             return opened
-        } catch .empty {
-            status = .waiting("waiting for the recorder to write \(path)'s header")
-        } catch .truncatedHeader {
-            status = .waiting("waiting for the recorder to write \(path)'s header")
         } catch {
-            throw TraceFileError(path: path, reason: error)
+            switch error {
+            case .empty, .truncatedHeader:
+                if headerStopped(growingAt: Int(information.st_size)) { throw TraceFileError(path: path, reason: error) }
+                status = .waiting("waiting for the recorder to write \(path)'s header")
+            default:
+                throw TraceFileError(path: path, reason: error)
+            }
         }
         return nil
+    }
+
+    /// True once the file has held the same incomplete header for `headerPatience`.
+    private func headerStopped(growingAt size: Int) -> Bool {
+        let now = ContinuousClock.now
+        if let seen = incompleteHeader, seen.size == size { return seen.since.duration(to: now) >= headerPatience }
+        incompleteHeader = (size, now)
+        return false
     }
 
     private func consume(_ batch: borrowing TraceEventBatch) {
