@@ -10,20 +10,22 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             The budget is JSON (every key is documented in docs/BUDGETS.md):
 
-              { "computations": [ { "match": "TodoList*", "maxReruns": 50, "maxTotalMilliseconds": 20,
+              { "computations": [ { "match": "TodoList*", "maxReruns": 50,
+                                    "maxTotalMilliseconds": 20,
                                     "maxRerunMilliseconds": 2 } ],
                 "actions":      [ { "match": "*", "maxRerunsPerAction": 5 } ],
                 "maxFlushMilliseconds": 16,
                 "forbid": ["runaway", "uncaughtError", "writeOutsideAction", "cycle"] }
 
             Each violation prints what was exceeded, the limit, the measured value and the
-            worst offender's causal chain. A malformed budget is named with its key and its
-            line and column. When GITHUB_STEP_SUMMARY is set, a Markdown summary is appended
-            to that file.
+            worst offender's causal chain. A malformed budget is named with its key and
+            its line and column. When GITHUB_STEP_SUMMARY is set, a Markdown summary is
+            appended to that file.
 
             Examples:
               reactor-inspect check out/todos.trace --budget budget.json
-              reactor-inspect check out/todos.trace --budget budget.json --junit reports/budget.xml
+              reactor-inspect check out/todos.trace --budget budget.json \\
+                --junit reports/budget.xml
               reactor-inspect check out/todos.trace --budget budget.json --verbose
             """ + MetricsHelp.pointer
     )

@@ -9,9 +9,10 @@ struct DiffCommand: ParsableCommand {
         abstract: "Compare two traces per computation and per action (matched by name).",
         discussion: """
             Shows the change in reruns and in time, absolute and in percent, for every
-            computation and action, most impact first, plus the names that are new or gone.
-            With --fail-on-regression PCT, exits 1 when any reruns or time grew by more than
-            PCT percent (time changes under --min-time-ms are ignored as timer noise).
+            computation and action, most impact first, plus the names that are new or
+            gone. With --fail-on-regression PCT, exits 1 when any reruns or time grew by
+            more than PCT percent (time changes under --min-time-ms are ignored as timer
+            noise).
 
             Examples:
               reactor-inspect diff main.trace pr.trace

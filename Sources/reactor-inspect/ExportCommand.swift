@@ -15,17 +15,20 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Export a trace as Chrome Trace Event JSON (Perfetto) or as OpenTelemetry spans (OTLP/JSON).",
         discussion: """
-            chrome: reruns, actions and flushes become nested slices on their thread's track,
-            changes and invalidations instant events, and flow arrows link each change to the
-            invalidation and the rerun it caused. Open the file in https://ui.perfetto.dev.
+            chrome: reruns, actions and flushes become nested slices on their thread's
+            track, changes and invalidations instant events, and flow arrows link each
+            change to the invalidation and the rerun it caused. Open the file in
+            https://ui.perfetto.dev.
 
-            otlp: an OTLP/JSON ExportTraceServiceRequest, one OTel trace per recording: runs,
-            actions and flushes are spans nested per thread under a root span, each rerun links
-            to the span where the change that invalidated it happened, and changes,
-            invalidations and issues are span events. service.name is the trace file's name
-            without its extension unless --service-name is given. Ids derive from the trace,
-            so exporting it again gives the same file. Send it to a collector's OTLP/HTTP port:
-              curl -X POST -H 'Content-Type: application/json' --data @out.json http://localhost:4318/v1/traces
+            otlp: an OTLP/JSON ExportTraceServiceRequest, one OTel trace per recording:
+            runs, actions and flushes are spans nested per thread under a root span, each
+            rerun links to the span where the change that invalidated it happened, and
+            changes, invalidations and issues are span events. service.name is the trace
+            file's name without its extension unless --service-name is given. Ids derive
+            from the trace, so exporting it again gives the same file. Send it to a
+            collector's OTLP/HTTP port:
+              curl -X POST -H 'Content-Type: application/json' --data @out.json \\
+                http://localhost:4318/v1/traces
 
             Both exports stream the events: memory grows with nodes, not events.
 

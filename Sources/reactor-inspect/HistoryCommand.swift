@@ -7,14 +7,15 @@ struct HistoryCommand: ParsableCommand {
         commandName: "history",
         abstract: "One node's values over time (old → new), each with the action that set it.",
         discussion: """
-            NAME is a node's name (TodoStore.filter) or #id. The action is the store action at
-            the root of the write: the one that wrote the property, or whose write made a computed
-            recompute. The trace must be recorded with values on (REACTOR_TRACE_VALUES=N, or the
-            samples' --trace-values N).
+            NAME is a node's name (TodoStore.filter) or #id. The action is the store
+            action at the root of the write: the one that wrote the property, or whose
+            write made a computed recompute. The trace must be recorded with values on
+            (REACTOR_TRACE_VALUES=N, or the samples' --trace-values N).
 
             Examples:
               reactor-inspect history out/todos.trace TodoStore.filter
-              reactor-inspect history out/todos.trace TodoStore.todos --json | jq '.[].action'
+              reactor-inspect history out/todos.trace TodoStore.todos --json \\
+                | jq '.[].action'
             """ + MetricsHelp.pointer
     )
 

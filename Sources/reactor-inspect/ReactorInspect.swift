@@ -9,22 +9,25 @@ struct ReactorInspect: ParsableCommand {
         commandName: "reactor-inspect",
         abstract: "Analyse Reactor traces: hot computations, why they reran, the event stream, the dependency graph, CI budgets, diffs, Perfetto export and reports.",
         discussion: """
-            Record a trace with `try TraceRecorder.start(path:)` or REACTOR_TRACE=path, then:
+            Record a trace with `try TraceRecorder.start(path:)` or
+            REACTOR_TRACE=path, then:
 
               reactor-inspect summary out/todos.trace
               reactor-inspect hot out/todos.trace --by time --top 5
               reactor-inspect why out/todos.trace list
               reactor-inspect replay out/todos.trace --filter rerun --filter name:list
               reactor-inspect graph out/todos.trace            # writes out/todos.svg
-              reactor-inspect check out/todos.trace --budget budget.json --junit out/budget.xml
+              reactor-inspect check out/todos.trace --budget budget.json \\
+                --junit out/budget.xml
               reactor-inspect diff base.trace head.trace --fail-on-regression 10
               reactor-inspect export out/todos.trace --format chrome -o out/todos.json
               reactor-inspect report out/todos.trace -o out/report.html
 
             Times are trace times: 1.5ms, 200us, 2s (a plain number means milliseconds).
+
             Exit status: 0 on success, 1 when check finds a budget exceeded or diff a
-            regression, 2 for bad input (unreadable, damaged or foreign
-            trace, bad flag, unknown name), with one line on stderr.
+            regression, 2 for bad input (unreadable, damaged or foreign trace, bad flag,
+            unknown name), with one line on stderr.
             """ + MetricsHelp.pointer,
         subcommands: [SummaryCommand.self, HotCommand.self, WhyCommand.self, ReplayCommand.self, GraphCommand.self,
                       CheckCommand.self, DiffCommand.self, ExportCommand.self, ReportCommand.self, TopCommand.self,

@@ -13,17 +13,19 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Write a self-contained profiling report (HTML), a compact one for PR comments (Markdown), or its figures as JSON.",
         discussion: """
-            The HTML report is one file that loads nothing from the network: a summary, the
-            hot computations with their causes, the actions and the reruns they caused, a
-            histogram of rerun durations, a timeline of flushes and actions, and the
-            dependency graph (rendered in process by Graphviz) with the hottest outlined.
-            The format follows the output's extension (.html, .md or .json) unless --format says;
-            JSON has the totals and a `computations` array of the shared records.
+            The HTML report is one file that loads nothing from the network: a summary,
+            the hot computations with their causes, the actions and the reruns they
+            caused, a histogram of rerun durations, a timeline of flushes and actions, and
+            the dependency graph (rendered in process by Graphviz) with the hottest
+            outlined. The format follows the output's extension (.html, .md or .json)
+            unless --format says; JSON has the totals and a `computations` array of the
+            shared records.
 
             Examples:
               reactor-inspect report out/todos.trace -o profile.html
               reactor-inspect report out/todos.trace -o profile.md
-              reactor-inspect report out/todos.trace --format md -o - >> "$GITHUB_STEP_SUMMARY"
+              reactor-inspect report out/todos.trace --format md -o - \\
+                >> "$GITHUB_STEP_SUMMARY"
               reactor-inspect report out/todos.trace --format json -o -
             """ + MetricsHelp.pointer
     )

@@ -10,12 +10,12 @@ struct ServeCommand: ParsableCommand {
         abstract: "A local web inspector that updates while the app records: graph, hot table, actions and state, events.",
         discussion: """
             Serves a page on http://127.0.0.1:PORT/ (only this machine can reach it unless
-            --host says otherwise). It follows the trace as it grows and pushes each update
-            to the page: the dependency graph (click a node for why it ran), the hot table,
-            the actions (click one for the state after it) and the event stream with replay's
-            filters. Read-only; the page and its script are built in and work offline. The
-            endpoints are listed in docs/SERVE.md. A trace that does not exist yet is waited
-            for; Ctrl-C stops the server.
+            --host says otherwise). It follows the trace as it grows and pushes each
+            update to the page: the dependency graph (click a node for why it ran), the
+            hot table, the actions (click one for the state after it) and the event stream
+            with replay's filters. Read-only; the page and its script are built in and
+            work offline. The endpoints are listed in docs/SERVE.md. A trace that does not
+            exist yet is waited for; Ctrl-C stops the server.
 
             Examples:
               stress --loop --trace out/live.trace &

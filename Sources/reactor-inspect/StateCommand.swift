@@ -7,15 +7,17 @@ struct StateCommand: ParsableCommand {
         commandName: "state",
         abstract: "Every node's value at one moment, and which computations were alive and what each read.",
         discussion: """
-            --at takes a trace time (1.5ms, 200us, 2s) or action:N, the moment the N-th store
-            action (1-based, in the order they began as read; an action inside another is part of it)
-            ended. A value is the last one the trace recorded for the node up to then; the trace
-            must be recorded with values on (REACTOR_TRACE_VALUES=N, or the samples' --trace-values N).
+            --at takes a trace time (1.5ms, 200us, 2s) or action:N, the moment the N-th
+            store action (1-based, in the order they began as read; an action inside
+            another is part of it) ended. A value is the last one the trace recorded for
+            the node up to then; the trace must be recorded with values on
+            (REACTOR_TRACE_VALUES=N, or the samples' --trace-values N).
 
             Examples:
               reactor-inspect state out/todos.trace --at action:3
               reactor-inspect state out/todos.trace --at 2ms --filter TodoStore
-              reactor-inspect state out/todos.trace --at action:3 --json | jq '.[] | {name, value}'
+              reactor-inspect state out/todos.trace --at action:3 --json \\
+                | jq '.[] | {name, value}'
             """ + MetricsHelp.pointer
     )
 
