@@ -35,6 +35,14 @@ public protocol ReactorTracer: AnyObject, Sendable {
     /// `Computed` whose value changed when no `value` event comes between the
     /// two (value capture off); the default makes the two calls.
     func rerunEnded(computation: UInt64, changed output: UInt64)
+    /// `rerunEnded(computation:changed:)`, then the change's invalidation of
+    /// `reader`, `invalidated(computation: reader, cause: .dependency, source:
+    /// output)`, in one call. The core sends it in place of those calls for a
+    /// recomputed `Computed` whose value changed when the first live reader
+    /// of `output` is invalidated by the change and has no `onInvalidate`
+    /// callback (which could record events between them); the default makes
+    /// the two calls.
+    func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64)
     /// A store action began. `arguments` describes its arguments as values
     /// (bounded, ``Redacted`` ones as `‹redacted›`) when ``valueLengthLimit`` is
     /// above 0, and is empty otherwise.
@@ -67,6 +75,12 @@ extension ReactorTracer {
     public func rerunEnded(computation: UInt64, changed output: UInt64) {
         rerunEnded(computation: computation)
         changed(dependency: output)
+    }
+    /// The end with its change, then the reader's invalidation: a tracer need
+    /// not implement the combination.
+    public func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
+        rerunEnded(computation: computation, changed: output)
+        invalidated(computation: reader, cause: .dependency, source: output)
     }
     /// No value capture: a tracer that does not implement it records none.
     public var valueLengthLimit: Int { 0 }

@@ -389,6 +389,32 @@ extension ThreadRecorder {
         recordRerunEnded(computation: computation, changed: output, time: time, at: pointer)
     }
 
+    /// The most bytes `rerunEnded`, `changed` and `invalidated` take together
+    /// (at most 21, 11 and 21).
+    static var runEndWithInvalidationBound: Int { 53 }
+
+    /// `rerunEnded` then `changed(output)` then `invalidated(reader)` with
+    /// cause dependency and source `output`, published together; the caller
+    /// made room for ``runEndWithInvalidationBound`` bytes.
+    @inline(__always)
+    func recordRerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64, time: UInt64,
+                          at pointer: UnsafeMutablePointer<UInt8>) {
+        pointer.pointee = TraceEventKind.rerunEnded.rawValue
+        let change = Self.put(time, Self.putID(computation, &lastComputation, pointer + 1))
+        change.pointee = TraceEventKind.changed.rawValue
+        let invalidation = Self.putID(output, &lastDependency, change + 1)
+        invalidation.pointee = TraceEventKind.invalidated.rawValue
+        let end = Self.putID(reader, &lastComputation, invalidation + 1)
+        let sourceCode = Self.optionalCode(output, &lastDependency)
+        commit(Self.put(sourceCode &<< 3 | UInt64(InvalidationCause.dependency.rawValue & 0x7), end), events: 3)
+    }
+
+    func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
+        let pointer = reserve(Self.runEndWithInvalidationBound)
+        let time = timeDelta()
+        recordRerunEnded(computation: computation, changed: output, invalidated: reader, time: time, at: pointer)
+    }
+
     @inline(__always)
     func actionBegan(store: UInt64, name: String, arguments: String) {
         var pointer = reserve(Self.fixedBound &+ Self.stringBound(name) &+ Self.stringBound(arguments))

@@ -106,6 +106,22 @@ extension TraceRecorder {
         withThread { $0.rerunEnded(computation: computation, changed: output) }
     }
 
+    /// Records `rerun-end` (timed), `changed` of `output` and `invalidate` of
+    /// `reader` (cause dependency, source `output`) with one check and one publish.
+    public func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
+        if !recordFast(timed: true, extraRoom: ThreadRecorder.runEndWithInvalidationBound - ThreadRecorder.fixedBound, {
+            $0.recordRerunEnded(computation: computation, changed: output, invalidated: reader,
+                                time: $0.fastTime(), at: $0.cursor)
+        }) {
+            rerunEndedSlowly(computation: computation, changed: output, invalidated: reader)
+        }
+    }
+
+    @inline(never)
+    private func rerunEndedSlowly(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
+        withThread { $0.rerunEnded(computation: computation, changed: output, invalidated: reader) }
+    }
+
     /// Records `action-begin` (timed; name and arguments interned per chunk).
     public func actionBegan(store: UInt64, name: String, arguments: String) {
         withThread { $0.actionBegan(store: store, name: name, arguments: arguments) }
