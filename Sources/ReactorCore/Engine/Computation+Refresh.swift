@@ -165,8 +165,9 @@ extension Computation {
         finishTracking()
         graph.current = previous
         graph.inCompute = previousInCompute
-        // The change goes with the run's end in one call when no value event comes between them.
-        let changeTraced = traced && traceRerunEnded(changed: changed && !firstRun ? derivedOutput : nil)
+        // The end goes with the change and the first invalidation it records
+        // in one call when no value event comes between them.
+        let endWaits = traced && traceRerunEnded(changed: changed && !firstRun ? derivedOutput : nil)
         // Off the chain before its readers hear of the change.
         graph.derivingTop = derivingCaller
         isDeriving = false
@@ -175,8 +176,8 @@ extension Computation {
         if traced, changed || wasFirstRun, TraceEmit.valuesOn { recordDerivedValue() }
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
-                if traced && !changeTraced { withTracer { $0.changed(dependency: output.id) } }
-                output.notifySubscribers(traced: traced)
+                if traced && !endWaits { withTracer { $0.changed(dependency: output.id) } }
+                output.notifySubscribers(traced: traced, endingRun: endWaits ? id : 0)
             }
         }
     }

@@ -42,9 +42,16 @@ extension Dependency {
     }
 
     /// `notifySubscribers()` within an update that has read the tracing flag:
-    /// `traced` says whether to record the invalidations.
+    /// `traced` says whether to record the invalidations. `endingRun`, when
+    /// not 0, is the computed whose run gave this dependency (its output) a
+    /// new value: the end of that run and this `changed` are still to send,
+    /// with the first invalidation recorded in one call
+    /// (`ReactorTracer.rerunEnded(computation:changed:invalidated:)`) when
+    /// the first live subscriber records one, else before that subscriber's
+    /// callbacks or invalidation, or at the end.
     @inline(__always)
-    func notifySubscribers(traced: Bool) {
+    func notifySubscribers(traced: Bool, endingRun: UInt64 = 0) {
+        var ending = endingRun
         // In place while no user code runs: invalidating a subscriber without
         // callbacks changes no list. The first one with callbacks hands the
         // rest (the same as a copy taken at the start would hold) to the copy.
@@ -53,15 +60,36 @@ extension Dependency {
             let runsCallbacks = link.pointee.computation._withUnsafeGuaranteedRef { computation in
                 guard computation.epoch == link.pointee.epoch else { return false }
                 if computation.hasInvalidateCallbacks { return true }
+                // The first live subscriber: its invalidation goes with the
+                // end and the change if it records one; else they go now.
+                if traced, ending != 0 {
+                    if computation.recordsInvalidation {
+                        withTracer { $0.rerunEnded(computation: ending, changed: id, invalidated: computation.id) }
+                        ending = 0
+                        computation.dependencyChanged(self, traced: false)
+                        return false
+                    }
+                    traceEndAndChange(ofRun: ending)
+                    ending = 0
+                }
                 computation.dependencyChanged(self, traced: traced)
                 return false
             }
             if runsCallbacks {
+                if traced, ending != 0 { traceEndAndChange(ofRun: ending) }
                 notifySubscribersCopying(from: link, traced: traced)
                 return
             }
             cursor = link.pointee.nextSubscriber
         }
+        if traced, ending != 0 { traceEndAndChange(ofRun: ending) }
+    }
+
+    /// The end of the run of `computation` and this `changed`, in one call,
+    /// where no invalidation can go with them.
+    @inline(__always)
+    func traceEndAndChange(ofRun computation: UInt64) {
+        withTracer { $0.rerunEnded(computation: computation, changed: id) }
     }
 
     /// Notifies the subscribers from `first` on through a copy of the list
