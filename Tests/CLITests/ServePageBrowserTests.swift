@@ -51,7 +51,10 @@ struct ServePageBrowserTests {
         let names = try SampleTrace.stress.get().reruns.keys.sorted()
         let path = SampleTrace.directory.appendingPathComponent("serve-browser-\(UUID().uuidString).trace").path
         defer { unlink(path) }
-        let (stress, output) = try BuiltProducts.launch("stress", ["--computations", "60", "--loop", "--trace", path])
+        // Paced: the why panel's pass reads the whole trace as it stands, and an
+        // unpaced debug loop writes millions of events while the page loads.
+        let (stress, output) = try BuiltProducts.launch("stress", ["--computations", "60", "--loop",
+                                                                   "--writes-per-second", "200", "--trace", path])
         defer { if stress.isRunning { kill(stress.processIdentifier, SIGKILL); stress.waitUntilExit() } }
         #expect(BuiltProducts.readLine(output) == "recording")
         let server = try InspectorClient(trace: path)
