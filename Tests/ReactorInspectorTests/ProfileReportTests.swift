@@ -77,6 +77,26 @@ import ReactorTrace
         HTMLAssertions.expectBalanced(svg)
     }
 
+    /// The axis and each span's title give trace times, as the action
+    /// timeline's "at 3.297 ms" and every other view do, not times since the
+    /// first event.
+    @Test func timelineSpeaksTraceTimes() throws {
+        var script = TraceScript()
+        script.clock = 3_000_000
+        script.setUp()
+        script.addTodo("later")
+        let profile = TraceProfile.build(from: script.events)
+        let first = try #require(profile.firstTimestamp)
+        #expect(first >= 3_000_000)
+        let svg = ProfileReport(profile: profile, traceName: "t").timelineSVG()
+        #expect(svg.contains(">\(DurationText.formatTime(first))</text>"), "\(svg)")
+        #expect(svg.contains(">\(DurationText.formatTime(profile.lastTimestamp))</text>"))
+        #expect(!svg.contains(">0 ns</text>"))
+        let action = try #require(profile.timeline.first { $0.kind == .action })
+        #expect(svg.contains("\(action.label) at \(DurationText.formatTime(action.start)):"), "\(svg)")
+        HTMLAssertions.expectBalanced(svg)
+    }
+
     @Test func timelineHasLanesPerThread() {
         var script = TraceScript()
         script.setUp()

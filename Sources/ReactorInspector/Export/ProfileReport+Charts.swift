@@ -70,7 +70,8 @@ extension ProfileReport {
             let time = start + (end - start) * UInt64(tick) / 5
             let x = xPosition(time)
             svg += "<line class=\"grid\" x1=\"\(Self.f(x))\" x2=\"\(Self.f(x))\" y1=\"\(top)\" y2=\"\(Self.f(height - 28))\"/>"
-            svg += "<text class=\"axis\" x=\"\(Self.f(x))\" y=\"\(Self.f(height - 12))\" text-anchor=\"\(tick == 0 ? "start" : tick == 5 ? "end" : "middle")\">\(Self.x(Self.duration(time - start)))</text>"
+            // Trace times, as the action timeline and every other view write them.
+            svg += "<text class=\"axis\" x=\"\(Self.f(x))\" y=\"\(Self.f(height - 12))\" text-anchor=\"\(tick == 0 ? "start" : tick == 5 ? "end" : "middle")\">\(Self.x(DurationText.formatTime(time)))</text>"
         }
         for (laneIndex, lane) in lanes.enumerated() {
             let y = top + Double(laneIndex) * (laneHeight + laneGap)
@@ -78,7 +79,8 @@ extension ProfileReport {
             svg += "<text class=\"lane\" x=\"\(left - 10)\" y=\"\(Self.f(y + laneHeight / 2 + 4))\" text-anchor=\"end\">\(Self.x(label))</text>"
             svg += "<rect class=\"lane-bg\" x=\"\(left)\" y=\"\(Self.f(y))\" width=\"\(Self.f(plotWidth))\" height=\"\(laneHeight)\" rx=\"3\"/>"
             let laneSpans = spans.filter { $0.thread == lane.0 && $0.kind == lane.1 }.sorted { $0.start < $1.start }
-            var merged: [(x0: Double, x1: Double, count: Int, reruns: Int, duration: UInt64, label: String)] = []
+            var merged: [(x0: Double, x1: Double, count: Int, reruns: Int, duration: UInt64, label: String,
+                          began: UInt64, ended: UInt64)] = []
             for span in laneSpans {
                 let x0 = xPosition(span.start), x1 = max(xPosition(span.end), x0 + 1.5)
                 if var last = merged.last, x0 <= last.x1 + 0.75 {
@@ -86,17 +88,19 @@ extension ProfileReport {
                     last.count += 1
                     last.reruns += span.reruns
                     last.duration += span.end - span.start
+                    last.ended = max(last.ended, span.end)
                     if last.label != span.label { last.label = lane.1 == .action ? "actions" : "flushes" }
                     merged[merged.count - 1] = last
                 } else {
-                    merged.append((x0, x1, 1, span.reruns, span.end - span.start, span.label))
+                    merged.append((x0, x1, 1, span.reruns, span.end - span.start, span.label, span.start, span.end))
                 }
             }
             let cssClass = lane.1 == .action ? "span-action" : "span-flush"
             for run in merged {
                 let title = run.count == 1
-                    ? "\(run.label): \(Self.duration(run.duration)), \(run.reruns) reruns"
-                    : "\(run.count) \(lane.1 == .action ? "actions" : "flushes") (\(run.label)): \(Self.duration(run.duration)) in all, \(run.reruns) reruns"
+                    ? "\(run.label) at \(DurationText.formatTime(run.began)): \(Self.duration(run.duration)), \(run.reruns) reruns"
+                    : "\(run.count) \(lane.1 == .action ? "actions" : "flushes") (\(run.label)) from \(DurationText.formatTime(run.began))"
+                      + " to \(DurationText.formatTime(run.ended)): \(Self.duration(run.duration)) in all, \(run.reruns) reruns"
                 svg += "<rect class=\"\(cssClass)\" x=\"\(Self.f(run.x0))\" y=\"\(Self.f(y + 3))\" width=\"\(Self.f(run.x1 - run.x0))\" height=\"\(laneHeight - 6)\" rx=\"2\"><title>\(Self.x(title))</title></rect>"
             }
         }
