@@ -53,6 +53,30 @@ import ReactorTrace
         #expect(profile.rerunHistogram.count == 6)
     }
 
+    /// The runtime flushes when the outermost action returns: the flush comes
+    /// after the action's end, and the timeline's action still counts the
+    /// reruns charged to it, as the actions' figures do.
+    @Test func anActionsSpanCountsTheRerunsOfTheFlushAfterIt() throws {
+        var events: [TraceEvent] = []
+        for event in TraceScript.todos(count: 2) {
+            if case .actionEnded = event.record { continue }
+            if case .flushBegan = event.record, let last = events.last {
+                events.append(TraceEvent(timestamp: last.timestamp, thread: event.thread,
+                                         record: .actionEnded(store: TraceScript.store)))
+            }
+            events.append(event)
+        }
+        let profile = TraceProfile.build(from: events)
+        let action = try #require(profile.actions.first)
+        #expect(action.rerunsCaused == 6)
+        let spans = profile.timeline.filter { $0.kind == .action }
+        #expect(spans.map(\.reruns) == [3, 3])
+        #expect(spans.map(\.reruns).reduce(0, +) == action.rerunsCaused)
+        // The flushes come after the actions' ends.
+        let flushes = profile.timeline.filter { $0.kind == .flush }
+        #expect(zip(spans, flushes).allSatisfy { $0.end <= $1.start })
+    }
+
     @Test func groupsComputationsByName() throws {
         var script = TraceScript()
         for id in UInt64(10)...12 {

@@ -156,6 +156,7 @@ public struct TimelineSpan: Sendable, Equatable {
     public var end: UInt64
     /// The action's qualified name, or `flush`.
     public var label: String
-    /// Reruns inside the span (for flushes) or caused by it (for actions, counted at its end).
+    /// Reruns inside the span (for flushes) or caused by it (for actions: those
+    /// charged to the call, including the flush its end ran, as ``ActionProfile`` counts them).
     public var reruns: Int
 }

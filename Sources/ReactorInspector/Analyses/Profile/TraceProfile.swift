@@ -31,7 +31,16 @@ public final class TraceProfile: ImportedEventVisitor {
     /// Every rerun's duration (first runs excluded).
     public private(set) var rerunHistogram = RerunHistogram()
     /// Flushes and actions in time order of their end, up to ``maximumTimelineSpans``.
-    public private(set) var timeline: [TimelineSpan] = []
+    /// An action's reruns are those charged to its call so far, as the
+    /// actions' figures count them: the flush its end runs comes after it.
+    public var timeline: [TimelineSpan] {
+        var spans = recordedSpans
+        for (index, call) in actionSpanCalls { spans[index].reruns = call.reruns }
+        return spans
+    }
+    private var recordedSpans: [TimelineSpan] = []
+    /// Per action span (its index in `recordedSpans`): the call its reruns are charged to.
+    private var actionSpanCalls: [(index: Int, call: ActionCall)] = []
     /// Spans not kept because the timeline was full.
     public private(set) var droppedTimelineSpans = 0
     /// Flush durations.
@@ -143,11 +152,12 @@ public final class TraceProfile: ImportedEventVisitor {
         case .actionEnded:
             guard let slice = event.slice else { return }
             // A call's chain ends in its own step: the reruns charged to it (none when it continued another's chain).
-            var reruns = 0
-            if case let .action(call)? = importer.cause(ofSliceIn: event)?.step { reruns = call.reruns }
-            appendSpan(TimelineSpan(kind: .action, thread: event.thread, start: slice.begin,
-                                    end: slice.begin + slice.durationNanoseconds,
-                                    label: importer.actionName(event.action), reruns: reruns))
+            var call: ActionCall?
+            if case let .action(charged)? = importer.cause(ofSliceIn: event)?.step { call = charged }
+            let kept = appendSpan(TimelineSpan(kind: .action, thread: event.thread, start: slice.begin,
+                                               end: slice.begin + slice.durationNanoseconds,
+                                               label: importer.actionName(event.action), reruns: call?.reruns ?? 0))
+            if kept, let call { actionSpanCalls.append((recordedSpans.count - 1, call)) }
         case .flushBegan:
             openFlushes[event.thread, default: []].append(OpenFlush())
         case .flushEnded:
@@ -210,12 +220,15 @@ public final class TraceProfile: ImportedEventVisitor {
                                 label: "flush", reruns: flush.rerunCount))
     }
 
-    private func appendSpan(_ span: TimelineSpan) {
-        if timeline.count < maximumTimelineSpans {
-            timeline.append(span)
-        } else {
+    /// Keeps `span` unless the timeline is full; returns whether it did.
+    @discardableResult
+    private func appendSpan(_ span: TimelineSpan) -> Bool {
+        guard recordedSpans.count < maximumTimelineSpans else {
             droppedTimelineSpans += 1
+            return false
         }
+        recordedSpans.append(span)
+        return true
     }
 
     func qualifiedName(store: UInt64, action: String) -> String {
