@@ -85,7 +85,9 @@ extension ProfileReport {
 
         if let graphSVG {
             let names = Set(hot.prefix(5).map(\.name))
-            page += "<section><h2>Dependency graph</h2><p class=\"lead\">Computations are boxes, state ellipses; fill colour shows total run time (first runs included), and the five hottest by rerun time are outlined in blue: "
+            let outlined = hot.prefix(5).count
+            page += "<section><h2>Dependency graph</h2><p class=\"lead\">Autoruns are boxes, computeds hexagons, state ellipses (as the legend says); fill colour shows total run time (first runs included), and "
+            page += outlined == 1 ? "the hottest by rerun time is outlined in blue: " : "the \(outlined) hottest by rerun time are outlined in blue: "
             page += hot.prefix(5).map { "<code>\(Self.x($0.name))</code>" }.joined(separator: ", ")
             page += ".</p><div class=\"graph\">\(SVGEmbedding.inline(graphSVG, highlighted: names))</div></section>\n"
         }
