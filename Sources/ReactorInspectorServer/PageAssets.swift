@@ -170,12 +170,28 @@ enum PageAssets {
           }
           function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
           function count(n) { return Number(n).toLocaleString("en-US"); }
+          // A duration as every view writes it (DurationText.format): three significant digits.
           function duration(ns) {
             ns = Number(ns);
-            if (ns >= 1e9) return (ns / 1e9).toFixed(ns >= 1e10 ? 1 : 2) + " s";
-            if (ns >= 1e6) return (ns / 1e6).toFixed(ns >= 1e7 ? 1 : 2) + " ms";
-            if (ns >= 1e3) return (ns / 1e3).toFixed(1) + " µs";
+            // Scaled and rounded half up in the same steps as DurationText, not toFixed's decimal rounding.
+            const fixed = (v) => {
+              const decimals = v < 10 ? 2 : v < 100 ? 1 : 0;
+              let scaled = v;
+              for (let i = 0; i < decimals; i++) scaled *= 10;
+              const rounded = Math.round(scaled);
+              if (decimals === 0) return String(rounded);
+              const divisor = decimals === 2 ? 100 : 10;
+              return Math.floor(rounded / divisor) + "." + String(rounded % divisor).padStart(decimals, "0");
+            };
+            if (ns >= 1e9) return fixed(ns / 1e9) + " s";
+            if (ns >= 1e6) return fixed(ns / 1e6) + " ms";
+            if (ns >= 1e3) return fixed(ns / 1e3) + " µs";
             return ns.toFixed(0) + " ns";
+          }
+          // A trace time as every view writes it (DurationText.formatTime): milliseconds to the microsecond.
+          function traceTime(ns) {
+            const micros = Math.floor(Number(ns) / 1e3);
+            return Math.floor(micros / 1e3) + "." + String(micros % 1e3).padStart(3, "0") + " ms";
           }
           function rate(n) {
             n = Number(n);
@@ -249,8 +265,8 @@ enum PageAssets {
               const item = element("li");
               if (state.moment === "action:" + action.ordinal) item.className = "selected";
               item.appendChild(element("span", action.ordinal > 0 ? "#" + action.ordinal : "", "ordinal"));
-              item.appendChild(element("span", action.name + (action.arguments ? "(" + action.arguments + ")" : ""), "name"));
-              item.appendChild(element("span", "  " + duration(action.durationNanoseconds) + " at " + duration(action.atNanoseconds), "detail"));
+              item.appendChild(element("span", action.name + (action.arguments ? " " + action.arguments : ""), "name"));
+              item.appendChild(element("span", "  " + duration(action.durationNanoseconds) + " at " + traceTime(action.atNanoseconds), "detail"));
               if (action.changed.length > 0) {
                 const parts = action.changed.map((name, i) => action.values[i] == null ? name : name + " = " + action.values[i]);
                 const more = action.changeCount > action.changed.length ? " …" : "";
@@ -359,7 +375,7 @@ enum PageAssets {
               const answer = await getJSON("/api/state?at=" + encodeURIComponent(moment));
               clear(body);
               $("state-moment").textContent = "after " + answer.moment + (answer.action ? " · " + answer.action : "") +
-                " at " + duration(answer.timestampNanoseconds) + (answer.hasValues ? "" : " · values not recorded");
+                " at " + traceTime(answer.timestampNanoseconds) + (answer.hasValues ? "" : " · values not recorded");
               for (const entry of answer.entries) {
                 const tr = element("tr");
                 tr.appendChild(element("td", entry.name, "name"));
@@ -394,7 +410,7 @@ enum PageAssets {
               const lines = answer.lines.map((line) => {
                 const fields = Object.keys(line).filter((k) => !["timeNanoseconds", "thread", "kind", "name"].includes(k))
                   .map((k) => k + "=" + (typeof line[k] === "string" ? line[k] : JSON.stringify(line[k])));
-                return duration(line.timeNanoseconds).padStart(10) + "  t" + line.thread + "  " + String(line.kind).padEnd(12) +
+                return traceTime(line.timeNanoseconds).padStart(12) + "  t" + line.thread + "  " + String(line.kind).padEnd(12) +
                   " " + (line.name || "") + (fields.length ? "  " + fields.join(" ") : "");
               });
               const box = $("events");

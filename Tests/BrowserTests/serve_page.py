@@ -73,6 +73,7 @@ def main():
     parser.add_argument("--grows", action="store_true", help="the events count must grow")
     parser.add_argument("--focus", help="click this node in the graph: the why panel must explain it")
     parser.add_argument("--action", type=int, help="click action N: the state panel must list the nodes after it")
+    parser.add_argument("--actions", action="store_true", help="report the actions list as shown (ordinal, name, detail)")
     parser.add_argument("--screenshot")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--driver", default="/usr/bin/chromedriver")
@@ -98,6 +99,12 @@ def main():
             "return Array.from(document.querySelectorAll('#graph g.node[data-name]')).map(g => g.getAttribute('data-name'))"),
             arguments.timeout, "graph nodes", failures) or []
         seen["graphNodes"] = len(drawn)
+        if arguments.actions:
+            seen["actions"] = wait_for(lambda: browser.execute_script(
+                "const items = Array.from(document.querySelectorAll('#actions li')).filter(li => li.querySelector('.ordinal'));"
+                "return items.length === 0 ? null : items.map(li => ({ordinal: li.querySelector('.ordinal').textContent,"
+                " name: li.querySelector('.name').textContent, detail: li.querySelector('.detail').textContent}))"),
+                arguments.timeout, "the actions list", failures) or []
         # Read in one script: the page redraws its tables on every update.
         hot = browser.execute_script(
             "return Array.from(document.querySelectorAll('#hot tbody td.name')).map(td => td.textContent)")

@@ -1,6 +1,7 @@
 import BuiltProducts
 import Foundation
 import Testing
+import ReactorInspector
 
 /// Debian's headless Chromium, driven by Selenium (`make browser` installs
 /// both; `REACTOR_BROWSER_PYTHON` names another Python with Selenium).
@@ -72,6 +73,32 @@ struct ServePageBrowserTests {
         #expect((seen["whySteps"] as? Int ?? 0) > 0, "\(run.output)")
         let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG screenshot")
+    }
+
+    /// The page writes an action's call, duration and trace time as `top`
+    /// and every other view do (DurationText), from the same figures.
+    @Test func actionsReadAsTheCommandLineWritesThem() throws {
+        let trace = try SampleTrace.todos.get()
+        let server = try InspectorClient(trace: trace.path)
+        let run = try HeadlessBrowser.drive(["--url", "http://127.0.0.1:\(server.port)/", "--actions"])
+        #expect(run.status == 0, "\(run.output)")
+        let shown = (run.report["seen"] as? [String: Any])?["actions"] as? [[String: String]] ?? []
+        #expect(!shown.isEmpty, "\(run.output)")
+        let top = try BuiltProducts.inspect("top", trace.path, "--json")
+        let snapshot = try #require(try JSONSerialization.jsonObject(with: Data(top.stdout.utf8)) as? [String: Any])
+        let actions = try #require(snapshot["actions"] as? [[String: Any]])
+        for action in actions {
+            let ordinal = try #require(action["ordinal"] as? Int)
+            guard let row = shown.first(where: { $0["ordinal"] == "#\(ordinal)" }) else {
+                Issue.record("action #\(ordinal) is not on the page: \(shown)")
+                continue
+            }
+            let name = try #require(action["name"] as? String), arguments = action["arguments"] as? String ?? ""
+            let at = try #require((action["atNanoseconds"] as? NSNumber)?.uint64Value)
+            let duration = try #require((action["durationNanoseconds"] as? NSNumber)?.uint64Value)
+            #expect(row["name"] == (arguments.isEmpty ? name : "\(name) \(arguments)"))
+            #expect(row["detail"] == "  \(DurationText.format(duration)) at \(DurationText.formatTime(at))")
+        }
     }
 
     @Test func hostileNamesShowAsTextAndRunNothing() throws {
