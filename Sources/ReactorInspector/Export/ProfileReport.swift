@@ -62,37 +62,9 @@ public struct ProfileReport {
             issues: profile.issues.reduce(0) { $0 + $1.count })
     }
 
-    /// `12.5 ms`, `340 µs`, `80 ns`, `2.1 s`: a duration in its natural unit.
+    /// `12.5 ms`, `340 µs`, `80 ns`, `2.10 s`: a duration as every view writes
+    /// it (``DurationText/format(_:)``, three significant digits).
     static func duration(_ nanoseconds: UInt64) -> String {
-        switch nanoseconds {
-        case ..<1_000: "\(nanoseconds) ns"
-        case ..<1_000_000: "\(significant(Double(nanoseconds) / 1e3)) µs"
-        case ..<1_000_000_000: "\(significant(Double(nanoseconds) / 1e6)) ms"
-        default: "\(significant(Double(nanoseconds) / 1e9)) s"
-        }
-    }
-
-    /// Three significant digits at most: `1.23`, `12.3`, `123`.
-    static func significant(_ value: Double) -> String {
-        let decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2
-        var text = String(format3: value, decimals: decimals)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
-        }
-        return text
-    }
-}
-
-extension String {
-    /// `value` with exactly `decimals` decimals, without Foundation's locale-dependent formatting.
-    init(format3 value: Double, decimals: Int) {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int64((value * scale).rounded())
-        let whole = scaled / Int64(scale)
-        var fraction = String(abs(scaled % Int64(scale)))
-        while fraction.count < decimals { fraction = "0" + fraction }
-        self = decimals == 0 ? String(whole) : "\(whole).\(fraction)"
+        DurationText.format(nanoseconds)
     }
 }
