@@ -62,7 +62,7 @@ enum PageAssets {
               <h2>State</h2><span id="state-moment" class="detail">pick an action</span>
               <span class="spacer"></span>
               <button id="state-previous" type="button">◀</button>
-              <input id="state-at" type="text" size="9" placeholder="action:N or 2ms" aria-label="moment">
+              <input id="state-at" type="text" size="16" placeholder="action:N or 2ms" aria-label="moment">
               <button id="state-next" type="button">▶</button>
             </div>
             <table id="state">
