@@ -56,9 +56,9 @@ extension TraceFile {
     static func model<Report>(at moment: TraceMoment, options: TraceModelOptions,
                               pass: (TraceModelBuilder) throws(StateError) -> (TraceModel, Report))
         throws(StateError) -> (TraceModel, ResolvedMoment, Report) {
-        var options = options
         switch moment {
         case let .time(time):
+            var options = options
             options.until = time
             options.snapshotAt = time
             let (model, report) = try pass(TraceModelBuilder(options: options))
@@ -67,8 +67,9 @@ extension TraceFile {
             }
             return (model, ResolvedMoment(moment: moment, timestamp: time, action: nil), report)
         case let .afterAction(ordinal):
-            options.untilAction = ordinal
-            let builder = TraceModelBuilder(options: options)
+            var actionOptions = options
+            actionOptions.untilAction = ordinal
+            let builder = TraceModelBuilder(options: actionOptions)
             var (model, report) = try pass(builder)
             let end: ActionEnd
             switch builder.actionMoment {
@@ -77,10 +78,7 @@ extension TraceFile {
             case nil: preconditionFailure("the builder was asked for an action's moment")
             }
             if model.lastTimestamp > end.ended {
-                options.untilAction = nil
-                options.until = end.ended
-                options.snapshotAt = end.ended
-                (model, report) = try pass(TraceModelBuilder(options: options))
+                (model, _, report) = try Self.model(at: .time(end.ended), options: options, pass: pass)
             }
             return (model, ResolvedMoment(moment: moment, timestamp: end.ended, action: end), report)
         }
