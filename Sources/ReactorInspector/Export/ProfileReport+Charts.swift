@@ -31,7 +31,7 @@ extension ProfileReport {
             let y = top + plotHeight - barHeight
             let low = RerunHistogram.lowerBound(ofBucket: bucket)
             let high = RerunHistogram.lowerBound(ofBucket: bucket + 1)
-            let label = "\(Self.duration(low))–\(Self.duration(high))"
+            let label = "\(DurationText.format(low))–\(DurationText.format(high))"
             svg += "<g><title>\(Self.x(label)): \(count) reruns</title>"
             svg += "<rect class=\"bar\" x=\"\(Self.f(xPosition))\" y=\"\(Self.f(y))\" width=\"\(Self.f(barWidth))\" height=\"\(Self.f(max(barHeight, count > 0 ? 1 : 0)))\" rx=\"2\"/>"
             if count > 0 {
@@ -39,7 +39,7 @@ extension ProfileReport {
             }
             svg += "</g>"
             if buckets.count <= 16 || slotIndex % 2 == 0 {
-                svg += "<text class=\"axis\" x=\"\(Self.f(xPosition + barWidth / 2))\" y=\"\(Self.f(top + plotHeight + 16))\" text-anchor=\"middle\">≥\(Self.x(Self.duration(low)))</text>"
+                svg += "<text class=\"axis\" x=\"\(Self.f(xPosition + barWidth / 2))\" y=\"\(Self.f(top + plotHeight + 16))\" text-anchor=\"middle\">≥\(Self.x(DurationText.format(low)))</text>"
             }
         }
         svg += "<text class=\"axis-title\" x=\"\(Self.f(left + plotWidth / 2))\" y=\"\(Self.f(height - 6))\" text-anchor=\"middle\">rerun duration (power-of-two buckets)</text>"
@@ -98,9 +98,9 @@ extension ProfileReport {
             let cssClass = lane.1 == .action ? "span-action" : "span-flush"
             for run in merged {
                 let title = run.count == 1
-                    ? "\(run.label) at \(DurationText.formatTime(run.began)): \(Self.duration(run.duration)), \(run.reruns) reruns"
+                    ? "\(run.label) at \(DurationText.formatTime(run.began)): \(DurationText.format(run.duration)), \(run.reruns) reruns"
                     : "\(run.count) \(lane.1 == .action ? "actions" : "flushes") (\(run.label)) from \(DurationText.formatTime(run.began))"
-                      + " to \(DurationText.formatTime(run.ended)): \(Self.duration(run.duration)) in all, \(run.reruns) reruns"
+                      + " to \(DurationText.formatTime(run.ended)): \(DurationText.format(run.duration)) in all, \(run.reruns) reruns"
                 svg += "<rect class=\"\(cssClass)\" x=\"\(Self.f(run.x0))\" y=\"\(Self.f(y + 3))\" width=\"\(Self.f(run.x1 - run.x0))\" height=\"\(laneHeight - 6)\" rx=\"2\"><title>\(Self.x(title))</title></rect>"
             }
         }

@@ -21,7 +21,7 @@ extension ProfileReport {
         <header>
         <div class="brand">Reactor profile</div>
         <h1>\(Self.x(traceName))</h1>
-        <p class="subtitle">\(Self.x(Self.duration(profile.durationNanoseconds))) traced · \(profile.eventCount) events · \(profile.threads.count) thread\(profile.threads.count == 1 ? "" : "s")</p>
+        <p class="subtitle">\(Self.x(DurationText.format(profile.durationNanoseconds))) traced · \(profile.eventCount) events · \(profile.threads.count) thread\(profile.threads.count == 1 ? "" : "s")</p>
         </header>
         <main>
         <section class="cards">
@@ -30,10 +30,10 @@ extension ProfileReport {
         let flushes = profile.flushes
         let cards: [(String, String, String)] = [
             ("Reruns", "\(totals.reruns)", "in \(profile.computations.filter { $0.reruns > 0 }.count) computations"),
-            ("Rerun time", Self.duration(totals.rerunNanoseconds), "all reruns, nested included"),
+            ("Rerun time", DurationText.format(totals.rerunNanoseconds), "all reruns, nested included"),
             ("Computations", "\(totals.computations)", "\(profile.computations.count) distinct names"),
             ("Actions", "\(totals.actions)", "\(profile.actions.count) distinct"),
-            ("Flushes", "\(flushes.count)", flushes.count == 0 ? "none" : "longest \(Self.duration(flushes.maxNanoseconds))"),
+            ("Flushes", "\(flushes.count)", flushes.count == 0 ? "none" : "longest \(DurationText.format(flushes.maxNanoseconds))"),
             ("Issues", "\(totals.issues)", totals.issues == 0 ? "none reported" : profile.issues.map { "\($0.count) \($0.kind.budgetName)" }.joined(separator: ", ")),
         ]
         for (index, card) in cards.enumerated() {
@@ -53,9 +53,9 @@ extension ProfileReport {
                 var instances = computation.instances > 1 ? " <span class=\"muted\">×\(computation.instances)</span>" : ""
                 if let site = computation.site { instances += " <span class=\"muted site\">\(Self.x(site))</span>" }
                 page += "<tr><td class=\"name\"><span class=\"kind kind-\(computation.kind)\">\(computation.kind)</span> <code>\(Self.x(computation.name))</code>\(instances)</td>"
-                page += "<td class=\"num\">\(stats.runs)</td><td class=\"num\">\(stats.reruns)</td><td class=\"num\">\(Self.x(Self.duration(stats.totalNanoseconds)))</td>"
+                page += "<td class=\"num\">\(stats.runs)</td><td class=\"num\">\(stats.reruns)</td><td class=\"num\">\(Self.x(DurationText.format(stats.totalNanoseconds)))</td>"
                 page += "<td class=\"bar-col\"><div class=\"meter\"><div style=\"width:\(Self.f(max(share * 100, 1.5)))%\"></div></div></td>"
-                page += "<td class=\"num\">\(Self.x(Self.duration(stats.selfNanoseconds)))</td><td class=\"num\">\(Self.x(Self.duration(stats.meanNanoseconds)))</td><td class=\"num\">\(Self.x(Self.duration(stats.maxNanoseconds)))</td>"
+                page += "<td class=\"num\">\(Self.x(DurationText.format(stats.selfNanoseconds)))</td><td class=\"num\">\(Self.x(DurationText.format(stats.meanNanoseconds)))</td><td class=\"num\">\(Self.x(DurationText.format(stats.maxNanoseconds)))</td>"
                 page += "<td class=\"chain\">\(chainHTML(computation.latestRerunCause))</td></tr>\n"
             }
             page += "</tbody></table>"
@@ -71,8 +71,8 @@ extension ProfileReport {
             page += "<table><thead><tr><th>Action</th><th class=\"num\">Calls</th><th class=\"num\">Reruns caused</th><th class=\"num\">Worst call</th><th class=\"num\">Total time</th><th class=\"num\">Longest</th><th>Worst call’s arguments</th></tr></thead><tbody>\n"
             for action in actions {
                 page += "<tr><td><code>\(Self.x(action.qualifiedName))</code></td><td class=\"num\">\(action.invocations)</td><td class=\"num\">\(action.rerunsCaused)</td>"
-                page += "<td class=\"num\">\(action.maxRerunsPerInvocation)</td><td class=\"num\">\(Self.x(Self.duration(action.totalNanoseconds)))</td>"
-                page += "<td class=\"num\">\(Self.x(Self.duration(action.maxNanoseconds)))</td><td><code class=\"args\">\(Self.x(action.worstInvocationArguments))</code></td></tr>\n"
+                page += "<td class=\"num\">\(action.maxRerunsPerInvocation)</td><td class=\"num\">\(Self.x(DurationText.format(action.totalNanoseconds)))</td>"
+                page += "<td class=\"num\">\(Self.x(DurationText.format(action.maxNanoseconds)))</td><td><code class=\"args\">\(Self.x(action.worstInvocationArguments))</code></td></tr>\n"
             }
             page += "</tbody></table>"
         }
@@ -84,12 +84,11 @@ extension ProfileReport {
         page += "<section><h2>Timeline</h2><p class=\"lead\">Actions and flushes over the trace, per thread. Hover for details.</p>\(timelineSVG())</section>\n"
 
         if let graphSVG {
-            let names = Set(hot.prefix(5).map(\.name))
-            let outlined = hot.prefix(5).count
+            let outlined = hot.prefix(5)
             page += "<section><h2>Dependency graph</h2><p class=\"lead\">Autoruns are boxes, computeds hexagons, state ellipses (as the legend says); fill colour shows total run time (first runs included), and "
-            page += outlined == 1 ? "the hottest by rerun time is outlined in blue: " : "the \(outlined) hottest by rerun time are outlined in blue: "
-            page += hot.prefix(5).map { "<code>\(Self.x($0.name))</code>" }.joined(separator: ", ")
-            page += ".</p><div class=\"graph\">\(SVGEmbedding.inline(graphSVG, highlighted: names))</div></section>\n"
+            page += outlined.count == 1 ? "the hottest by rerun time is outlined in blue: " : "the \(outlined.count) hottest by rerun time are outlined in blue: "
+            page += outlined.map { "<code>\(Self.x($0.name))</code>" }.joined(separator: ", ")
+            page += ".</p><div class=\"graph\">\(SVGEmbedding.inline(graphSVG, highlighted: Set(outlined.map(\.name))))</div></section>\n"
         }
 
         let issues = profile.issues

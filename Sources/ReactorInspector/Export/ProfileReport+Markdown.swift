@@ -8,10 +8,10 @@ extension ProfileReport {
         var lines = [
             "### Reactor profile: \(cell(traceName))",
             "",
-            "\(Self.duration(profile.durationNanoseconds)) traced · \(profile.eventCount) events · "
-                + "**\(totals.reruns) reruns** (\(Self.duration(totals.rerunNanoseconds))) in \(totals.computations) computations · "
+            "\(DurationText.format(profile.durationNanoseconds)) traced · \(profile.eventCount) events · "
+                + "**\(totals.reruns) reruns** (\(DurationText.format(totals.rerunNanoseconds))) in \(totals.computations) computations · "
                 + "\(totals.actions) actions · \(profile.flushes.count) flushes"
-                + (profile.flushes.count > 0 ? " (longest \(Self.duration(profile.flushes.maxNanoseconds)))" : "")
+                + (profile.flushes.count > 0 ? " (longest \(DurationText.format(profile.flushes.maxNanoseconds)))" : "")
                 + " · \(totals.issues == 0 ? "no issues" : "⚠️ \(totals.issues) issues")",
             "",
         ]
@@ -23,8 +23,8 @@ extension ProfileReport {
                 let stats = computation.stats
                 let site = computation.site.map { " (\(code($0)))" } ?? ""
                 lines.append("| \(code(computation.name))\(site) | \(computation.kind) | \(stats.runs) | \(stats.reruns) | "
-                             + "\(Self.duration(stats.totalNanoseconds)) | \(Self.duration(stats.selfNanoseconds)) | "
-                             + "\(Self.duration(stats.meanNanoseconds)) | \(Self.duration(stats.maxNanoseconds)) |")
+                             + "\(DurationText.format(stats.totalNanoseconds)) | \(DurationText.format(stats.selfNanoseconds)) | "
+                             + "\(DurationText.format(stats.meanNanoseconds)) | \(DurationText.format(stats.maxNanoseconds)) |")
             }
             if hot.count > limit { lines.append(""); lines.append("… \(hot.count - limit) more computations reran.") }
             lines.append("")
@@ -35,7 +35,7 @@ extension ProfileReport {
             lines.append("| --- | ---: | ---: | ---: | ---: |")
             for action in actions.prefix(limit) {
                 lines.append("| \(code(action.qualifiedName)) | \(action.invocations) | \(action.rerunsCaused) | "
-                             + "\(action.maxRerunsPerInvocation) | \(Self.duration(action.totalNanoseconds)) |")
+                             + "\(action.maxRerunsPerInvocation) | \(DurationText.format(action.totalNanoseconds)) |")
             }
             lines.append("")
         }

@@ -61,10 +61,4 @@ public struct ProfileReport {
             actions: profile.actions.reduce(0) { $0 + $1.invocations },
             issues: profile.issues.reduce(0) { $0 + $1.count })
     }
-
-    /// `12.5 ms`, `340 µs`, `80 ns`, `2.10 s`: a duration as every view writes
-    /// it (``DurationText/format(_:)``, three significant digits).
-    static func duration(_ nanoseconds: UInt64) -> String {
-        DurationText.format(nanoseconds)
-    }
 }
