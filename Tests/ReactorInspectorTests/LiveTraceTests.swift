@@ -95,12 +95,8 @@ import Testing
         #expect(try live.poll() == 0)
         guard case .waiting = live.status else { Issue.record("not waiting: \(live.status)"); return }
         // It did not grow since: truncated.
-        #expect(throws: TraceFileError.self) { try live.poll() }
-        do {
-            try live.poll()
-        } catch {
-            #expect(error.description.contains("truncated inside its header"), "\(error)")
-        }
+        let error = #expect(throws: TraceFileError.self) { try live.poll() }
+        #expect(error?.description.contains("truncated inside its header") == true, "\(String(describing: error))")
 
         // With patience, the same file is waited for.
         let patient = LiveTrace(path: path)
