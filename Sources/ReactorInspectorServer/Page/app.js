@@ -245,6 +245,15 @@
     const url = state.focus ? "/api/graph?depth=2&focus=" + encodeURIComponent(state.focus) : "/api/graph";
     try {
       const answer = await getJSON(url);
+      if (answer.nodes.length === 0) {
+        const box = $("graph");
+        clear(box);
+        view.svg = null;
+        box.appendChild(element("p", "no node recorded yet", "empty"));
+        state.graphVersion = answer.graphVersion;
+        $("graph-caption").textContent = "";
+        return;
+      }
       const parsed = new DOMParser().parseFromString(answer.svg, "image/svg+xml");
       const root = parsed.documentElement;
       if (root.nodeName !== "svg") throw new Error("the graph could not be read");

@@ -96,3 +96,16 @@ extension TraceTimeline {
         return builder.finish(importer)
     }
 }
+
+extension TraceTimeline {
+    /// The timeline of `events` (a whole trace, in order) between `from` and
+    /// `to` (nil: the first or last event's time) for a picture `width` pixels wide.
+    public static func build(_ events: [TraceEvent], from: UInt64? = nil, to: UInt64? = nil, width: Int) -> TraceTimeline {
+        let first = from ?? events.map(\.timestamp).min() ?? 0
+        let last = to ?? events.map(\.timestamp).max() ?? 0
+        var builder = TraceTimelineBuilder(from: first, to: max(last, first), width: width)
+        let importer = TraceModelBuilder()
+        for event in events { importer.consume(event, visiting: &builder) }
+        return builder.finish(importer)
+    }
+}
