@@ -30,10 +30,29 @@ package struct InspectorAPI: Sendable {
         return Self.json(text: (try? JSONText.encode(snapshot)) ?? "")
     }
 
-    /// The dependency graph as SVG (rendered by Graphviz) with the name of each drawn node.
-    package func graph(focus: String?, depth: Int, top: Int?) -> InspectorResponse {
+    /// The dependency graph as SVG (rendered by Graphviz) with the name of each drawn node;
+    /// with `at`, as it stood at that moment (`graph --at`: a pass over the trace up to it).
+    package func graph(focus: String?, depth: Int, top: Int?, at: String? = nil) -> InspectorResponse {
         let current = follower.current
-        guard let model = current.model else { return Self.waiting(current.status) }
+        guard var model = current.model else { return Self.waiting(current.status) }
+        var moment: UInt64?
+        if let at {
+            let parsed: TraceMoment
+            switch TraceMoment.parse(at) {
+            case let .success(value): parsed = value
+            case let .failure(error): return Self.error(status: 400, error.description)
+            }
+            do {
+                let (atModel, resolved, _) = try TraceFile.model(path: follower.path, at: parsed)
+                model = atModel
+                moment = resolved.timestamp
+            } catch {
+                switch error {
+                case .moment: return Self.error(status: 404, error.description)
+                default: return Self.error(status: 500, error.description)
+                }
+            }
+        }
         let selection: GraphSelection
         if let focus, !focus.isEmpty {
             selection = .focus(name: focus, depth: depth)
@@ -44,7 +63,8 @@ package struct InspectorAPI: Sendable {
         }
         do {
             let title = (follower.path as NSString).lastPathComponent
-            let rendered = try GraphRenderer.render(model: model, options: GraphOptions(selection: selection), title: title)
+            let rendered = try GraphRenderer.render(model: model, options: GraphOptions(selection: selection, at: moment),
+                                                    title: title)
             let answer = GraphAnswer(
                 version: current.version, graphVersion: current.graphVersion, svg: rendered.output,
                 nodes: rendered.graph.nodes.enumerated().map { index, node in

@@ -73,7 +73,8 @@ struct InspectorHandler: HTTPHandler {
             let focus = query["focus"]
             let depth = number("depth", default: 2, in: 0...20)
             let top = query["top"].flatMap(Int.init).map { min(max($0, 1), 10_000) }
-            return Self.response(await Self.offloaded(on: Self.graphWork) { api.graph(focus: focus, depth: depth, top: top) })
+            let at = query["at"].flatMap { $0.isEmpty ? nil : $0 }
+            return Self.response(await Self.offloaded(on: Self.graphWork) { api.graph(focus: focus, depth: depth, top: top, at: at) })
         case .why:
             guard let name = query["node"], !name.isEmpty else {
                 return Self.response(InspectorAPI.error(status: 400, "name the computation: /api/why?node=NAME"))

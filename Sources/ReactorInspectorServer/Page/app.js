@@ -242,7 +242,9 @@
     if (state.graphBusy && !force) return;
     state.graphBusy = true;
     state.graphAt = Date.now();
-    const url = state.focus ? "/api/graph?depth=2&focus=" + encodeURIComponent(state.focus) : "/api/graph";
+    const atMoment = $("graph-moment").checked && state.moment ? state.moment : null;
+    const url = (state.focus ? "/api/graph?depth=2&focus=" + encodeURIComponent(state.focus) : "/api/graph?") +
+      (atMoment ? "&at=" + encodeURIComponent(atMoment) : "");
     try {
       const answer = await getJSON(url);
       if (answer.nodes.length === 0) {
@@ -261,7 +263,7 @@
       state.graphKeys = new Map(answer.nodes.map((node) => [node.id, node.name]));
       state.graphVersion = answer.graphVersion;
       const box = $("graph");
-      const sameGraph = view.svg && view.box && view.focus === state.focus && !force;
+      const sameGraph = view.svg && view.box && view.focus === state.focus && view.moment === atMoment && !force;
       const kept = sameGraph ? Object.assign({}, view.box) : null;
       clear(box);
       // The pane sizes the picture; the viewBox says which part of the graph it shows.
@@ -271,6 +273,7 @@
       box.appendChild(svg);
       view.svg = svg;
       view.focus = state.focus;
+      view.moment = atMoment;
       const vb = svg.viewBox && svg.viewBox.baseVal;
       view.base = vb && vb.width > 0 ? { x: vb.x, y: vb.y, w: vb.width, h: vb.height } : { x: 0, y: 0, w: 100, h: 100 };
       // A redraw of the same graph keeps the user's zoom and pan; a new one is fitted.
@@ -289,7 +292,8 @@
         for (const name of answer.names.slice(0, 5000)) { const option = element("option"); option.value = name; names.appendChild(option); }
       }
       state.names = answer.names;
-      $("graph-caption").textContent = (state.focus ? "around " + state.focus + " · " : "") + count(answer.nodes.length) +
+      $("graph-caption").textContent = (atMoment ? "at " + atMoment + " · " : "") +
+        (state.focus ? "around " + state.focus + " · " : "") + count(answer.nodes.length) +
         (answer.nodes.length === 1 ? " node" : " nodes") + " drawn" + (answer.notice ? " · " + answer.notice : "");
       // A focused graph keeps its node in the middle of the pane.
       if (state.focus && !kept) { const group = nodeGroup(state.focus); if (group) centreOn(group); }
@@ -337,6 +341,7 @@
     $("graph-zoom-in").addEventListener("click", () => zoomGraph(1 / 1.5));
     $("graph-zoom-out").addEventListener("click", () => zoomGraph(1.5));
     $("graph-find").addEventListener("submit", (event) => { event.preventDefault(); searchGraph(); });
+    $("graph-moment").addEventListener("change", () => loadGraph(true));
     $("graph-search").addEventListener("change", () => searchGraph());
   }
 
@@ -411,6 +416,8 @@
         previousMoment ? getJSON("/api/state?at=" + encodeURIComponent(previousMoment)).catch(() => null) : Promise.resolve(null),
       ]);
       if (state.moment !== moment) return;
+      $("graph-moment").disabled = false;
+      if ($("graph-moment").checked) loadGraph(true);
       clear(body);
       const earlier = new Map(before ? before.entries.map((entry) => [entry.id, entry]) : []);
       let changed = 0;
