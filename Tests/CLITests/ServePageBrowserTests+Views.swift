@@ -89,6 +89,18 @@ extension ServePageBrowserTests {
         print("1,000 computations: first draw \(seen["firstDrawMilliseconds"] ?? "?") ms, zoom \(seen["zoomMilliseconds"] ?? "?") ms")
     }
 
+    /// 5,000 computations: the page opens them as layers, a layer opens, and
+    /// the timeline draws; no script fails.
+    @Test func aFiveThousandNodeGraphOpensAsLayers() throws {
+        let trace = try SampleTrace.record("stress", ["--computations", "5000", "--writes", "4", "--seed", "2"],
+                                           file: "stress-5000")
+        let server = try InspectorClient(trace: trace.path)
+        let run = try HeadlessBrowser.drive(["--url", "http://127.0.0.1:\(server.port)/", "--layers", "--timeline",
+                                             "--timeout", "120"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(((run.report["seen"] as? [String: Any])?["layerNodes"] as? Int ?? 0) > 1, "\(run.output)")
+    }
+
     /// A trace with no event at all, and one with no action on one thread: the
     /// page says so and no script fails.
     @Test func emptyAndActionlessTracesShowWithoutErrors() throws {
