@@ -36,9 +36,9 @@ extension TraceIndex {
         put(batches.count)
         var offset: UInt64 = 0, first: UInt64 = 0
         for batch in batches {
-            put(batch.endOffset - offset)
+            put(batch.endOffset &- offset)
             put(Varint.zigzagDelta(batch.firstTime, from: first))
-            put(batch.lastTime - batch.firstTime)
+            put(batch.lastTime &- batch.firstTime)
             offset = batch.endOffset
             first = batch.firstTime
         }

@@ -25,7 +25,7 @@ extension TraceIndex {
     /// The index beside the trace at `tracePath`, checked against the trace as
     /// it is now; nil when there is none, or an error saying why the one there
     /// cannot be used.
-    static func load(forTrace tracePath: String) throws(TraceIndexError) -> TraceIndex? {
+    public static func load(forTrace tracePath: String) throws(TraceIndexError) -> TraceIndex? {
         let path = Self.path(forTrace: tracePath)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {

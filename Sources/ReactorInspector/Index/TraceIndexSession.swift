@@ -36,12 +36,38 @@ final class TraceIndexSession {
     /// moment of ``TraceModelOptions/untilAction``) needs.
     func model(builder: TraceModelBuilder, progress: ((Int) -> Void)?) throws(TraceFileError)
         -> (TraceModel, TraceReadReport) {
+        let (report, stoppedEarly) = try forEachBatch(progress: progress,
+                                                      until: { builder.options.until ?? builder.decidedActionMoment }) {
+            builder.consume($0)
+        }
+        var model = builder.finish()
+        if stoppedEarly, let index {
+            // What the unread rest would have added to the figures that count every event read.
+            model.eventCount = index.events
+            model.threadCount = max(model.threadCount, index.threadCount)
+            model.latestTimestampRead = max(model.latestTimestampRead, index.latestTimestamp)
+            model.hasValues = model.hasValues || index.hasValues
+        }
+        model.skippedEvents = report.skippedEvents
+        model.clockEvents = report.clockEvents
+        return (model, report)
+    }
+
+    /// Lends `body` the trace's batches in order, as ``TraceFile/forEachBatch(path:progressEvery:progress:_:)``
+    /// does, and returns the same report. With a fitting index it stops once
+    /// no chunk left can hold an event at or before `until()` (asked after
+    /// each batch; nil: not known yet), and the report is the index's (the
+    /// whole trace's), with true; otherwise it reads to the end and leaves a
+    /// new index beside the trace.
+    func forEachBatch(progress: ((Int) -> Void)?, until: () -> UInt64?,
+                      _ body: (borrowing TraceEventBatch) -> Void) throws(TraceFileError)
+        -> (TraceReadReport, stoppedEarly: Bool) {
         let identity = try? TraceIndex.identity(ofTrace: tracePath)
         var trusted = index
         var collector = TraceIndexCollector()
         var position = 0
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
-            builder.consume(batch)
+            body(batch)
             collector.add(batch)
         } ended: { endOffset in
             let batch = collector.finishBatch(endOffset: endOffset)
@@ -52,27 +78,16 @@ final class TraceIndexSession {
                 return true
             }
             position += 1
-            // Read on unless no later chunk can hold an event at or before the builder's moment.
-            guard let bound = builder.options.until ?? builder.decidedActionMoment else { return true }
+            // Read on unless no later chunk can hold an event at or before the moment.
+            guard let bound = until() else { return true }
             return !index.nothingAtOrBefore(bound, from: position)
         }
-        var model = builder.finish()
-        if stoppedEarly, let index = trusted {
-            // What the unread rest would have added to the figures that count every event read.
-            model.eventCount = index.events
-            model.threadCount = max(model.threadCount, index.threadCount)
-            model.latestTimestampRead = max(model.latestTimestampRead, index.latestTimestamp)
-            model.hasValues = model.hasValues || index.hasValues
-            model.skippedEvents = index.skippedEvents
-            model.clockEvents = index.clockEvents
-            return (model, index.readReport(path: tracePath))
-        }
-        model.skippedEvents = report.skippedEvents
-        model.clockEvents = report.clockEvents
+        if stoppedEarly, let index = trusted { return (index.readReport(path: tracePath), true) }
         if trusted == nil || position != trusted?.batches.count {
+            index = nil
             leaveIndex(collector: collector, report: report, identity: identity)
         }
-        return (model, report)
+        return (report, false)
     }
 
     /// Writes the index a whole pass collected, if the trace was whole and unchanged while read.
