@@ -21,7 +21,7 @@ struct TraceArgument: ParsableArguments {
     /// Builds the model in one streaming pass.
     func model(options: TraceModelOptions = TraceModelOptions(), output: OutputOptions) throws -> Loaded<TraceModel> {
         let (model, report) = try Self.reading(path, output: output) { progress throws(TraceFileError) in
-            try TraceFile.model(path: path, options: options, progress: progress)
+            try TraceFile.model(path: path, options: options, index: indexUse, progress: progress)
         }
         return Loaded(value: model, report: report)
     }
@@ -56,7 +56,7 @@ extension TraceArgument {
     /// Lends the events to `body` a batch at a time, read in place.
     func forEachBatch(output: OutputOptions, _ body: (borrowing TraceEventBatch) -> Void) throws -> TraceReadReport {
         try Self.reading(path, output: output) { progress throws(TraceFileError) in
-            try TraceFile.forEachBatch(path: path, progress: progress, body)
+            try TraceFile.forEachBatch(path: path, until: nil, index: indexUse, progress: progress, body)
         }
     }
 }

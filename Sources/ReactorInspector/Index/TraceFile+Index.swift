@@ -16,4 +16,16 @@ extension TraceFile {
         return try TraceIndexSession(tracePath: path, note: note).forEachBatch(progress: progress, until: { until },
                                                                                body).0
     }
+
+    /// Builds the model of the trace at `path` in one streaming pass, as
+    /// ``model(path:options:progress:)`` does; with `index`
+    /// ``TraceIndexUse/automatic(note:)`` the pass also leaves an index beside
+    /// the trace when there is none that fits it (a model of the whole trace
+    /// reads it all either way).
+    public static func model(path: String, options: TraceModelOptions, index: TraceIndexUse,
+                             progress: ((Int) -> Void)? = nil) throws(TraceFileError) -> (TraceModel, TraceReadReport) {
+        guard case let .automatic(note) = index else { return try model(path: path, options: options, progress: progress) }
+        return try TraceIndexSession(tracePath: path, note: note)
+            .model(builder: TraceModelBuilder(options: options), progress: progress)
+    }
 }

@@ -10,11 +10,13 @@ extension TraceIndex {
     /// The identity of the trace at `path` as it is now: its size and the
     /// checksums of its first and last ``identityBytes`` bytes.
     static func identity(ofTrace path: String) throws(TraceIndexError) -> Identity {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: a FIFO given as the trace must not hang here; only a regular file is indexed.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .unavailable(Self.reason(errno)) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .unavailable(Self.reason(errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .unavailable("\(path) is not a regular file") }
         let size = Int(status.st_size)
         let span = min(size, identityBytes)
         let head = try Self.read(descriptor, at: 0, count: span)
@@ -27,7 +29,7 @@ extension TraceIndex {
     /// cannot be used.
     public static func load(forTrace tracePath: String) throws(TraceIndexError) -> TraceIndex? {
         let path = Self.path(forTrace: tracePath)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw .unavailable("cannot read \(path): \(Self.reason(errno))")
