@@ -5,8 +5,8 @@ import ReactorTraceFormat
 /// from the trace alone, never required (docs/INSPECT.md, "The index").
 ///
 /// It holds, per batch of events (a chunk that holds any, in file order),
-/// where the chunk ends in the file and the times of its first and last
-/// event; and how the whole pass went (its ``TraceReadReport`` and the
+/// where the chunk ends in the file and the earliest and latest time of its
+/// events; and how the whole pass went (its ``TraceReadReport`` and the
 /// figures of the model that depend on every event read: events, threads,
 /// the latest time, whether the trace has values). A question about a moment
 /// (`state --at`, `graph --at`) reads the trace from its start only as far as
@@ -21,9 +21,9 @@ public struct TraceIndex: Sendable, Equatable {
     public struct Batch: Sendable, Equatable {
         /// The file offset right after the chunk.
         public var endOffset: UInt64
-        /// The time of its first event (its earliest: a chunk is one thread's, whose times never decrease).
+        /// The earliest time of its events.
         public var firstTime: UInt64
-        /// The time of its last event (its latest).
+        /// The latest time of its events.
         public var lastTime: UInt64
     }
 

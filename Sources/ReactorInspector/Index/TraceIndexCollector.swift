@@ -12,9 +12,15 @@ struct TraceIndexCollector {
     /// Takes a batch (never empty); ``finishBatch(endOffset:)`` follows once the reader says where it ended.
     mutating func add(_ batch: borrowing TraceEventBatch) {
         let events = batch.events
-        // One thread's times never decrease: the first is the earliest, the last the latest.
-        first = events[0].timestamp
-        last = events[events.count - 1].timestamp
+        // The earliest and latest of every event, not the first and last: the stop rule must
+        // not depend on a reader's times never decreasing within a chunk.
+        var earliest = UInt64.max, latestInBatch: UInt64 = 0
+        for event in events {
+            earliest = min(earliest, event.timestamp)
+            latestInBatch = max(latestInBatch, event.timestamp)
+        }
+        first = earliest
+        last = latestInBatch
         threads = max(threads, Int(batch.thread) + 1)
         if !hasValues {
             for event in events {
