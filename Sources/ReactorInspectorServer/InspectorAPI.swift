@@ -32,7 +32,8 @@ package struct InspectorAPI: Sendable {
 
     /// The dependency graph as SVG (rendered by Graphviz) with the name of each drawn node;
     /// with `at`, as it stood at that moment (`graph --at`: a pass over the trace up to it).
-    package func graph(focus: String?, depth: Int, top: Int?, at: String? = nil) -> InspectorResponse {
+    package func graph(focus: String?, depth: Int, top: Int?, at: String? = nil,
+                       layers: Set<Int>? = nil) -> InspectorResponse {
         let current = follower.current
         guard var model = current.model else { return Self.waiting(current.status) }
         var moment: UInt64?
@@ -56,6 +57,8 @@ package struct InspectorAPI: Sendable {
         let selection: GraphSelection
         if let focus, !focus.isEmpty {
             selection = .focus(name: focus, depth: depth)
+        } else if let layers {
+            selection = .layers(expanded: layers)
         } else if let top {
             selection = .top(top)
         } else {
@@ -68,9 +71,10 @@ package struct InspectorAPI: Sendable {
             let answer = GraphAnswer(
                 version: current.version, graphVersion: current.graphVersion, svg: rendered.output,
                 nodes: rendered.graph.nodes.enumerated().map { index, node in
-                    GraphAnswer.Node(id: DOTWriter.elementID(ofNodeAt: index), name: node.name, kind: node.kind.label)
+                    GraphAnswer.Node(id: DOTWriter.elementID(ofNodeAt: index), name: node.name, kind: node.kind.label,
+                                     layer: node.layer, members: node.layer == nil ? nil : node.members.count)
                 },
-                notice: rendered.graph.notice,
+                notice: rendered.graph.notice, totalNodes: rendered.graph.totalNodes,
                 names: Array(Set(model.nodes.map(\.name))).sorted())
             return Self.json(answer)
         } catch {
@@ -207,6 +211,9 @@ struct GraphAnswer: Encodable {
         let id: String
         let name: String
         let kind: String
+        /// For a layer drawn as one node: its layer, and how many nodes it stands for.
+        let layer: Int?
+        let members: Int?
     }
 
     let version: Int
@@ -214,6 +221,8 @@ struct GraphAnswer: Encodable {
     let svg: String
     let nodes: [Node]
     let notice: String?
+    /// How many nodes the whole graph has (drawn or not, before layers are grouped).
+    let totalNodes: Int
     /// Every node's name, drawn or not: what the page's search box can find.
     let names: [String]
 }

@@ -243,10 +243,21 @@
     state.graphBusy = true;
     state.graphAt = Date.now();
     const atMoment = $("graph-moment").checked && state.moment ? state.moment : null;
-    const url = (state.focus ? "/api/graph?depth=2&focus=" + encodeURIComponent(state.focus) : "/api/graph?") +
+    const url = (state.focus ? "/api/graph?depth=2&focus=" + encodeURIComponent(state.focus)
+      : state.layers ? "/api/graph?layers=" + Array.from(state.layers).sort((a, b) => a - b).join(",") : "/api/graph?") +
       (atMoment ? "&at=" + encodeURIComponent(atMoment) : "");
     try {
       const answer = await getJSON(url);
+      // A graph too large to draw whole opens as its layers, each one node.
+      if (!state.layersDecided && !state.focus) {
+        state.layersDecided = true;
+        if (answer.totalNodes > answer.nodes.length && !state.layers) {
+          state.layers = new Set();
+          state.graphBusy = false;
+          return loadGraph(true);
+        }
+      }
+      $("graph-layers").textContent = state.layers && !state.focus ? "Hottest" : "Layers";
       if (answer.nodes.length === 0) {
         const box = $("graph");
         clear(box);
@@ -261,6 +272,8 @@
       if (root.nodeName !== "svg") throw new Error("the graph could not be read");
       const svg = document.importNode(sanitize(root), true);
       state.graphKeys = new Map(answer.nodes.map((node) => [node.id, node.name]));
+      const layerOf = new Map(answer.nodes.filter((node) => node.layer !== undefined && node.layer !== null)
+        .map((node) => [node.id, node.layer]));
       state.graphVersion = answer.graphVersion;
       const box = $("graph");
       const sameGraph = view.svg && view.box && view.focus === state.focus && view.moment === atMoment && !force;
@@ -283,6 +296,16 @@
         if (name === undefined) continue;
         group.setAttribute("data-name", name);
         if (name === state.focus || name === state.selected) group.classList.add("focused");
+        const layer = layerOf.get(group.getAttribute("id"));
+        if (layer !== undefined) {
+          // A layer opens into its nodes.
+          group.setAttribute("data-layer", String(layer));
+          group.addEventListener("click", (event) => {
+            if (!view.moved) { state.layers.add(layer); loadGraph(true); }
+            event.stopPropagation();
+          });
+          continue;
+        }
         group.addEventListener("click", (event) => { if (!view.moved) focusOn(name); event.stopPropagation(); });
       }
       // Every node can be searched for, drawn or not.
@@ -342,6 +365,12 @@
     $("graph-zoom-out").addEventListener("click", () => zoomGraph(1.5));
     $("graph-find").addEventListener("submit", (event) => { event.preventDefault(); searchGraph(); });
     $("graph-moment").addEventListener("change", () => loadGraph(true));
+    $("graph-layers").addEventListener("click", () => {
+      state.layersDecided = true;
+      state.focus = null;
+      state.layers = state.layers ? null : new Set();
+      loadGraph(true);
+    });
     $("graph-search").addEventListener("change", () => searchGraph());
   }
 
@@ -744,7 +773,7 @@
   }, 250);
 
   document.addEventListener("DOMContentLoaded", () => {
-    $("graph-all").addEventListener("click", () => { state.focus = null; loadGraph(true); });
+    $("graph-all").addEventListener("click", () => { state.focus = null; state.layers = null; loadGraph(true); });
     $("events-form").addEventListener("submit", (event) => { event.preventDefault(); loadEvents(); });
     $("state-previous").addEventListener("click", () => stepState(-1));
     $("state-next").addEventListener("click", () => stepState(1));
