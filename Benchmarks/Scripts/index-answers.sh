@@ -58,13 +58,13 @@ trace_bytes=$(stat -c %s "$trace")
 
 echo "Trace: $(awk -v e="$events" 'BEGIN { printf "%.1f M", e / 1e6 }') events, $((trace_bytes / 1048576)) MB, stress --computations 1000."
 echo
-echo "| what | wall clock | peak RSS | against a \`hot\` pass |"
+echo "| what | wall clock | peak RSS | ratio |"
 echo "| --- | --: | --: | --- |"
 read -r hot_s hot_k <<< "$(measure hot "$trace" --no-index)"
-row '`hot` (one pass)' "$hot_s" "$hot_k" "1×"
+row '`hot` (one pass)' "$hot_s" "$hot_k" ""
 rm -f "$trace.rindex"
 read -r index_s index_k <<< "$(measure index "$trace")"
-row '`index` (build it)' "$index_s" "$index_k" "$(awk -v a="$index_s" -v b="$hot_s" 'BEGIN { printf "%.2f×", a / b }')"
+row '`index` (build it)' "$index_s" "$index_k" "$(awk -v a="$index_s" -v b="$hot_s" 'BEGIN { printf "%.2f× a \`hot\` pass", a / b }')"
 index_bytes=$(stat -c %s "$trace.rindex")
 for percent in 1 50 99; do
     at="$((duration / 100 * percent / 1000))us"
@@ -74,7 +74,7 @@ for percent in 1 50 99; do
         read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
         row "\`$command\` ($percent% in), by a pass" "$passes_s" "$passes_k"
         row "\`$command\` ($percent% in), with the index" "$indexed_s" "$indexed_k" \
-            "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.1f× faster than by a pass", b / (a > 0 ? a : 0.005) }')"
+            "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.3f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
     done
 done
 echo
