@@ -42,7 +42,7 @@ import Testing
         return result
     }
 
-    @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
+    @Test(arguments: SampleTrace.agreementSamples)
     func everyViewGivesTheSameFigures(sample: String) throws {
         let trace = try SampleTrace.named(sample)
         let hot = try Self.records(try Self.json("hot", trace.path, "--json", "--top", "1000000"))
@@ -182,7 +182,7 @@ import Testing
         return result
     }
 
-    @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
+    @Test(arguments: SampleTrace.agreementSamples)
     func replayShowsTheRunsHotCounts(sample: String) throws {
         let trace = try SampleTrace.named(sample)
         let hot = Self.byName(try Self.records(try Self.json("hot", trace.path, "--json", "--top", "1000000")))
@@ -206,7 +206,7 @@ import Testing
         #expect(replayed == hot)
     }
 
-    @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
+    @Test(arguments: SampleTrace.agreementSamples)
     func replayTimesNeverGoBackWithinAThread(sample: String) throws {
         let trace = try SampleTrace.named(sample)
         let result = try BuiltProducts.run("reactor-inspect", ["replay", trace.path, "--json"])

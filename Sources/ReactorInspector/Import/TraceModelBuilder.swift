@@ -172,7 +172,16 @@ public final class TraceModelBuilder {
             if time > applyUntil {
                 // Past the moment asked for: read (for the trace's end), not applied.
                 if time > latestRead { latestRead = time }
-                if case .value = events[position].record { valuesAfterMoment = true }
+                switch events[position].record {
+                case .value: valuesAfterMoment = true
+                case let .nodeNamed(id, name, owner):
+                    // A node's name is its final name at every moment (docs/METRICS.md, "name"):
+                    // an `@Reactive` named on first access after the moment keeps that name.
+                    if let node = nodes.find(id) {
+                        nodes.named(node, name: batch.string(name), owner: nodes.find(owner) == nil ? 0 : owner)
+                    }
+                default: break
+                }
                 continue
             }
             if time > latest { latest = time }

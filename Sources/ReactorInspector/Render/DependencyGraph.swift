@@ -115,7 +115,7 @@ public struct DependencyGraph: Sendable {
                 throw .unknownNode(name: name, suggestions: Self.suggestions(for: name, in: full.nodes))
             }
             chosen = Self.neighbourhood(of: start, depth: max(0, depth), in: full)
-            note = "the nodes within \(max(0, depth)) edges of '\(name)'"
+            note = "the nodes within \(CountText.of(max(0, depth), "edge")) of '\(name)'"
         }
         if chosen.count < full.nodes.count, let what = note {
             omissionNote = "Showing \(chosen.count) of \(full.nodes.count) nodes: \(what). "

@@ -58,7 +58,7 @@ public struct BudgetCheck: Sendable, Equatable {
                         ? " and \(action.maxRerunsPerInvocation - action.worstInvocationReruns.count) more" : ""
                     return ["action \(action.qualifiedName)\(arguments)",
                             "reran " + action.worstInvocationReruns.joined(separator: ", ") + more,
-                            "\(action.rerunsCaused) reruns over \(action.invocations) invocations"]
+                            CountText.of(action.rerunsCaused, "rerun") + " over " + CountText.of(action.invocations, "invocation")]
                 }))
         }
         if let limit = budget.maxFlushMilliseconds {
