@@ -28,7 +28,7 @@ public struct BudgetCheck: Sendable, Equatable {
                 results.append(Self.evaluate(
                     rule: "\(rule.path).maxReruns", subject: "reruns of \(subjectSuffix)", limit: Double(limit),
                     format: { String(Int($0)) }, candidates: matching,
-                    value: { Double($0.reruns) }, name: \.name, cause: \.latestRerunCause))
+                    value: { Double($0.reruns) }, name: \.name, cause: \.dominantRerunCause))
             }
             if let limit = rule.maxTotalMilliseconds {
                 results.append(Self.evaluate(
