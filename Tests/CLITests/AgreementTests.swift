@@ -149,6 +149,12 @@ import Testing
                     attributes[key] = value
                 }
             }
+            if attributes["reactor.span.kind"] == "recording" {
+                // The recording's event count is the trace's: every event, as summary counts them.
+                let events = (span["attributes"] as? [[String: Any]] ?? []).first { $0["key"] as? String == "reactor.events" }
+                let count = ((events?["value"] as? [String: Any])?["intValue"]).flatMap { "\($0)" }
+                #expect(count == reader.end.map { "\($0.events)" }, "\(sample): reactor.events")
+            }
             guard attributes["reactor.span.kind"] == "run" else { continue }
             let key = Key(name: span["name"] as? String ?? "", kind: attributes["reactor.node.kind"] ?? "")
             let start = Int(span["startTimeUnixNano"] as? String ?? "") ?? 0
