@@ -91,6 +91,14 @@ extension TraceFile {
                 (model, _, report) = try Self.model(at: .time(end.ended), options: options, pass: pass)
             }
             return (model, ResolvedMoment(moment: moment, timestamp: end.ended, action: end), report)
+        case .end:
+            var (model, report) = try pass(TraceModelBuilder(options: options))
+            let last = model.latestTimestampRead
+            if model.snapshot == nil {
+                let live = Set(model.nodes.lazy.filter { $0.isAlive(at: last) }.map(\.id))
+                model.snapshot = TraceSnapshot(timestamp: last, liveNodes: live, edges: model.finalEdges)
+            }
+            return (model, ResolvedMoment(moment: moment, timestamp: last, action: nil), report)
         }
     }
 }
