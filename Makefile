@@ -25,11 +25,16 @@ define python_venv
 fi
 endef
 
-# Installs what a fresh Debian machine lacks (libgraphviz-dev for CGraphviz).
+# Installs what a fresh Debian machine lacks (libgraphviz-dev for CGraphviz,
+# libsqlite3-dev for CSQLite).
 setup:
 	@if ! pkg-config --exists libgvc 2>/dev/null; then \
 		echo "==> installing libgraphviz-dev"; \
 		$(call apt_install,libgraphviz-dev pkg-config); \
+	fi
+	@if ! pkg-config --exists sqlite3 2>/dev/null; then \
+		echo "==> installing libsqlite3-dev"; \
+		$(call apt_install,libsqlite3-dev pkg-config); \
 	fi
 
 # The OpenTelemetry schema the OTLP export tests validate against.

@@ -37,6 +37,9 @@ let package = Package(
                                                     "CReactorTraceCrash"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "ReactorInspector", dependencies: ["ReactorTraceFormat", "CGraphviz"]),
+        // `reactor-inspect sql`: the importer's tables in SQLite. Internal, so library users need no SQLite.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "ReactorTraceSQL", dependencies: ["ReactorInspector", "ReactorTraceFormat", "CSQLite"]),
         // Swift Testing helpers: record a scenario in process, assert counts and budgets.
         .target(name: "ReactorTesting", dependencies: ["ReactorCore", "ReactorTrace", "ReactorInspector"]),
         // The web inspector of `reactor-inspect serve`: internal, so library users do not pull a server.
@@ -44,7 +47,7 @@ let package = Package(
                 dependencies: ["ReactorInspector", "ReactorTraceFormat", .product(name: "FlyingFox", package: "FlyingFox")]),
         .executableTarget(
             name: "reactor-inspect",
-            dependencies: ["ReactorInspector", "ReactorInspectorServer", "ReactorTraceFormat",
+            dependencies: ["ReactorInspector", "ReactorInspectorServer", "ReactorTraceFormat", "ReactorTraceSQL",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "SampleSupport", dependencies: ["ReactorTrace"], path: "Samples/SampleSupport"),
@@ -67,7 +70,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore",
-                           "ReportAssertions", "BuiltProducts", "ReactorInspectorServer"]
+                           "ReportAssertions", "BuiltProducts", "ReactorInspectorServer", "ReactorTraceSQL"]
         ),
     ],
     swiftLanguageModes: [.v6]
