@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: setup otlp-proto browser build test tsan bench bench-table demo profile-demo clean
+.PHONY: setup otlp-proto browser mcp-client build test tsan bench bench-table demo profile-demo clean
 
 # Debian packages $(1), installed as root or through sudo. The package lists
 # are fetched at most once a make run (the stamp is named after make's pid).
@@ -55,12 +55,19 @@ browser:
 	fi
 	$(call python_venv,$(BROWSER_VENV),selenium,selenium)
 
+# The end-to-end test of `reactor-inspect mcp` (Tests/MCPClient): the official
+# Python MCP client from PyPI.
+MCP_VENV := .build/mcp-venv
+
+mcp-client:
+	$(call python_venv,$(MCP_VENV),mcp,mcp)
+
 build: setup
 	$(SWIFT) build
 
-test: setup otlp-proto browser
+test: setup otlp-proto browser mcp-client
 	$(SWIFT) build --build-tests
-	REACTOR_REQUIRE_OTLP_VALIDATION=1 REACTOR_REQUIRE_BROWSER=1 $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
+	REACTOR_REQUIRE_OTLP_VALIDATION=1 REACTOR_REQUIRE_BROWSER=1 REACTOR_REQUIRE_MCP=1 $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
 
 # The thread suites (runtime, signals and subjects, the trace recorder) under
 # ThreadSanitizer, in a separate build folder.

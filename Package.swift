@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // The small HTTP server of `reactor-inspect serve` (README: why this one).
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        // The MCP server of `reactor-inspect mcp` (the official Swift SDK); only that executable builds it.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
     ],
     targets: [
         // The runtime depends on nothing but its C shim: its tracing hook speaks the runtime's own
@@ -45,9 +47,12 @@ let package = Package(
         // The web inspector of `reactor-inspect serve`: internal, so library users do not pull a server.
         .target(name: "ReactorInspectorServer",
                 dependencies: ["ReactorInspector", "ReactorTraceFormat", .product(name: "FlyingFox", package: "FlyingFox")]),
+        // `reactor-inspect mcp`: internal, so library users do not build the MCP SDK.
+        .target(name: "ReactorInspectorMCP", dependencies: [.product(name: "MCP", package: "swift-sdk")]),
         .executableTarget(
             name: "reactor-inspect",
             dependencies: ["ReactorInspector", "ReactorInspectorServer", "ReactorTraceFormat", "ReactorTraceSQL",
+                           "ReactorInspectorMCP",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "SampleSupport", dependencies: ["ReactorTrace"], path: "Samples/SampleSupport"),
