@@ -17,7 +17,7 @@ public final class TraceDatabase {
     /// The tables' schema (docs/SQL.md).
     static let schema = """
         CREATE TABLE IF NOT EXISTS traces(trace TEXT PRIMARY KEY, path TEXT, app TEXT, commit_id TEXT, scenario TEXT,
-            imported INTEGER, events INTEGER, duration_ns INTEGER, first_ns INTEGER, last_ns INTEGER,
+            imported INTEGER, recorded_at_ns INTEGER, events INTEGER, duration_ns INTEGER, first_ns INTEGER, last_ns INTEGER,
             threads INTEGER, has_values INTEGER, complete INTEGER);
         CREATE TABLE IF NOT EXISTS nodes(trace TEXT, id INTEGER, name TEXT, kind TEXT, owner INTEGER, parent INTEGER,
             created_ns INTEGER, stopped_ns INTEGER, site TEXT, value TEXT, changes INTEGER, runs INTEGER,
@@ -112,7 +112,8 @@ public final class TraceDatabase {
         let imported = order.value(0)
         let trace = try connection.prepare("""
             INSERT INTO traces(trace, path, app, commit_id, scenario, imported, events, duration_ns, first_ns, last_ns,
-                threads, has_values, complete) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                threads, has_values, complete, recorded_at_ns)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
             """)
         trace.bind(1, label)
         trace.bind(2, path)
@@ -127,6 +128,7 @@ public final class TraceDatabase {
         trace.bind(11, model.threadCount)
         trace.bind(12, model.hasValues)
         trace.bind(13, report.warning == nil && !report.stillRecording)
+        if let recordedAt = metadata.recordedAt { trace.bind(14, recordedAt) } else { trace.bindNull(14) }
         try trace.run()
         return report
     }
@@ -227,11 +229,14 @@ public struct TraceLabels: Sendable, Equatable {
     public var commit: String?
     /// The scenario (test or executable) recorded.
     public var scenario: String?
+    /// When the recording began (the header's wall clock, nanoseconds since 1970).
+    public var recordedAt: UInt64?
 
     /// Creates labels.
-    public init(app: String? = nil, commit: String? = nil, scenario: String? = nil) {
+    public init(app: String? = nil, commit: String? = nil, scenario: String? = nil, recordedAt: UInt64? = nil) {
         self.app = app
         self.commit = commit
         self.scenario = scenario
+        self.recordedAt = recordedAt
     }
 }
