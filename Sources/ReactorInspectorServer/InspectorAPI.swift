@@ -50,7 +50,8 @@ package struct InspectorAPI: Sendable {
                 nodes: rendered.graph.nodes.enumerated().map { index, node in
                     GraphAnswer.Node(id: DOTWriter.elementID(ofNodeAt: index), name: node.name, kind: node.kind.label)
                 },
-                notice: rendered.graph.notice)
+                notice: rendered.graph.notice,
+                names: Array(Set(model.nodes.map(\.name))).sorted())
             return Self.json(answer)
         } catch {
             return Self.error(status: 404, error.description)
@@ -96,15 +97,17 @@ package struct InspectorAPI: Sendable {
         }
     }
 
-    /// `replay --json` with filter terms: the last `limit` matching lines of the trace so far.
-    package func replay(terms: [String], limit: Int) -> InspectorResponse {
+    /// `replay` with filter terms: the last `limit` matching lines of the trace
+    /// so far, as `--json` objects, or with `text` as the lines `replay` prints
+    /// (one formatter for both).
+    package func replay(terms: [String], limit: Int, text: Bool = false) -> InspectorResponse {
         var filter = ReplayFilter()
         do {
             try filter.add(terms: terms)
         } catch {
             return Self.error(status: 400, error.description)
         }
-        var formatter = ReplayFormatter(filter: filter, json: true)
+        var formatter = ReplayFormatter(filter: filter, json: !text)
         var line: [UInt8] = []
         var kept: [[UInt8]] = []
         kept.reserveCapacity(limit)
@@ -129,10 +132,27 @@ package struct InspectorAPI: Sendable {
         var body = Array("{\"matched\":\(matched),\"lines\":[".utf8)
         for (index, line) in ordered.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
-            body += line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
+            let bytes = line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
+            if text {
+                body += Array(JSONText.quoted(String(decoding: bytes, as: UTF8.self)).utf8)
+            } else {
+                body += bytes
+            }
         }
         body += Array("]}\n".utf8)
         return InspectorResponse(status: 200, contentType: "application/json", body: body)
+    }
+
+    /// The timeline between `from` and `to` (trace nanoseconds; nil: the
+    /// trace's first or last event) for a picture `width` pixels wide: one
+    /// pass over the trace as it stands (``TraceTimeline``).
+    package func timeline(from: UInt64?, to: UInt64?, width: Int) -> InspectorResponse {
+        if let from, let to, from > to { return Self.error(status: 400, "from must not be after to") }
+        do {
+            return Self.json(try TraceTimeline.read(path: follower.path, from: from, to: to, width: width))
+        } catch {
+            return Self.error(status: 500, error.description)
+        }
     }
 
     // MARK: - Responses
@@ -171,6 +191,8 @@ struct GraphAnswer: Encodable {
     let svg: String
     let nodes: [Node]
     let notice: String?
+    /// Every node's name, drawn or not: what the page's search box can find.
+    let names: [String]
 }
 
 /// `GET /api/state`.
