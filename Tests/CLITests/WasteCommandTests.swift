@@ -58,6 +58,26 @@ import Testing
         #expect(text.stdout.contains("Every rerun was judged (11 reruns)."))
     }
 
+    @Test func theReportShowsTheUnneededRerunsAndTheirWrite() throws {
+        let path = try Self.trace.get()
+        let folder = try CICommand.temporaryDirectory()
+        let html = folder.appendingPathComponent("equal-writes.html").path
+        let markdown = folder.appendingPathComponent("equal-writes.md").path
+        for out in [html, markdown] {
+            let result = try BuiltProducts.inspect("report", path, "-o", out)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains("<h2>Unneeded reruns</h2>"))
+        #expect(page.contains("10 of 11 reruns read only values"))
+        #expect(page.contains("<code>Filters.filter</code> in <code>Filters.setFilter(_:)</code>"))
+        #expect(try String(contentsOfFile: markdown, encoding: .utf8).contains("**10 unneeded reruns**"))
+        let json = try #require(try AgreementTests.json("report", path, "--format", "json", "-o", "-") as? [String: Any])
+        #expect(json["unneededReruns"] as? Int == 10)
+        #expect(json["wasteJudged"] as? Bool == true)
+        #expect((json["waste"] as? [[String: Any]])?.first?["name"] as? String == "filterLabel")
+    }
+
     @Test func theTodosSampleHasNoUnneededRerun() throws {
         let trace = try SampleTrace.todos.get()
         let entries = try #require(try AgreementTests.json("waste", trace.path, "--json") as? [[String: Any]])
