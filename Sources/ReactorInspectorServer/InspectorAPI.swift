@@ -30,13 +30,35 @@ package struct InspectorAPI: Sendable {
         return Self.json(text: (try? JSONText.encode(snapshot)) ?? "")
     }
 
-    /// The dependency graph as SVG (rendered by Graphviz) with the name of each drawn node.
-    package func graph(focus: String?, depth: Int, top: Int?) -> InspectorResponse {
+    /// The dependency graph as SVG (rendered by Graphviz) with the name of each drawn node;
+    /// with `at`, as it stood at that moment (`graph --at`: a pass over the trace up to it).
+    package func graph(focus: String?, depth: Int, top: Int?, at: String? = nil,
+                       layers: Set<Int>? = nil) -> InspectorResponse {
         let current = follower.current
-        guard let model = current.model else { return Self.waiting(current.status) }
+        guard var model = current.model else { return Self.waiting(current.status) }
+        var moment: UInt64?
+        if let at {
+            let parsed: TraceMoment
+            switch TraceMoment.parse(at) {
+            case let .success(value): parsed = value
+            case let .failure(error): return Self.error(status: 400, error.description)
+            }
+            do {
+                let (atModel, resolved, _) = try TraceFile.model(path: follower.path, at: parsed)
+                model = atModel
+                moment = resolved.timestamp
+            } catch {
+                switch error {
+                case .moment: return Self.error(status: 404, error.description)
+                default: return Self.error(status: 500, error.description)
+                }
+            }
+        }
         let selection: GraphSelection
         if let focus, !focus.isEmpty {
             selection = .focus(name: focus, depth: depth)
+        } else if let layers {
+            selection = .layers(expanded: layers)
         } else if let top {
             selection = .top(top)
         } else {
@@ -44,13 +66,15 @@ package struct InspectorAPI: Sendable {
         }
         do {
             let title = (follower.path as NSString).lastPathComponent
-            let rendered = try GraphRenderer.render(model: model, options: GraphOptions(selection: selection), title: title)
+            let rendered = try GraphRenderer.render(model: model, options: GraphOptions(selection: selection, at: moment),
+                                                    title: title)
             let answer = GraphAnswer(
                 version: current.version, graphVersion: current.graphVersion, svg: rendered.output,
                 nodes: rendered.graph.nodes.enumerated().map { index, node in
-                    GraphAnswer.Node(id: DOTWriter.elementID(ofNodeAt: index), name: node.name, kind: node.kind.label)
+                    GraphAnswer.Node(id: DOTWriter.elementID(ofNodeAt: index), name: node.name, kind: node.kind.label,
+                                     layer: node.layer, members: node.layer == nil ? nil : node.members.count)
                 },
-                notice: rendered.graph.notice,
+                notice: rendered.graph.notice, totalNodes: rendered.graph.totalNodes,
                 names: Array(Set(model.nodes.map(\.name))).sorted())
             return Self.json(answer)
         } catch {
@@ -184,6 +208,9 @@ struct GraphAnswer: Encodable {
         let id: String
         let name: String
         let kind: String
+        /// For a layer drawn as one node: its layer, and how many nodes it stands for.
+        let layer: Int?
+        let members: Int?
     }
 
     let version: Int
@@ -191,6 +218,8 @@ struct GraphAnswer: Encodable {
     let svg: String
     let nodes: [Node]
     let notice: String?
+    /// How many nodes the whole graph has (drawn or not, before layers are grouped).
+    let totalNodes: Int
     /// Every node's name, drawn or not: what the page's search box can find.
     let names: [String]
 }

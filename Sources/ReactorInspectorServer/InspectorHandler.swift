@@ -73,7 +73,15 @@ struct InspectorHandler: HTTPHandler {
             let focus = query["focus"]
             let depth = number("depth", default: 2, in: 0...20)
             let top = query["top"].flatMap(Int.init).map { min(max($0, 1), 10_000) }
-            return Self.response(await Self.offloaded(on: Self.graphWork) { api.graph(focus: focus, depth: depth, top: top) })
+            let at = query["at"].flatMap { $0.isEmpty ? nil : $0 }
+            // `layers=` (none expanded) or `layers=1,3` (those drawn node by node).
+            let layerText = query["layers"]
+            let layerNumbers = layerText.map { $0.split(separator: ",").map { Int($0).flatMap { $0 >= 0 ? $0 : nil } } }
+            if let layerText, let layerNumbers, layerNumbers.contains(where: { $0 == nil }) {
+                return Self.response(InspectorAPI.error(status: 400, "layers must be numbers separated by commas, not '\(layerText)'"))
+            }
+            let layers = layerNumbers.map { Set($0.compactMap { $0 }) }
+            return Self.response(await Self.offloaded(on: Self.graphWork) { api.graph(focus: focus, depth: depth, top: top, at: at, layers: layers) })
         case .why:
             guard let name = query["node"], !name.isEmpty else {
                 return Self.response(InspectorAPI.error(status: 400, "name the computation: /api/why?node=NAME"))

@@ -121,6 +121,20 @@ def navigate(browser, name, seconds, failures, seen):
     seen["searchCentred"] = wait_for(centred, seconds, f"the search to centre {name!r}", failures) is not None
 
 
+def layers(browser, seconds, failures, seen):
+    """The graph opens as layer nodes; clicking one draws its computations instead."""
+    count = "return document.querySelectorAll('#graph g.node[data-layer]').length"
+    closed = wait_for(lambda: browser.execute_script(count), seconds, "layer nodes in the graph", failures)
+    seen["layerNodes"] = closed
+    if not closed:
+        return
+    before = browser.execute_script("return document.querySelectorAll('#graph g.node').length")
+    browser.execute_script("const g = document.querySelector('#graph g.node[data-layer]');"
+                           "g.dispatchEvent(new MouseEvent('click', {bubbles: true}));")
+    seen["afterOpening"] = wait_for(lambda: (lambda n: n if n > before else None)(browser.execute_script(
+        "return document.querySelectorAll('#graph g.node').length")), seconds, "the opened layer's nodes", failures)
+
+
 def timeline(browser, seconds, failures, seen):
     """The tracks (one per thread); a click on the first run drawn selects it and sets the moment."""
     tracks = wait_for(lambda: browser.execute_script(
@@ -179,6 +193,7 @@ def main():
     parser.add_argument("--empty", action="store_true", help="a trace with no event: the panes say so, no graph node")
     parser.add_argument("--timeline", action="store_true", help="report the timeline's tracks; click a run in it")
     parser.add_argument("--state-diff", type=int, help="click action N: report the state rows marked changed")
+    parser.add_argument("--layers", action="store_true", help="a large graph opens as its layers: click one open")
     parser.add_argument("--measure", action="store_true", help="report the time to the graph's first draw and to a zoom")
     parser.add_argument("--screenshot")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
@@ -269,6 +284,8 @@ def main():
             seen["firstDrawMilliseconds"] = wait_for(lambda: browser.execute_script(
                 "const at = document.getElementById('graph').getAttribute('data-drawn-at'); return at ? Number(at) : null"),
                 arguments.timeout, "the graph's first draw", failures)
+        if arguments.layers:
+            layers(browser, arguments.timeout, failures, seen)
         if arguments.navigate:
             navigate(browser, arguments.navigate, arguments.timeout, failures, seen)
         if arguments.timeline:

@@ -72,18 +72,33 @@ extension ServePageBrowserTests {
         #expect(Set((run.report["seen"] as? [String: Any])?["changedRows"] as? [String] ?? []) == expected, "\(run.output)")
     }
 
-    /// A 1,000-computation graph: drawn, fitted, zoomed, searched. The times
+    /// A 1,000-computation graph: drawn as its layers, one opened, fitted, zoomed, searched. The times
     /// are printed for Benchmarks/README, not judged here.
     @Test func aThousandNodeGraphStaysNavigable() throws {
         let trace = try SampleTrace.record("stress", ["--computations", "1000", "--writes", "20", "--seed", "5"],
                                            file: "stress-1000")
         let server = try InspectorClient(trace: trace.path)
-        let run = try HeadlessBrowser.drive(["--url", "http://127.0.0.1:\(server.port)/", "--measure", "--navigate", "effect0",
-                                             "--timeout", "90"])
+        let run = try HeadlessBrowser.drive(["--url", "http://127.0.0.1:\(server.port)/", "--measure", "--layers",
+                                             "--navigate", "effect0", "--timeout", "90"])
         #expect(run.status == 0, "\(run.output)")
         let seen = run.report["seen"] as? [String: Any] ?? [:]
+        // Too large to draw whole: it opens as its layers, and a layer opens on a click.
+        #expect((seen["layerNodes"] as? Int ?? 0) > 1, "\(run.output)")
+        #expect(seen["afterOpening"] as? Int != nil, "\(run.output)")
         #expect(seen["fits"] as? Bool == true, "\(run.output)")
         print("1,000 computations: first draw \(seen["firstDrawMilliseconds"] ?? "?") ms, zoom \(seen["zoomMilliseconds"] ?? "?") ms")
+    }
+
+    /// 5,000 computations: the page opens them as layers, a layer opens, and
+    /// the timeline draws; no script fails.
+    @Test func aFiveThousandNodeGraphOpensAsLayers() throws {
+        let trace = try SampleTrace.record("stress", ["--computations", "5000", "--writes", "4", "--seed", "2"],
+                                           file: "stress-5000")
+        let server = try InspectorClient(trace: trace.path)
+        let run = try HeadlessBrowser.drive(["--url", "http://127.0.0.1:\(server.port)/", "--layers", "--timeline",
+                                             "--timeout", "120"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(((run.report["seen"] as? [String: Any])?["layerNodes"] as? Int ?? 0) > 1, "\(run.output)")
     }
 
     /// A trace with no event at all, and one with no action on one thread: the

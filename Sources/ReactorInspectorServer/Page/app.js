@@ -242,9 +242,22 @@
     if (state.graphBusy && !force) return;
     state.graphBusy = true;
     state.graphAt = Date.now();
-    const url = state.focus ? "/api/graph?depth=2&focus=" + encodeURIComponent(state.focus) : "/api/graph";
+    const atMoment = $("graph-moment").checked && state.moment ? state.moment : null;
+    const url = (state.focus ? "/api/graph?depth=2&focus=" + encodeURIComponent(state.focus)
+      : state.layers ? "/api/graph?layers=" + Array.from(state.layers).sort((a, b) => a - b).join(",") : "/api/graph?") +
+      (atMoment ? "&at=" + encodeURIComponent(atMoment) : "");
     try {
       const answer = await getJSON(url);
+      // A graph too large to draw whole opens as its layers, each one node.
+      if (!state.layersDecided && !state.focus) {
+        state.layersDecided = true;
+        if (answer.totalNodes > answer.nodes.length && !state.layers) {
+          state.layers = new Set();
+          state.graphBusy = false;
+          return loadGraph(true);
+        }
+      }
+      $("graph-layers").textContent = state.layers && !state.focus ? "Hottest" : "Layers";
       if (answer.nodes.length === 0) {
         const box = $("graph");
         clear(box);
@@ -259,9 +272,11 @@
       if (root.nodeName !== "svg") throw new Error("the graph could not be read");
       const svg = document.importNode(sanitize(root), true);
       state.graphKeys = new Map(answer.nodes.map((node) => [node.id, node.name]));
+      const layerOf = new Map(answer.nodes.filter((node) => node.layer !== undefined && node.layer !== null)
+        .map((node) => [node.id, node.layer]));
       state.graphVersion = answer.graphVersion;
       const box = $("graph");
-      const sameGraph = view.svg && view.box && view.focus === state.focus && !force;
+      const sameGraph = view.svg && view.box && view.focus === state.focus && view.moment === atMoment && !force;
       const kept = sameGraph ? Object.assign({}, view.box) : null;
       clear(box);
       // The pane sizes the picture; the viewBox says which part of the graph it shows.
@@ -271,6 +286,7 @@
       box.appendChild(svg);
       view.svg = svg;
       view.focus = state.focus;
+      view.moment = atMoment;
       const vb = svg.viewBox && svg.viewBox.baseVal;
       view.base = vb && vb.width > 0 ? { x: vb.x, y: vb.y, w: vb.width, h: vb.height } : { x: 0, y: 0, w: 100, h: 100 };
       // A redraw of the same graph keeps the user's zoom and pan; a new one is fitted.
@@ -280,6 +296,16 @@
         if (name === undefined) continue;
         group.setAttribute("data-name", name);
         if (name === state.focus || name === state.selected) group.classList.add("focused");
+        const layer = layerOf.get(group.getAttribute("id"));
+        if (layer !== undefined) {
+          // A layer opens into its nodes.
+          group.setAttribute("data-layer", String(layer));
+          group.addEventListener("click", (event) => {
+            if (!view.moved) { state.layers.add(layer); loadGraph(true); }
+            event.stopPropagation();
+          });
+          continue;
+        }
         group.addEventListener("click", (event) => { if (!view.moved) focusOn(name); event.stopPropagation(); });
       }
       // Every node can be searched for, drawn or not.
@@ -289,7 +315,8 @@
         for (const name of answer.names.slice(0, 5000)) { const option = element("option"); option.value = name; names.appendChild(option); }
       }
       state.names = answer.names;
-      $("graph-caption").textContent = (state.focus ? "around " + state.focus + " · " : "") + count(answer.nodes.length) +
+      $("graph-caption").textContent = (atMoment ? "at " + atMoment + " · " : "") +
+        (state.focus ? "around " + state.focus + " · " : "") + count(answer.nodes.length) +
         (answer.nodes.length === 1 ? " node" : " nodes") + " drawn" + (answer.notice ? " · " + answer.notice : "");
       // A focused graph keeps its node in the middle of the pane.
       if (state.focus && !kept) { const group = nodeGroup(state.focus); if (group) centreOn(group); }
@@ -337,6 +364,13 @@
     $("graph-zoom-in").addEventListener("click", () => zoomGraph(1 / 1.5));
     $("graph-zoom-out").addEventListener("click", () => zoomGraph(1.5));
     $("graph-find").addEventListener("submit", (event) => { event.preventDefault(); searchGraph(); });
+    $("graph-moment").addEventListener("change", () => loadGraph(true));
+    $("graph-layers").addEventListener("click", () => {
+      state.layersDecided = true;
+      state.focus = null;
+      state.layers = state.layers ? null : new Set();
+      loadGraph(true);
+    });
     $("graph-search").addEventListener("change", () => searchGraph());
   }
 
@@ -411,6 +445,8 @@
         previousMoment ? getJSON("/api/state?at=" + encodeURIComponent(previousMoment)).catch(() => null) : Promise.resolve(null),
       ]);
       if (state.moment !== moment) return;
+      $("graph-moment").disabled = false;
+      if ($("graph-moment").checked) loadGraph(true);
       clear(body);
       const earlier = new Map(before ? before.entries.map((entry) => [entry.id, entry]) : []);
       let changed = 0;
@@ -737,7 +773,7 @@
   }, 250);
 
   document.addEventListener("DOMContentLoaded", () => {
-    $("graph-all").addEventListener("click", () => { state.focus = null; loadGraph(true); });
+    $("graph-all").addEventListener("click", () => { state.focus = null; state.layers = null; loadGraph(true); });
     $("events-form").addEventListener("submit", (event) => { event.preventDefault(); loadEvents(); });
     $("state-previous").addEventListener("click", () => stepState(-1));
     $("state-next").addEventListener("click", () => stepState(1));
