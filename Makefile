@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: setup otlp-proto browser page-check screenshots build test tsan bench bench-table demo profile-demo clean
+.PHONY: setup otlp-proto browser mcp-client page-check screenshots build test tsan bench bench-table demo profile-demo clean
 
 # Debian packages $(1), installed as root or through sudo. The package lists
 # are fetched at most once a make run (the stamp is named after make's pid).
@@ -25,11 +25,16 @@ define python_venv
 fi
 endef
 
-# Installs what a fresh Debian machine lacks (libgraphviz-dev for CGraphviz).
+# Installs what a fresh Debian machine lacks (libgraphviz-dev for CGraphviz,
+# libsqlite3-dev for CSQLite).
 setup:
 	@if ! pkg-config --exists libgvc 2>/dev/null; then \
 		echo "==> installing libgraphviz-dev"; \
 		$(call apt_install,libgraphviz-dev pkg-config); \
+	fi
+	@if ! pkg-config --exists sqlite3 2>/dev/null; then \
+		echo "==> installing libsqlite3-dev"; \
+		$(call apt_install,libsqlite3-dev pkg-config); \
 	fi
 
 # The OpenTelemetry schema the OTLP export tests validate against.
@@ -50,6 +55,13 @@ browser:
 	fi
 	$(call python_venv,$(BROWSER_VENV),selenium,selenium)
 
+# The end-to-end test of `reactor-inspect mcp` (Tests/MCPClient): the official
+# Python MCP client from PyPI.
+MCP_VENV := .build/mcp-venv
+
+mcp-client:
+	$(call python_venv,$(MCP_VENV),mcp,mcp)
+
 # Checks the page of `serve` (Sources/ReactorInspectorServer/Page): the script
 # parses under Node, the HTML is balanced and has every id the script uses.
 page-check:
@@ -68,9 +80,9 @@ screenshots: setup browser
 build: setup
 	$(SWIFT) build
 
-test: setup otlp-proto browser page-check
+test: setup otlp-proto browser mcp-client page-check
 	$(SWIFT) build --build-tests
-	REACTOR_REQUIRE_OTLP_VALIDATION=1 REACTOR_REQUIRE_BROWSER=1 $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
+	REACTOR_REQUIRE_OTLP_VALIDATION=1 REACTOR_REQUIRE_BROWSER=1 REACTOR_REQUIRE_MCP=1 $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
 
 # The thread suites (runtime, signals and subjects, the trace recorder) under
 # ThreadSanitizer, in a separate build folder.

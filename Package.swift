@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // The small HTTP server of `reactor-inspect serve` (README: why this one).
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        // The MCP server of `reactor-inspect mcp` (the official Swift SDK); only that executable builds it.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
     ],
     targets: [
         // The runtime depends on nothing but its C shim: its tracing hook speaks the runtime's own
@@ -37,6 +39,9 @@ let package = Package(
                                                     "CReactorTraceCrash"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "ReactorInspector", dependencies: ["ReactorTraceFormat", "CGraphviz"]),
+        // `reactor-inspect sql`: the importer's tables in SQLite. Internal, so library users need no SQLite.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "ReactorTraceSQL", dependencies: ["ReactorInspector", "ReactorTraceFormat", "CSQLite"]),
         // Swift Testing helpers: record a scenario in process, assert counts and budgets.
         .target(name: "ReactorTesting", dependencies: ["ReactorCore", "ReactorTrace", "ReactorInspector"]),
         // The web inspector of `reactor-inspect serve`: internal, so library users do not pull a server.
@@ -44,9 +49,12 @@ let package = Package(
                 dependencies: ["ReactorInspector", "ReactorTraceFormat", .product(name: "FlyingFox", package: "FlyingFox")],
                 // The page's files, compiled into the binary (PageAssets).
                 resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/app.css")]),
+        // `reactor-inspect mcp`: internal, so library users do not build the MCP SDK.
+        .target(name: "ReactorInspectorMCP", dependencies: [.product(name: "MCP", package: "swift-sdk")]),
         .executableTarget(
             name: "reactor-inspect",
-            dependencies: ["ReactorInspector", "ReactorInspectorServer", "ReactorTraceFormat",
+            dependencies: ["ReactorInspector", "ReactorInspectorServer", "ReactorTraceFormat", "ReactorTraceSQL",
+                           "ReactorInspectorMCP",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "SampleSupport", dependencies: ["ReactorTrace"], path: "Samples/SampleSupport"),
@@ -69,7 +77,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore",
-                           "ReportAssertions", "BuiltProducts", "ReactorInspectorServer"]
+                           "ReportAssertions", "BuiltProducts", "ReactorInspectorServer", "ReactorTraceSQL"]
         ),
     ],
     swiftLanguageModes: [.v6]

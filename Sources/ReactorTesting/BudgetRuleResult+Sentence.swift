@@ -14,6 +14,9 @@ extension BudgetRuleResult {
             return "\(offender) reran for \(measured) in all, budget \(limit)\(more)"
         case "maxRerunMilliseconds":
             return "\(offender)'s longest rerun took \(measured), budget \(limit)\(more)"
+        case "maxUnneededReruns":
+            guard let measured = self.measured else { return cause.first ?? violationLine }
+            return "\(offender) reran \(measured) \(measured == "1" ? "time" : "times") with nothing it read changed, budget \(limit)\(more)"
         case "maxRerunsPerAction":
             return "one \(offender) caused \(measured) \(measured == "1" ? "rerun" : "reruns"), budget \(limit)\(more)"
         case "maxFlushMilliseconds":

@@ -124,4 +124,17 @@ import Testing
         }
         #expect(manifest.products.first { $0.name == "ReactorTesting" }?.targets == ["ReactorTesting"])
     }
+
+    /// SQLite and the MCP SDK serve `reactor-inspect` alone: an app using the libraries builds neither.
+    @Test func sqlAndMCPStayOutOfTheLibraries() throws {
+        let manifest = try Self.manifest()
+        for library in ["ReactorCore", "ReactorTrace", "ReactorInspector", "ReactorTraceFormat", "ReactorTesting"] {
+            let dependencies = manifest.dependencies(of: library)
+            #expect(dependencies.isDisjoint(with: ["ReactorInspectorMCP", "ReactorTraceSQL", "CSQLite"]), "\(library)")
+        }
+        #expect(manifest.dependencies(of: "reactor-inspect").isSuperset(of: ["ReactorInspectorMCP", "ReactorTraceSQL", "CSQLite"]))
+        for product in manifest.products where product.name != "reactor-inspect" {
+            #expect(Set(product.targets).isDisjoint(with: ["ReactorInspectorMCP", "ReactorTraceSQL"]), "\(product.name)")
+        }
+    }
 }

@@ -78,6 +78,7 @@ extension ProfileReport {
         }
         page += "</section>\n"
 
+        page += wasteHTML()
         if let actionTimeline, !actionTimeline.steps.isEmpty { page += actionTimelineHTML(actionTimeline) }
 
         page += "<section class=\"split\"><div><h2>Rerun durations</h2>\(histogramSVG())</div></section>\n"

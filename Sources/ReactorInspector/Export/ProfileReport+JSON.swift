@@ -21,6 +21,11 @@ extension ProfileReport {
         /// Every computation, as ``ComputationRecord``s, most total time first.
         var computations: [ComputationRecord]
         var actions: [Action]
+        /// Unneeded work (``WasteReport``): reruns that read only equal values, and equal results.
+        var waste: [WasteEntry]
+        /// Reruns judged unneeded in all; `wasteJudged` is false for a trace without values.
+        var unneededReruns: Int
+        var wasteJudged: Bool
     }
 
     /// The report's figures as one JSON object: the totals, a `computations`
@@ -34,6 +39,7 @@ extension ProfileReport {
             return ($0.name, $0.kind) < ($1.name, $1.kind)
         }
         let totals = self.totals
+        let waste = WasteReport(profile: profile)
         let document = Document(
             trace: traceName, events: model.totalEvents, durationNanoseconds: model.durationNanoseconds,
             runs: computations.reduce(0) { $0 + $1.runs }, reruns: totals.reruns,
@@ -41,7 +47,7 @@ extension ProfileReport {
             actions: rankedActions.map {
                 Document.Action(name: $0.qualifiedName, invocations: $0.invocations, rerunsCaused: $0.rerunsCaused,
                                 totalNanoseconds: $0.totalNanoseconds, maxNanoseconds: $0.maxNanoseconds)
-            })
+            }, waste: waste.entries, unneededReruns: waste.unneededReruns, wasteJudged: waste.hasValues)
         return try JSONText.encode(document)
     }
 }

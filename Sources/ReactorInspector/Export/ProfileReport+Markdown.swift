@@ -43,6 +43,22 @@ extension ProfileReport {
             lines.append("**Why \(code(top.name)) reran last:** " + top.latestRerunCause.map(cell).joined(separator: " → "))
             lines.append("")
         }
+        let waste = WasteReport(profile: profile)
+        let unneeded = waste.entries.filter { $0.unneededReruns > 0 }
+        if !unneeded.isEmpty {
+            lines.append("**\(waste.unneededReruns) unneeded reruns** (they read only values equal to their previous run's):")
+            lines.append("")
+            lines.append("| Computation | Unneeded | Time | Caused by | Fix |")
+            lines.append("| --- | ---: | ---: | --- | --- |")
+            for entry in unneeded.prefix(limit) {
+                let writes = entry.writes.prefix(2).map { write in
+                    code(write.node) + (write.action.map { " in " + code($0) } ?? "") + " ×\(write.reruns)"
+                }.joined(separator: ", ")
+                lines.append("| \(code(entry.name)) | \(entry.unneededReruns) | \(DurationText.format(entry.unneededNanoseconds)) | "
+                             + "\(writes) | \(cell(entry.fix)) |")
+            }
+            lines.append("")
+        }
         for issue in profile.issues {
             let node = issue.firstNode.isEmpty ? "" : " in \(code(issue.firstNode))"
             lines.append("- ⚠️ \(issue.count) × **\(issue.kind.budgetName)**\(node): \(cell(issue.firstMessage))")

@@ -4,7 +4,8 @@ extension Budget {
     /// The keys a budget's top-level object may hold.
     public static let topLevelKeys = ["computations", "actions", "maxFlushMilliseconds", "forbid"]
     /// The keys a `computations[]` rule may hold.
-    public static let computationRuleKeys = ["match", "maxReruns", "maxTotalMilliseconds", "maxRerunMilliseconds"]
+    public static let computationRuleKeys = ["match", "maxReruns", "maxTotalMilliseconds", "maxRerunMilliseconds",
+                                              "maxUnneededReruns"]
     /// The keys an `actions[]` rule may hold.
     public static let actionRuleKeys = ["match", "maxRerunsPerAction"]
 
@@ -66,12 +67,14 @@ extension Budget {
             case "maxReruns": rule.maxReruns = try count(member.value, path: memberPath)
             case "maxTotalMilliseconds": rule.maxTotalMilliseconds = try milliseconds(member.value, path: memberPath)
             case "maxRerunMilliseconds": rule.maxRerunMilliseconds = try milliseconds(member.value, path: memberPath)
+            case "maxUnneededReruns": rule.maxUnneededReruns = try count(member.value, path: memberPath)
             default: break
             }
         }
-        if rule.maxReruns == nil, rule.maxTotalMilliseconds == nil, rule.maxRerunMilliseconds == nil {
+        if rule.maxReruns == nil, rule.maxTotalMilliseconds == nil, rule.maxRerunMilliseconds == nil,
+           rule.maxUnneededReruns == nil {
             throw .invalidValue(path: path, position: value.position,
-                                message: "the rule sets no limit (add maxReruns, maxTotalMilliseconds or maxRerunMilliseconds)")
+                                message: "the rule sets no limit (add maxReruns, maxTotalMilliseconds, maxRerunMilliseconds or maxUnneededReruns)")
         }
         return rule
     }

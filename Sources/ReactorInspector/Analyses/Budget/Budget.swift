@@ -13,16 +13,21 @@ public struct Budget: Sendable, Equatable {
         public var maxTotalMilliseconds: Double?
         /// The longest single rerun allowed, in milliseconds.
         public var maxRerunMilliseconds: Double?
+        /// The most unneeded reruns (reruns that read only values equal to the
+        /// previous run's, ``WasteReport``) allowed per computation name; needs a trace recorded with values.
+        public var maxUnneededReruns: Int?
         /// Where the rule is, as a JSON path (`computations[0]`).
         public var path: String
 
         /// Creates a rule.
         public init(match: Glob, maxReruns: Int? = nil, maxTotalMilliseconds: Double? = nil,
-                    maxRerunMilliseconds: Double? = nil, path: String = "computations[0]") {
+                    maxRerunMilliseconds: Double? = nil, maxUnneededReruns: Int? = nil,
+                    path: String = "computations[0]") {
             self.match = match
             self.maxReruns = maxReruns
             self.maxTotalMilliseconds = maxTotalMilliseconds
             self.maxRerunMilliseconds = maxRerunMilliseconds
+            self.maxUnneededReruns = maxUnneededReruns
             self.path = path
         }
     }

@@ -21,6 +21,8 @@ public struct BudgetCheck: Sendable, Equatable {
     public init(budget: Budget, profile: TraceProfile) {
         var results: [BudgetRuleResult] = []
         let computations = profile.computations
+        // Judged only when a rule asks: the report groups the profile's tallies.
+        let waste = budget.computations.contains { $0.maxUnneededReruns != nil } ? WasteReport(profile: profile) : nil
         for rule in budget.computations {
             let matching = computations.filter { rule.match.matches($0.name) }
             let subjectSuffix = "computations matching \"\(rule.match.pattern)\""
@@ -41,6 +43,10 @@ public struct BudgetCheck: Sendable, Equatable {
                     rule: "\(rule.path).maxRerunMilliseconds", subject: "longest rerun of \(subjectSuffix)",
                     limit: limit, format: Self.milliseconds, candidates: matching,
                     value: { Double($0.maxRerunNanoseconds) / 1e6 }, name: \.name, cause: \.slowestRerunCause))
+            }
+            if let limit = rule.maxUnneededReruns, let waste {
+                results.append(Self.unneededReruns(rule: rule, limit: limit, subjectSuffix: subjectSuffix,
+                                                   matching: matching, waste: waste))
             }
         }
         let actions = profile.actions
@@ -89,6 +95,31 @@ public struct BudgetCheck: Sendable, Equatable {
                 passed: issues.count == 0))
         }
         self.results = results
+    }
+
+    /// `maxUnneededReruns`: without values nothing can be judged, and a gate
+    /// must not pass on nothing: the rule fails and says so.
+    private static func unneededReruns(rule: Budget.ComputationRule, limit: Int, subjectSuffix: String,
+                                       matching: [ComputationProfile], waste: WasteReport) -> BudgetRuleResult {
+        let path = "\(rule.path).maxUnneededReruns"
+        let subject = "unneeded reruns of \(subjectSuffix)"
+        guard waste.hasValues || matching.allSatisfy({ $0.reruns == 0 }) else {
+            return BudgetRuleResult(
+                rule: path, subject: subject, limit: String(limit), measured: nil, worstOffender: nil,
+                cause: ["the trace was recorded without values: no rerun can be judged (record with REACTOR_TRACE_VALUES=200)"],
+                matched: matching.count, offenders: [], passed: false)
+        }
+        var byName: [String: WasteEntry] = [:]
+        for entry in waste.entries where byName[entry.name] == nil { byName[entry.name] = entry }
+        return evaluate(
+            rule: path, subject: subject, limit: Double(limit), format: { String(Int($0)) }, candidates: matching,
+            value: { Double(byName[$0.name]?.unneededReruns ?? 0) }, name: \.name,
+            cause: { computation in
+                guard let entry = byName[computation.name] else { return [] }
+                return entry.writes.prefix(3).map { write in
+                    "\(write.node) written\(write.action.map { " in \($0)" } ?? "")\(write.site.map { " at \($0)" } ?? ""): \(write.reruns) unneeded"
+                } + ["fix: \(entry.fix)"]
+            })
     }
 
     private static func evaluate<Candidate>(

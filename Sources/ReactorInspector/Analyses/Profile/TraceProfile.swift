@@ -90,6 +90,8 @@ public final class TraceProfile: ImportedEventVisitor {
     /// Per thread, the flushes open now, innermost last.
     private var openFlushes: [UInt32: [OpenFlush]] = [:]
     private(set) var issueProfiles: [TraceIssueKind: IssueProfile] = [:]
+    /// Judges each rerun needed or not (``WasteReport``), on the same import.
+    let waste = WasteTracker()
 
     /// An empty profile; feed it with ``record(_:)``. An `actionTimeline`
     /// reads the same import of the events (values tracked for it).
@@ -97,7 +99,8 @@ public final class TraceProfile: ImportedEventVisitor {
         self.maximumTimelineSpans = maximumTimelineSpans
         self.actionTimeline = actionTimeline
         // Causes tracked: the importer's chains are what the profile charges and shows.
-        builder = TraceModelBuilder(options: TraceModelOptions(tracksValues: actionTimeline != nil, tracksCauses: true))
+        // Values tracked: the waste judgement compares the values each run read.
+        builder = TraceModelBuilder(options: TraceModelOptions(tracksValues: true, tracksCauses: true))
     }
 
     /// Builds a profile from a whole event sequence.
@@ -154,6 +157,7 @@ public final class TraceProfile: ImportedEventVisitor {
     /// Takes the next event as the importer resolved it (and hands it to the action timeline).
     public func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
         actionTimeline?.visit(event, from: importer)
+        waste.visit(event, from: importer)
         switch event.record {
         case .rerunBegan:
             guard let slice = event.slice, !slice.firstRun, let chain = importer.cause(ofSliceIn: event) else { return }

@@ -1,0 +1,198 @@
+import ReactorTraceFormat
+
+/// Judges every rerun of a trace as the one importer resolves it: whether the
+/// rerun was needed (``WasteReport``). A visitor of the same pass that builds
+/// the model (``TraceProfile`` feeds it), with values and causes tracked.
+///
+/// A rerun is unneeded when every value it read equals the value the same
+/// computation read in its previous run: what it read are the dependencies
+/// its run depended on (`depend` events inside the run) and the dependency
+/// whose change scheduled it (a signal stage reads the value it is sent).
+/// Values are compared as the trace recorded them (their descriptions); a
+/// read whose value the trace does not hold (values off, a plain
+/// `Dependency`, a secret, a description cut at the recorder's limit) leaves
+/// the rerun undecided. A computed's rerun that ended without a change (the
+/// `Equatable` cut-off) produced an equal value: known without values.
+final class WasteTracker {
+    /// One read of a run: the dependency (importer position) and its value then.
+    struct Read: Equatable {
+        var node: Int32
+        var value: String?
+    }
+
+    /// Per computation, what its runs read.
+    struct Reads {
+        var previous: [Read]?
+        var current: [Read] = []
+        /// The write whose change scheduled the current run.
+        var cause: WasteWrite.Key?
+    }
+
+    /// Per computation (importer position): its judged reruns.
+    struct Tally {
+        var reruns = 0
+        var unneeded = 0
+        var unneededNanoseconds: UInt64 = 0
+        var undecided = 0
+        var equalResults = 0
+        var equalResultNanoseconds: UInt64 = 0
+        var causes: [WasteWrite.Key: Int] = [:]
+    }
+
+    /// A computed's rerun just ended on a thread: its change, if any, is the thread's next event.
+    struct EndedComputed {
+        var node: Int32
+        var nanoseconds: UInt64
+    }
+
+    private var reads: [Int32: Reads] = [:]
+    private(set) var tallies: [Int32: Tally] = [:]
+    /// Per thread index: the computed whose run ended last, awaiting its change.
+    private var endedComputeds: [EndedComputed?] = []
+
+    /// What a recorded description cannot tell apart: a secret, or a description cut at the limit.
+    static func isComparable(_ value: String) -> Bool {
+        value != "‹redacted›" && !value.hasSuffix("…")
+    }
+
+    func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
+        let thread = Int(event.thread)
+        if thread < endedComputeds.count, let ended = endedComputeds[thread] {
+            // The new value's event comes between the run's end and its change.
+            if case .value = event.record, event.node == ended.node {
+            } else {
+                endedComputeds[thread] = nil
+                resolve(ended, by: event, importer)
+            }
+        }
+        switch event.record {
+        case .rerunBegan:
+            guard event.node >= 0 else { return }
+            began(event, importer)
+        case .depend:
+            guard event.node >= 0, event.relatedNode >= 0, reads[event.node] != nil else { return }
+            reads[event.node]!.current.append(Read(node: event.relatedNode, value: importer.value(ofNode: event.relatedNode)))
+        case .rerunEnded:
+            guard event.node >= 0, let slice = event.slice else { return }
+            ended(event.node, slice: slice, thread: thread, importer)
+        default:
+            break
+        }
+    }
+
+    /// Resolves the computed whose run ended just before `event` on its thread.
+    private func resolve(_ ended: EndedComputed, by event: ImportedEvent, _ importer: TraceModelBuilder) {
+        if case .changed = event.record, event.node == ended.node {
+            // A change: equal only if the value recorded for it equals the one before.
+            guard event.value == .changed, let value = importer.value(ofNode: ended.node),
+                  let previous = importer.previousValue(ofNode: ended.node),
+                  Self.isComparable(value), value == previous else { return }
+        }
+        // No change followed the run: the equality cut-off.
+        tallies[ended.node, default: Tally()].equalResults += 1
+        tallies[ended.node, default: Tally()].equalResultNanoseconds &+= ended.nanoseconds
+    }
+
+    private func began(_ event: ImportedEvent, _ importer: TraceModelBuilder) {
+        let node = event.node
+        var state = reads[node] ?? Reads()
+        state.current = []
+        state.cause = nil
+        if let slice = event.slice, !slice.firstRun, let chain = importer.cause(ofSliceIn: event) {
+            state.cause = Self.write(of: chain)
+            if let scheduling = Self.schedulingDependency(of: chain) {
+                state.current.append(Read(node: scheduling, value: importer.value(ofNode: scheduling)))
+            }
+        }
+        reads[node] = state
+    }
+
+    private func ended(_ node: Int32, slice: ImportedSlice, thread: Int, _ importer: TraceModelBuilder) {
+        guard var state = reads[node] else { return }
+        let current = Self.normalized(state.current)
+        defer {
+            state.previous = current
+            state.current = []
+            reads[node] = state
+        }
+        guard !slice.firstRun else { return }
+        var tally = tallies[node] ?? Tally()
+        tally.reruns += 1
+        switch Self.judge(current, against: state.previous) {
+        case .unneeded:
+            tally.unneeded += 1
+            tally.unneededNanoseconds &+= slice.durationNanoseconds
+            tally.causes[state.cause ?? WasteWrite.Key(node: -1, cause: nil, action: -1, site: nil), default: 0] += 1
+        case .undecided:
+            tally.undecided += 1
+        case .needed:
+            break
+        }
+        tallies[node] = tally
+        if importer.kind(ofNode: node) == .computed {
+            while endedComputeds.count <= thread { endedComputeds.append(nil) }
+            endedComputeds[thread] = EndedComputed(node: node, nanoseconds: slice.durationNanoseconds)
+        }
+    }
+
+    /// The tallies as they stand at the end of what was read: a computed's run
+    /// still awaiting its change made none (the pass itself may go on).
+    var finishedTallies: [Int32: Tally] {
+        var finished = tallies
+        for case let ended? in endedComputeds {
+            finished[ended.node, default: Tally()].equalResults += 1
+            finished[ended.node, default: Tally()].equalResultNanoseconds &+= ended.nanoseconds
+        }
+        return finished
+    }
+
+    enum Verdict { case needed, unneeded, undecided }
+
+    /// Reads by dependency, each once (a dependency is read with one value per run).
+    static func normalized(_ reads: [Read]) -> [Read] {
+        var seen = Set<Int32>()
+        return reads.filter { seen.insert($0.node).inserted }.sorted { $0.node < $1.node }
+    }
+
+    /// Whether a run that read `current` was needed after one that read `previous`.
+    static func judge(_ current: [Read], against previous: [Read]?) -> Verdict {
+        // Nothing read, or no earlier run to compare with: nothing to judge.
+        guard let previous, !current.isEmpty else { return .undecided }
+        // Another set of dependencies: what it read before led elsewhere.
+        guard current.map(\.node) == previous.map(\.node) else { return .needed }
+        var decided = true
+        for (now, before) in zip(current, previous) {
+            guard let value = now.value, let earlier = before.value, isComparable(value), isComparable(earlier) else {
+                decided = false
+                continue
+            }
+            if value != earlier { return .needed }
+        }
+        return decided ? .unneeded : .undecided
+    }
+
+    /// The dependency whose change scheduled the run `chain` ends at: the changed step nearest to it.
+    static func schedulingDependency(of chain: CauseLink) -> Int32? {
+        var cursor: CauseLink? = chain.next
+        while let link = cursor {
+            switch link.step {
+            case let .changed(node, _): return node
+            case .invalidated: cursor = link.next
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// The write behind a rerun: the nearest change of its chain (or how it
+    /// was invalidated without one), the action call at its root and the call's site.
+    static func write(of chain: CauseLink) -> WasteWrite.Key {
+        let call = chain.rootCall
+        if let node = schedulingDependency(of: chain) {
+            return WasteWrite.Key(node: node, cause: nil, action: call?.action ?? -1, site: call?.site)
+        }
+        var cause: InvalidationCause?
+        if case let .invalidated(_, invalidation)? = chain.next?.step { cause = invalidation }
+        return WasteWrite.Key(node: -1, cause: cause, action: call?.action ?? -1, site: call?.site)
+    }
+}
