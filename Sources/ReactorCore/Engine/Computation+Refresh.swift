@@ -155,7 +155,10 @@ extension Computation {
         derivedState = .clean
         graph.derivingTop = self
         // The traced copy calls the tracer inline: it is the hot path there.
-        if traced { withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) } }
+        if traced {
+            withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+            graph.beginSecretTracking(self)
+        }
         let previous = graph.current
         let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
@@ -163,6 +166,7 @@ extension Computation {
         beginTracking(traced: traced)
         let changed = recomputeDerived(self)
         finishTracking()
+        if traced { graph.endSecretTracking(derivedBy: self) }
         graph.current = previous
         graph.inCompute = previousInCompute
         // The end goes with the change and the first invalidation it records
