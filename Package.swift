@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore",
-                           "ReportAssertions", "BuiltProducts", "ReactorInspectorServer"]
+                           "ReportAssertions", "BuiltProducts", "ReactorInspectorServer", "TracerSlot"]
         ),
     ],
     swiftLanguageModes: [.v6]
