@@ -21,11 +21,11 @@ final class HeaderStore: Store, @unchecked Sendable {
 // Members of the serialized `TracerTests` suite (they install the process-wide tracer).
 // Each test follows one path along which a secret flows into what a run produces.
 extension TracerTests {
-    private func valueTexts(_ tracer: SignalTraceRecorder, of node: UInt64) -> [String] {
+    func valueTexts(_ tracer: SignalTraceRecorder, of node: UInt64) -> [String] {
         tracer.events.compactMap { if case let .value(id, text) = $0, id == node { text } else { nil } }
     }
 
-    private func noValueContains(_ tracer: SignalTraceRecorder, _ secret: String) -> Bool {
+    func noValueContains(_ tracer: SignalTraceRecorder, _ secret: String) -> Bool {
         !tracer.events.contains { event in
             switch event {
             case let .value(_, text): text.contains(secret)
@@ -35,7 +35,7 @@ extension TracerTests {
         }
     }
 
-    private func installValues() -> SignalTraceRecorder {
+    func installValues() -> SignalTraceRecorder {
         let tracer = SignalTraceRecorder(valueLengthLimit: 200)
         ReactorTracing.install(tracer)
         return tracer
@@ -217,5 +217,51 @@ extension TracerTests {
         #expect(await probe.next() == .value("pw-SECRET"))
         #expect(valueTexts(tracer, of: target.id) == ["\"\"", "‹redacted›"])
         subscription.cancel()
+    }
+}
+
+// Bad input: a secret that is huge or not text, and one handed to an action
+// from inside an autorun.
+extension TracerTests {
+    @Test func aHugeOrNonUTF8RedactedValueIsNeitherDescribedNorLeaked() {
+        let tracer = SignalTraceRecorder(valueLengthLimit: 4096)
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let huge = ReactiveProperty(initialValue: Redacted(String(repeating: "HUGE-SECRET-", count: 400_000)))
+        let bytes = ReactiveProperty(initialValue: Redacted([UInt8]([0xFF, 0xFE, 0xC3, 0x28, 0x80]) + Array("RAW-SECRET".utf8)))
+        let joined = reactor.computed("joined") {
+            String(huge.value.value.suffix(24)) + String(decoding: bytes.value.value, as: UTF8.self)
+        }
+        let size = reactor.computed("size", reveals: true) { huge.value.value.utf8.count }
+        let reader = reactor.autorun { _ in _ = joined.value; _ = size.value }
+        bytes.value = Redacted([0xED, 0xA0, 0x80] + Array("NEXT-SECRET".utf8))
+        let texts = tracer.events.compactMap { if case let .value(_, text) = $0 { text } else { nil } }
+        #expect(!texts.contains { $0.contains("SECRET") || $0.contains("\u{FFFD}") })
+        #expect(texts.allSatisfy { $0.utf8.count <= 4096 })
+        #expect(valueTexts(tracer, of: joined.id) == ["‹redacted›", "‹redacted›"])
+        #expect(valueTexts(tracer, of: size.id) == ["4800000"])
+        reader.stop()
+    }
+
+    @Test func aSecretActionArgumentCalledInsideAnAutorunLeaksNothing() {
+        let tracer = installValues()
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let session = SessionStore()
+        let attempts = ReactiveProperty(initialValue: 0, name: "attempts")
+        let after = ReactiveProperty(initialValue: "", name: "after")
+        let autorun = reactor.autorun("login on attempt") { _ in
+            session.login("ada-\(attempts.value)", Redacted("pw-SECRET-\(attempts.value)"))
+            // The run read the Redacted's value (in the action): what it writes next is a secret.
+            after.value = "attempt \(attempts.value)"
+        }
+        attempts.value = 1
+        let arguments = tracer.events.compactMap { if case let .actionBegan(_, "login(_:_:)", arguments) = $0 { arguments } else { nil } }
+        #expect(arguments == ["\"ada-0\", ‹redacted›", "\"ada-1\", ‹redacted›"])
+        #expect(valueTexts(tracer, of: session.$token.projectedDependency.id).allSatisfy { $0 == "‹redacted›" })
+        #expect(valueTexts(tracer, of: after.id) == ["\"\"", "‹redacted›", "‹redacted›"])
+        #expect(noValueContains(tracer, "SECRET"))
+        autorun.stop()
     }
 }
