@@ -1,5 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
 import Testing
 import ReactorCore
+import TracerSlot
 
 /// Settings with a secret token and a plain user name, as an app writes them.
 final class AuthSettings: @unchecked Sendable {
@@ -263,5 +270,39 @@ extension TracerTests {
         #expect(valueTexts(tracer, of: after.id) == ["\"\"", "‹redacted›", "‹redacted›"])
         #expect(noValueContains(tracer, "SECRET"))
         autorun.stop()
+    }
+}
+
+/// An error whose text holds what the run read.
+struct TokenRejected: Error, CustomStringConvertible {
+    let token: String
+    var description: String { "server rejected \(token)" }
+}
+
+/// Records the issue messages of the thread that installed it.
+final class IssueMessageTracer: IgnoringTracer {
+    let messages = Mutex<[String]>([])
+    private let thread = pthread_self()
+    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {
+        guard pthread_equal(pthread_self(), thread) != 0 else { return }
+        messages.withLock { $0.append(message) }
+    }
+}
+
+extension TracerTests {
+    @Test func anErrorThrownByARunThatReadASecretIsWithheldFromTheIssueMessage() {
+        let tracer = IssueMessageTracer()
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        reactor.issueHandler = { _ in }
+        let settings = AuthSettings()
+        let other = ReactiveProperty(initialValue: "visible-text")
+        reactor.autorun("uses token") { _ in throw TokenRejected(token: settings.apiToken) }
+        reactor.autorun("uses other") { _ in throw TokenRejected(token: other.value) }
+        #expect(tracer.messages.withLock { $0 } == [
+            "computation 'uses token' threw ‹redacted›; pass onError: to autorun to handle it",
+            "computation 'uses other' threw server rejected visible-text; pass onError: to autorun to handle it",
+        ])
     }
 }

@@ -237,7 +237,7 @@ extension Reactor {
     /// Reports `issue` to the trace and the issue handler; `node` overrides the
     /// node the trace event names (the computed that closed a cycle, say).
     func report(_ issue: ReactorIssue, node: UInt64? = nil) {
-        withTracer { $0.issue(issue.traceKind, node: node ?? issue.traceNode, message: issue.description) }
+        withTracer { $0.issue(issue.traceKind, node: node ?? issue.traceNode, message: issue.traceMessage) }
         let handler = storedIssueHandler
         graph.nonreactive { handler(issue) }
     }

@@ -21,6 +21,7 @@ extension Graph {
     /// The traced run of `computation` ends: the interrupted code goes on as it was.
     @inline(__always)
     func endSecretTracking(_ computation: Computation) {
+        computation.secrecy.lastRunProducedSecret = producesSecret
         producesSecret = computation.secrecy.outerProducesSecret
         runReveals = computation.secrecy.outerReveals
     }

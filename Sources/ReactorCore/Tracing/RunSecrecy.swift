@@ -10,6 +10,8 @@ struct RunSecrecy {
     var outerProducesSecret = false
     /// While a traced run is on the stack: `Graph.runReveals` of the code it interrupted.
     var outerReveals = false
+    /// Its last traced run produced secrets: an error it threw may hold one.
+    var lastRunProducedSecret = false
 
     /// The secrecy of a computation created with those options.
     @usableFromInline
