@@ -279,9 +279,10 @@ struct TokenRejected: Error, CustomStringConvertible {
     var description: String { "server rejected \(token)" }
 }
 
-/// Records the issue messages of the thread that installed it.
+/// Records the issue messages of the thread that installed it, with values on.
 final class IssueMessageTracer: IgnoringTracer {
     let messages = Mutex<[String]>([])
+    var valueLengthLimit: Int { 200 }
     private let thread = pthread_self()
     func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {
         guard pthread_equal(pthread_self(), thread) != 0 else { return }

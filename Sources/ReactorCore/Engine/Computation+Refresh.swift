@@ -155,9 +155,11 @@ extension Computation {
         derivedState = .clean
         graph.derivingTop = self
         // The traced copy calls the tracer inline: it is the hot path there.
+        // Secrets are followed only while values are recorded.
+        let tracksSecrets = traced && TraceEmit.valuesOn
         if traced {
             withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
-            graph.beginSecretTracking(self)
+            if tracksSecrets { graph.beginSecretTracking(self) }
         }
         let previous = graph.current
         let previousInCompute = graph.inCompute
@@ -166,7 +168,7 @@ extension Computation {
         beginTracking(traced: traced)
         let changed = recomputeDerived(self)
         finishTracking()
-        if traced { graph.endSecretTracking(derivedBy: self) }
+        if tracksSecrets { graph.endSecretTracking(derivedBy: self) }
         graph.current = previous
         graph.inCompute = previousInCompute
         // The end goes with the change and the first invalidation it records

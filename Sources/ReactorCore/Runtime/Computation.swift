@@ -287,13 +287,15 @@ extension Computation {
     func compute(traced: Bool) throws {
         invalidated = false
         checkPending = false
+        // Secrets are followed only while values are recorded.
+        let tracksSecrets = traced && TraceEmit.valuesOn
         if traced {
             withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
-            graph.beginSecretTracking(self)
+            if tracksSecrets { graph.beginSecretTracking(self) }
         }
         defer {
             if traced {
-                graph.endSecretTracking(self)
+                if tracksSecrets { graph.endSecretTracking(self) }
                 withTracer { $0.rerunEnded(computation: id) }
             }
         }

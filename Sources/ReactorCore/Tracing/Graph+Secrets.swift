@@ -1,11 +1,12 @@
-// Secrets follow the data, while traced. A traced run (an autorun's or a
+// Secrets follow the data while a tracer records values. A traced run (an autorun's or a
 // computed's) that reads a secret node or a `Redacted` value produces secrets:
 // the computed's value, the writes and sends it makes, the arguments of the
 // actions it calls and whatever the values it sends are delivered into. The
 // state lives in the graph, guarded by its lock: only the lock's holder runs
 // computations and delivers values. Untraced code does none of this (a run
-// checks the tracing flag once, and only its traced copy calls these hooks),
-// so a node's secrecy is known from the moment a tracer is installed.
+// checks the tracing flag once, and only its traced copy calls these hooks, the
+// runs' only when values are on), so a node's secrecy is known from the moment
+// a tracer with values is installed.
 
 extension Graph {
     /// A traced run of `computation` begins: it produces secrets if it is
@@ -34,10 +35,11 @@ extension Graph {
         endSecretTracking(computation)
     }
 
-    /// A traced run read a secret node (lock held).
+    /// A traced run read a secret node (lock held): followed while values are
+    /// recorded (the runs' begin and end keep the state only then).
     @usableFromInline @inline(never)
     func noteSecretRead() {
-        if !runReveals { producesSecret = true }
+        if !runReveals && TraceEmit.valuesOn { producesSecret = true }
     }
 
     /// Whether a value produced now, by code on this thread, is a secret:
