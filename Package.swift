@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore",
-                           "ReportAssertions", "BuiltProducts", "ReactorInspectorServer", "ReactorTraceSQL"]
+                           "ReportAssertions", "BuiltProducts", "ReactorInspectorServer", "ReactorTraceSQL", "TracerSlot"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -26,10 +26,11 @@ public final class Computed<Value>: @unchecked Sendable {
 
     @inlinable
     init(reactor: Reactor, name: String?, body: @escaping () -> Value,
-         recompute: @escaping (Computation) -> Bool) {
+         recompute: @escaping (Computation) -> Bool, secrecy: RunSecrecy = .follows) {
         node = Computation(reactor: reactor, name: name, parentID: 0, kind: .computed, onError: nil, body: nil,
-                           recomputeDerived: recompute)
+                           recomputeDerived: recompute, secrecy: secrecy)
         output = Dependency(id: node.id, name: name)
+        output.isSecret = secrecy.isMarked
         self.body = body
         output.derivedOwner = .passUnretained(node)
         node.derivedOutput = .passUnretained(output)
@@ -114,22 +115,35 @@ public final class Computed<Value>: @unchecked Sendable {
 
 extension Reactor {
     /// A lazy, memoized value derived from the reactive data `body` reads.
+    ///
+    /// Traces that record values follow secrets through it: its value is
+    /// written as `‹redacted›` after a run that read a secret (a `redacted`
+    /// property or subject, a ``Redacted`` value, or another value derived
+    /// from one). `reveals: true` declassifies it: its value is written in
+    /// clear whatever it read (for what is safe to show, `!token.isEmpty`).
+    /// `redacted: true` makes it a secret whatever it read (`reveals` is
+    /// then ignored). Neither changes what it computes.
     @inlinable
-    public func computed<Value>(_ name: String? = nil, fileID: String = #fileID, line: Int = #line,
+    public func computed<Value>(_ name: String? = nil, reveals: Bool = false, redacted: Bool = false,
+                                fileID: String = #fileID, line: Int = #line,
                                 _ body: @escaping () -> Value) -> Computed<Value> {
         let computed = Computed(reactor: self, name: name ?? "\(fileID):\(line)", body: body,
-                                recompute: { Computed<Value>.recomputeAlwaysChanged($0) })
+                                recompute: { Computed<Value>.recomputeAlwaysChanged($0) },
+                                secrecy: RunSecrecy(reveals: reveals && !redacted, isMarked: redacted))
         traceSite(computed.node.id, fileID: fileID, line: line)
         return computed
     }
 
     /// A lazy, memoized value derived from the reactive data `body` reads; a
     /// recomputed value equal to the previous one invalidates nothing.
+    /// `reveals` and `redacted` are as for the other `computed`.
     @inlinable
-    public func computed<Value: Equatable>(_ name: String? = nil, fileID: String = #fileID, line: Int = #line,
+    public func computed<Value: Equatable>(_ name: String? = nil, reveals: Bool = false, redacted: Bool = false,
+                                           fileID: String = #fileID, line: Int = #line,
                                            _ body: @escaping () -> Value) -> Computed<Value> {
         let computed = Computed(reactor: self, name: name ?? "\(fileID):\(line)", body: body,
-                                recompute: { Computed<Value>.recomputeCutOffByEquality($0) })
+                                recompute: { Computed<Value>.recomputeCutOffByEquality($0) },
+                                secrecy: RunSecrecy(reveals: reveals && !redacted, isMarked: redacted))
         traceSite(computed.node.id, fileID: fileID, line: line)
         return computed
     }
@@ -144,6 +158,6 @@ protocol DerivedValueRecording: AnyObject {
 extension Computed: DerivedValueRecording {
     func recordValue(limit: Int, to tracer: any ReactorTracer) {
         guard let cached else { return }
-        TraceValueText.record(cached, node: output.id, redacted: false, limit: limit, to: tracer)
+        TraceValueText.record(cached, node: output.id, redacted: output.isSecret, limit: limit, to: tracer)
     }
 }

@@ -12,7 +12,8 @@
 /// Writing an `Equatable` value equal to the current one invalidates nothing.
 ///
 /// `@Reactive(redacted: true) var token = ""` marks a secret: a trace that records
-/// values writes it as `‹redacted›`, whatever the recorder's options.
+/// values writes it as `‹redacted›`, whatever the recorder's options, and so
+/// what the autoruns and computeds that read it produce.
 @propertyWrapper
 public struct Reactive<Value> {
     @usableFromInline let storage: ReactiveStorage<Value>

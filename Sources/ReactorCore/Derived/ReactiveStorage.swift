@@ -20,9 +20,13 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
         isRedacted = redacted
         let id = ReactorTracing.makeID()
         dependency = Dependency(id: id, name: nil)
-        withTracerAndValueLimit { tracer, limit in
+        dependency.isSecret = redacted
+        withTracerAndValueLimit { [dependency] tracer, limit in
             tracer.nodeCreated(id, kind: .reactiveValue, name: "", parent: 0)
-            if limit > 0 { TraceValueText.record(value, node: id, redacted: redacted, limit: limit, to: tracer) }
+            guard limit > 0 else { return }
+            // Made by a run that read a secret: a secret from the start.
+            if dependency.graph.producesSecretOnThisThread { dependency.isSecret = true }
+            TraceValueText.record(value, node: id, redacted: dependency.isSecret, limit: limit, to: tracer)
         }
     }
 
@@ -116,11 +120,15 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
         publishChange()
     }
 
-    /// Records the value just written, before its `changed` (values on only).
+    /// Records the value just written, before its `changed` (values on only):
+    /// a secret if the property is marked or the write derives from a secret
+    /// (then until a write that does not), in clear otherwise.
     @usableFromInline @inline(never)
     func recordValue() {
+        let secret = isRedacted || dependency.graph.producesSecret
+        dependency.isSecret = secret
         withTracerAndValueLimit { tracer, limit in
-            if limit > 0 { TraceValueText.record(value, node: dependency.id, redacted: isRedacted, limit: limit, to: tracer) }
+            if limit > 0 { TraceValueText.record(value, node: dependency.id, redacted: secret, limit: limit, to: tracer) }
         }
     }
 

@@ -155,7 +155,12 @@ extension Computation {
         derivedState = .clean
         graph.derivingTop = self
         // The traced copy calls the tracer inline: it is the hot path there.
-        if traced { withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) } }
+        // Secrets are followed only while values are recorded.
+        let tracksSecrets = traced && TraceEmit.valuesOn
+        if traced {
+            withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+            if tracksSecrets { graph.beginSecretTracking(self) }
+        }
         let previous = graph.current
         let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
@@ -163,6 +168,7 @@ extension Computation {
         beginTracking(traced: traced)
         let changed = recomputeDerived(self)
         finishTracking()
+        if tracksSecrets { graph.endSecretTracking(derivedBy: self) }
         graph.current = previous
         graph.inCompute = previousInCompute
         // The end goes with the change and the first invalidation it records

@@ -58,8 +58,11 @@ extension Dependency {
     func linkOffCursor(_ computation: Computation) -> Bool {
         // Dispatches before any frame is set up: a traced read in order does
         // not pay for the large one of `linkOutOfOrder`.
-        if computation.runIsTraced, let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self) {
-            return linkTracedInOrder(computation, next)
+        if computation.runIsTraced {
+            if let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self) {
+                return linkTracedInOrder(computation, next)
+            }
+            if isSecret { graph.noteSecretRead() }
         }
         return linkOutOfOrder(computation)
     }
@@ -69,6 +72,7 @@ extension Dependency {
     func linkTracedInOrder(_ computation: Computation, _ next: LinkPointer) -> Bool {
         next.pointee.epoch = computation.epoch
         computation.dependencies.cursor = next.pointee.nextDependency
+        if isSecret { graph.noteSecretRead() }
         withTracer { $0.depend(computation: computation.id, dependency: id) }
         return true
     }

@@ -87,7 +87,7 @@ public final class ReactiveProperty<T>: @unchecked Sendable {
     /// every new value. It never completes.
     public func asStream() -> Signal<T> {
         Signal(name: core.name) { [self] observer in
-            observer.forward(storedValue)
+            core.replaying(holdingSecret: core.dependency.isSecret) { observer.forward(storedValue) }
             return core.register(observer)
         }
     }

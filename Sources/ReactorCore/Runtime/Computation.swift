@@ -87,6 +87,8 @@ public final class Computation: @unchecked Sendable {
     @exclusivity(unchecked) var runsInFlush = 0
     @exclusivity(unchecked) var flushEpoch = 0
     let parentID: UInt64
+    /// How its traced runs pass secrets on (see `Graph+Secrets.swift`).
+    @exclusivity(unchecked) var secrecy: RunSecrecy
     /// An autorun's body, retained by hand: a run calls it through an
     /// unretained reference (see `compute(traced:)`) and `stop` lets it go.
     @exclusivity(unchecked) var body: Unmanaged<ComputationBody>?
@@ -103,7 +105,8 @@ public final class Computation: @unchecked Sendable {
     @usableFromInline
     init(reactor: Reactor, name: String?, parentID: UInt64, kind: TraceNodeKind,
          onError: ((any Error) -> Void)?, body: ((Computation) throws -> Void)?,
-         recomputeDerived: @escaping (Computation) -> Bool = Computation.recomputeNothing) {
+         recomputeDerived: @escaping (Computation) -> Bool = Computation.recomputeNothing,
+         secrecy: RunSecrecy = .follows) {
         self.id = ReactorTracing.makeID()
         self.reactor = reactor
         self.graph = reactor.graph
@@ -113,6 +116,7 @@ public final class Computation: @unchecked Sendable {
         self.onError = onError
         self.body = body.map { .passRetained(ComputationBody($0)) }
         self.recomputeDerived = recomputeDerived
+        self.secrecy = secrecy
         withTracer { $0.nodeCreated(id, kind: kind, name: name ?? "", parent: parentID) }
     }
 
@@ -285,8 +289,18 @@ extension Computation {
     func compute(traced: Bool) throws {
         invalidated = false
         checkPending = false
-        if traced { withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) } }
-        defer { if traced { withTracer { $0.rerunEnded(computation: id) } } }
+        // Secrets are followed only while values are recorded.
+        let tracksSecrets = traced && TraceEmit.valuesOn
+        if traced {
+            withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+            if tracksSecrets { graph.beginSecretTracking(self) }
+        }
+        defer {
+            if traced {
+                if tracksSecrets { graph.endSecretTracking(self) }
+                withTracer { $0.rerunEnded(computation: id) }
+            }
+        }
         let previous = graph.current
         let previousInCompute = graph.inCompute
         let previousRunning = graph.lock.runningComputation.load(ordering: .relaxed)

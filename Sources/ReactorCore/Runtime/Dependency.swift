@@ -19,6 +19,10 @@ public final class Dependency: @unchecked Sendable {
     /// may first need that computed to refresh.
     @usableFromInline @exclusivity(unchecked) var derivedOwner: Unmanaged<Computation>?
     @usableFromInline @exclusivity(unchecked) var storedName: String?
+    /// The value it holds is a secret: marked so, or derived from one while
+    /// traced (see `Graph+Secrets.swift`). A traced run that reads it
+    /// produces secrets.
+    @usableFromInline @exclusivity(unchecked) var isSecret = false
 
     /// Creates a dependency; `name` is how traces and graphs show it.
     public init(_ name: String? = nil) {

@@ -31,6 +31,12 @@ final class Graph: @unchecked Sendable {
     /// Traced signal deliveries only: what sent the value the running stage
     /// handles, kept by a time operator as the cause of its later send.
     @exclusivity(unchecked) var signalInput: UInt64 = 0
+    /// Traced only: what the code running on the lock's holder produces
+    /// derives from a secret (see `Graph+Secrets.swift`).
+    @exclusivity(unchecked) var producesSecret = false
+    /// Traced runs only: the running computation declassifies what it derives
+    /// (`reveals: true`): the secrets it reads do not make its products secret.
+    @exclusivity(unchecked) var runReveals = false
 
     /// Runs `body` as one graph operation: with the lock held, and followed by
     /// the end-of-batch flushes it made necessary when it is the outermost one.

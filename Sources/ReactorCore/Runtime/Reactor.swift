@@ -69,8 +69,14 @@ public final class Reactor: @unchecked Sendable {
     /// Created inside another computation, it is stopped when that one is
     /// invalidated. If the first run throws, the computation is stopped and
     /// the error goes to `onError`, else to ``issueHandler``.
+    ///
+    /// Traces that record values follow secrets through it: after it reads a
+    /// secret in a run, what that run writes and sends, and the arguments of
+    /// the actions it calls, are written as `‹redacted›`. `reveals: true`
+    /// declassifies them: they are written in clear whatever it read.
     @discardableResult
     public func autorun(_ name: String? = nil,
+                        reveals: Bool = false,
                         onError: ((any Error) -> Void)? = nil,
                         fileID: String = #fileID,
                         line: Int = #line,
@@ -79,7 +85,8 @@ public final class Reactor: @unchecked Sendable {
             let parent = graph.currentComputation
             let computation = Computation(reactor: self, name: name ?? "\(fileID):\(line)",
                                           parentID: parent?.id ?? 0, kind: .computation,
-                                          onError: onError, body: body)
+                                          onError: onError, body: body,
+                                          secrecy: RunSecrecy(reveals: reveals, isMarked: false))
             traceSite(computation.id, fileID: fileID, line: line)
             do {
                 try computation.compute()
@@ -230,7 +237,7 @@ extension Reactor {
     /// Reports `issue` to the trace and the issue handler; `node` overrides the
     /// node the trace event names (the computed that closed a cycle, say).
     func report(_ issue: ReactorIssue, node: UInt64? = nil) {
-        withTracer { $0.issue(issue.traceKind, node: node ?? issue.traceNode, message: issue.description) }
+        withTracer { $0.issue(issue.traceKind, node: node ?? issue.traceNode, message: issue.traceMessage) }
         let handler = storedIssueHandler
         graph.nonreactive { handler(issue) }
     }

@@ -28,10 +28,7 @@ public final class AsyncSubject<Value>: @unchecked Sendable {
         signalDelivery {
             guard !core.isTerminated else { return }
             last = value
-            withTracerAndValueLimit { tracer, limit in
-                if limit > 0 { TraceValueText.record(value, node: core.id, redacted: core.isRedacted, limit: limit, to: tracer) }
-                tracer.changed(dependency: core.id)
-            }
+            if TraceEmit.isOn { core.recordHeld(value) }
         }
     }
 
@@ -49,7 +46,10 @@ public final class AsyncSubject<Value>: @unchecked Sendable {
         signalDelivery {
             guard !core.isTerminated else { return }
             completed = true
-            if let last { core.deliver(last) }
+            if let last {
+                // Sent now, it is the secret it was when it was sent.
+                if TraceEmit.isOn { core.deliverTraced(last, derivedFromSecret: core.dependency.isSecret) } else { core.deliver(last) }
+            }
             core.finish(.completed)
         }
     }
@@ -57,7 +57,7 @@ public final class AsyncSubject<Value>: @unchecked Sendable {
     /// Nothing until completion; then the last value and the completion.
     public var signal: Signal<Value> {
         Signal(name: core.name) { [self] observer in
-            if completed, let last { observer.forward(last) }
+            if completed, let last { core.replaying(holdingSecret: core.dependency.isSecret) { observer.forward(last) } }
             return core.register(observer)
         }
     }

@@ -14,9 +14,17 @@ public final class BehaviorSubject<Value>: @unchecked Sendable {
     }
 
     /// Creates a subject whose current value is `value`, named `name` in traces.
-    public init(value: Value, name: String?) {
+    public convenience init(value: Value, name: String?) {
+        self.init(value: value, name: name, redacted: false)
+    }
+
+    /// Creates a subject whose current value is `value`, named `name` in
+    /// traces, whose values, when `redacted`, traces never record (they are
+    /// written as `‹redacted›`, and so is what their deliveries write and send).
+    public init(value: Value, name: String?, redacted: Bool) {
         current = value
-        core = SubjectCore(kind: .subject, name: name ?? "BehaviorSubject<\(Value.self)>", initialValue: value)
+        core = SubjectCore(kind: .subject, name: name ?? "BehaviorSubject<\(Value.self)>", initialValue: value,
+                           redacted: redacted)
     }
 
     /// The latest value sent (or the initial one); reading it inside a
@@ -52,7 +60,7 @@ public final class BehaviorSubject<Value>: @unchecked Sendable {
     /// The current value followed by every later one.
     public var signal: Signal<Value> {
         Signal(name: core.name) { [self] observer in
-            if !core.isTerminated { observer.forward(current) }
+            if !core.isTerminated { core.replaying(holdingSecret: core.dependency.isSecret) { observer.forward(current) } }
             return core.register(observer)
         }
     }

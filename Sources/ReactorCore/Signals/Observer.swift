@@ -18,11 +18,14 @@ public struct Observer<Value> {
     }
 
     /// Sends the subscriber a value that `source` (a node id, or 0) sent:
-    /// traces record the receiving stage's run as caused by that node.
-    func send(_ value: Value, from source: UInt64) {
+    /// traces record the receiving stage's run as caused by that node. A
+    /// value that `isSecret` makes what its delivery produces secret (traced only).
+    func send(_ value: Value, from source: UInt64, isSecret: Bool = false) {
         signalDelivery {
-            if source != 0 && TraceEmit.isOn {
-                ReactorCore.graph.withSignalSource(source, isStage: false) { sink.receive(value) }
+            if TraceEmit.isOn {
+                let graph = ReactorCore.graph
+                if source == 0 { return graph.delivering(secret: isSecret) { sink.receive(value) } }
+                graph.withSignalSource(source, isStage: false) { graph.delivering(secret: isSecret) { sink.receive(value) } }
             } else {
                 sink.receive(value)
             }

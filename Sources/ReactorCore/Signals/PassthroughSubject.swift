@@ -13,8 +13,15 @@ public final class PassthroughSubject<Value>: @unchecked Sendable {
     }
 
     /// Creates a subject that appears under `name` in traces.
-    public init(name: String?) {
-        core = SubjectCore(kind: .subject, name: name ?? "PassthroughSubject<\(Value.self)>")
+    public convenience init(name: String?) {
+        self.init(name: name, redacted: false)
+    }
+
+    /// Creates a subject that appears under `name` in traces, whose values,
+    /// when `redacted`, traces never record (they are written as `‹redacted›`,
+    /// and so is what their deliveries write and send).
+    public init(name: String?, redacted: Bool) {
+        core = SubjectCore(kind: .subject, name: name ?? "PassthroughSubject<\(Value.self)>", redacted: redacted)
     }
 
     /// Sends `value` to the current subscribers, unless the subject has ended.

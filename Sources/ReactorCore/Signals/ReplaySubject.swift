@@ -16,9 +16,16 @@ public final class ReplaySubject<Value>: @unchecked Sendable {
     }
 
     /// Creates a subject that replays up to `bufferSize` values, named `name` in traces.
-    public init(bufferSize: Int, name: String?) {
+    public convenience init(bufferSize: Int, name: String?) {
+        self.init(bufferSize: bufferSize, name: name, redacted: false)
+    }
+
+    /// Creates a subject that replays up to `bufferSize` values, named `name`
+    /// in traces, whose values, when `redacted`, traces never record (they are
+    /// written as `‹redacted›`, and so is what their deliveries write and send).
+    public init(bufferSize: Int, name: String?, redacted: Bool) {
         self.bufferSize = max(0, bufferSize)
-        core = SubjectCore(kind: .subject, name: name ?? "ReplaySubject<\(Value.self)>")
+        core = SubjectCore(kind: .subject, name: name ?? "ReplaySubject<\(Value.self)>", redacted: redacted)
     }
 
     /// Records `value` for later subscribers and sends it to the current ones,
@@ -64,10 +71,17 @@ public final class ReplaySubject<Value>: @unchecked Sendable {
     public var signal: Signal<Value> {
         Signal(name: core.name) { [self] observer in
             let replay = buffer[start...] + buffer[..<start]
-            for value in replay {
-                if observer.sink.isTerminated { return nil }
-                observer.forward(value)
+            var cancelled = false
+            core.replaying(holdingSecret: core.hasSentSecret) {
+                for value in replay {
+                    if observer.sink.isTerminated {
+                        cancelled = true
+                        return
+                    }
+                    observer.forward(value)
+                }
             }
+            if cancelled { return nil }
             return core.register(observer)
         }
     }

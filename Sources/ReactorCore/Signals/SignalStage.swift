@@ -46,11 +46,28 @@ struct SignalStage {
     /// Another input of the same node.
     var sharingNode: SignalStage { SignalStage(id: id) }
 
+    /// What a stage keeps of the value it handles, to send it later: the node
+    /// that sent it, and whether it was a secret (traced only).
+    struct Cause {
+        /// The node that sent the value (0 when untraced or unknown).
+        let source: UInt64
+        /// The value derived from a secret: so does what the later send delivers.
+        let isSecret: Bool
+
+        /// No known sender, no secret: a timer's own event (a `timeout`).
+        static let none = Cause(source: 0, isSecret: false)
+    }
+
     /// Runs `body` (which sends values on) as a run of the stage caused by
-    /// `source`, outside the delivery of an upstream value: a time operator's
+    /// `cause`, outside the delivery of an upstream value: a time operator's
     /// timer firing. Graph lock held.
-    func run(from source: UInt64, _ body: () -> Void) {
-        guard id != 0, TraceEmit.isOn else { return body() }
+    func run(from cause: Cause, _ body: () -> Void) {
+        guard TraceEmit.isOn else { return body() }
+        ReactorCore.graph.delivering(secret: cause.isSecret) { run(from: cause.source, body) }
+    }
+
+    private func run(from source: UInt64, _ body: () -> Void) {
+        guard id != 0 else { return body() }
         let id = id
         withTracer { tracer in
             if source != 0 {
@@ -64,10 +81,12 @@ struct SignalStage {
         withTracer { $0.rerunEnded(computation: id) }
     }
 
-    /// What sent the value this stage is handling now (0 when untraced or
-    /// unknown): the cause to give ``run(from:_:)`` when it sends the value later.
-    var input: UInt64 {
-        id != 0 && TraceEmit.isOn ? ReactorCore.graph.signalInput : 0
+    /// What sent the value this stage is handling now, and whether it is a
+    /// secret: the cause to give ``run(from:_:)`` when it sends the value later.
+    var input: Cause {
+        guard TraceEmit.isOn else { return .none }
+        let graph = ReactorCore.graph
+        return Cause(source: id != 0 ? graph.signalInput : 0, isSecret: graph.producesSecret)
     }
 
     /// Records that the stage sends a value on now, for a receiver that does

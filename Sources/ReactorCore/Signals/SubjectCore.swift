@@ -23,6 +23,8 @@ final class SubjectCore<Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var isTerminated = false
     /// Traces write the source's values as `‹redacted›`.
     @usableFromInline let isRedacted: Bool
+    /// Traced only: a value it sent was a secret (a replay of its buffer may hold one).
+    @usableFromInline @exclusivity(unchecked) var hasSentSecret = false
 
     /// A source with no value until its first send.
     init(kind: TraceNodeKind, name: String, redacted: Bool = false) {
@@ -30,6 +32,7 @@ final class SubjectCore<Value>: @unchecked Sendable {
         self.name = name
         isRedacted = redacted
         dependency = Dependency(id: id, name: name)
+        dependency.isSecret = redacted
         withTracer { $0.nodeCreated(id, kind: kind, name: name, parent: 0) }
     }
 
@@ -39,9 +42,13 @@ final class SubjectCore<Value>: @unchecked Sendable {
         self.name = name
         isRedacted = redacted
         dependency = Dependency(id: id, name: name)
-        withTracerAndValueLimit { [id] tracer, limit in
+        dependency.isSecret = redacted
+        withTracerAndValueLimit { [id, dependency] tracer, limit in
             tracer.nodeCreated(id, kind: kind, name: name, parent: 0)
-            if limit > 0 { TraceValueText.record(initialValue, node: id, redacted: redacted, limit: limit, to: tracer) }
+            guard limit > 0 else { return }
+            // Made by a run that read a secret: a secret from the start.
+            if dependency.graph.producesSecretOnThisThread { dependency.isSecret = true }
+            TraceValueText.record(initialValue, node: id, redacted: dependency.isSecret, limit: limit, to: tracer)
         }
     }
 
@@ -60,14 +67,42 @@ final class SubjectCore<Value>: @unchecked Sendable {
 
     /// `deliver` while tracing: the write is a `changed` of this node, and the
     /// stages it reaches record this node as what sent the value.
+    ///
+    /// The value is a secret if the source is marked, or if it is sent by a
+    /// run that read one (or, `derivedFromSecret`, was held since such a
+    /// send): recorded as such, and what its delivery writes and sends too.
     @usableFromInline @inline(never)
-    func deliverTraced(_ value: Value) {
+    func deliverTraced(_ value: Value, derivedFromSecret: Bool = false) {
+        let graph = ReactorCore.graph
+        let secret = isRedacted || derivedFromSecret || graph.producesSecret
+        dependency.isSecret = secret
+        if secret { hasSentSecret = true }
         withTracerAndValueLimit { tracer, limit in
-            if limit > 0 { TraceValueText.record(value, node: id, redacted: isRedacted, limit: limit, to: tracer) }
+            if limit > 0 { TraceValueText.record(value, node: id, redacted: secret, limit: limit, to: tracer) }
             tracer.changed(dependency: id)
         }
         if dependency.subscribers.head != nil { dependency.notifySubscribers() }
-        ReactorCore.graph.withSignalSource(id, isStage: false) { send(value) }
+        graph.withSignalSource(id, isStage: false) { graph.delivering(secret: secret) { send(value) } }
+    }
+
+    /// Records `value`, held to be sent later (an `AsyncSubject`'s): a secret
+    /// as for `deliverTraced`, and a `changed` of this node. Traced only.
+    @usableFromInline @inline(never)
+    func recordHeld(_ value: Value) {
+        let secret = isRedacted || ReactorCore.graph.producesSecret
+        dependency.isSecret = secret
+        withTracerAndValueLimit { tracer, limit in
+            if limit > 0 { TraceValueText.record(value, node: id, redacted: secret, limit: limit, to: tracer) }
+            tracer.changed(dependency: id)
+        }
+    }
+
+    /// Runs `body`, which hands a new subscriber the value(s) the source
+    /// holds: secrets if one of them may be (traced only). Lock held.
+    @usableFromInline
+    func replaying(holdingSecret: Bool, _ body: () -> Void) {
+        guard TraceEmit.isOn else { return body() }
+        ReactorCore.graph.delivering(secret: isRedacted || holdingSecret, body)
     }
 
     @inlinable @inline(__always)

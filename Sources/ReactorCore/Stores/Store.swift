@@ -98,7 +98,10 @@ open class Store: TraceOwner {
                 storeRegistry.actionNesting += 1
                 withTracerAndValueLimit { tracer, limit in
                     // Arguments are values: described only when values are recorded.
-                    let summary = limit > 0 ? TraceValueText.arguments(arguments, limit: limit) : ""
+                    // Called by a run that read a secret: its arguments may hold it.
+                    let summary = limit == 0 ? ""
+                        : graph.producesSecret ? TraceValueText.redactedArguments(count: arguments.count, limit: limit)
+                        : TraceValueText.arguments(arguments, limit: limit)
                     tracer.actionBegan(store: traceID, name: name, arguments: summary)
                     tracer.site(traceID, site: "\(fileID):\(line)", isActionCall: true)
                 }

@@ -9,12 +9,23 @@
 /// its `description`, `debugDescription` and mirror, so that a struct holding one
 /// is described without it. Read the wrapped value with ``value``.
 public struct Redacted<Value> {
-    /// The secret itself.
-    public var value: Value
+    @usableFromInline var storage: Value
+
+    /// The secret itself. Read by an autorun or a computed while a tracer is
+    /// installed, it makes what that run produces a secret too (see
+    /// ``Reactor/computed(_:reveals:redacted:fileID:line:_:)``).
+    @inlinable
+    public var value: Value {
+        get {
+            if TraceEmit.isOn { ReactorCore.graph.noteRedactedRead() }
+            return storage
+        }
+        set { storage = newValue }
+    }
 
     /// Wraps `value` so that traces and descriptions never show it.
     public init(_ value: Value) {
-        self.value = value
+        storage = value
     }
 }
 

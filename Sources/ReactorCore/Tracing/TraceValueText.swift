@@ -31,6 +31,12 @@ package enum TraceValueText {
         return bounded(summary, limit: limit)
     }
 
+    /// `count` arguments that are all secrets, `‹redacted›, ‹redacted›`, cut
+    /// to `limit` UTF-8 bytes as ``arguments(_:limit:)`` would.
+    static func redactedArguments(count: Int, limit: Int) -> String {
+        bounded(Array(repeating: redacted, count: min(count, limit)).joined(separator: ", "), limit: limit)
+    }
+
     /// `text` if it fits in `limit` UTF-8 bytes, else its longest prefix of whole
     /// characters that fits with ``cutMarker`` after it.
     package static func bounded(_ text: String, limit: Int) -> String {

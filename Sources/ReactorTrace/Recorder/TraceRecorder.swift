@@ -80,8 +80,9 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         /// Each written value (and each action's arguments) as its description:
         /// `traceDescription` for `TraceValueDescribable` types, else
         /// `String(reflecting:)`, cut to `maxLength` UTF-8 bytes (16 to 4,096)
-        /// at a character boundary, ending in `…` when cut. `Redacted` values and
-        /// properties marked `redacted` are written as `‹redacted›`.
+        /// at a character boundary, ending in `…` when cut. Secrets are written
+        /// as `‹redacted›`: `Redacted` values, nodes marked `redacted`, and what
+        /// an autorun or computed run that read one produces (unless it `reveals`).
         case described(maxLength: Int)
 
         /// What `REACTOR_TRACE_VALUES` in `environment` asks for: `.described(maxLength: N)`

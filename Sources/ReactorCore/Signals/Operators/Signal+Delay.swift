@@ -13,7 +13,7 @@ extension Signal where Value: Sendable {
             let timer = SignalTimer(clock: clock)
             // Deadlines grow with arrival, so the queue is in deadline order.
             // Per subscriber, guarded by the graph lock; `nil` value: the completion.
-            var queue: [(deadline: C.Instant, value: Value?, source: UInt64)] = []
+            var queue: [(deadline: C.Instant, value: Value?, source: SignalStage.Cause)] = []
             var head = 0
 
             /// Sends what is due, then waits for the next deadline.
@@ -36,7 +36,7 @@ extension Signal where Value: Sendable {
                 }
             }
 
-            func enqueue(_ value: Value?, source: UInt64) {
+            func enqueue(_ value: Value?, source: SignalStage.Cause) {
                 queue.append((clock.now.advanced(by: interval), value, source))
                 if !timer.isPending { timer.schedule(at: queue[head].deadline, sendDue) }
             }
@@ -50,7 +50,7 @@ extension Signal where Value: Sendable {
                     head = 0
                     observer.forward(error: error)
                 },
-                completed: { enqueue(nil, source: 0) })
+                completed: { enqueue(nil, source: .none) })
             return Subscription {
                 graph.operation {
                     timer.cancel()

@@ -18,7 +18,9 @@ extension Signal {
                     // on the queue follows from this send.
                     stage.recordSend()
                     let value = UncheckedSendable(value)
-                    queue.async { target.wrapped.send(value.wrapped, from: node) }
+                    // A secret sent here is one there too.
+                    let isSecret = stage.input.isSecret
+                    queue.async { target.wrapped.send(value.wrapped, from: node, isSecret: isSecret) }
                 },
                 error: { error in
                     let error = UncheckedSendable(error)

@@ -14,7 +14,7 @@ extension Signal where Value: Sendable {
         return Signal(name: name) { observer in
             let stage = SignalStage(.operator, name)
             let timer = SignalTimer(clock: clock)
-            var held: (value: Value, source: UInt64)?  // per subscriber, guarded by the graph lock
+            var held: (value: Value, source: SignalStage.Cause)?  // per subscriber, guarded by the graph lock
 
             /// Opens a window; when it closes, sends the held value and opens the next.
             func openWindow() {

@@ -21,7 +21,7 @@ extension Signal where Value: Sendable {
 
             func restart() {
                 timer.schedule(at: clock.now.advanced(by: interval)) {
-                    stage.run(from: 0) {
+                    stage.run(from: .none) {
                         if completing {
                             observer.forwardCompleted()
                         } else {
