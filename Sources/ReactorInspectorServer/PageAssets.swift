@@ -100,7 +100,7 @@ enum PageAssets {
         .pill { border-radius: 10px; padding: 1px 9px; font-size: 12px; background: #4b5563; }
         .pill.recording { background: var(--ok); }
         .pill.finished { background: #2563eb; }
-        .pill.damaged, .pill.disconnected { background: var(--bad); }
+        .pill.damaged, .pill.disconnected, .pill.stalled { background: var(--bad); }
         .pill.waiting { background: var(--warn); }
         .detail { color: var(--muted); font-size: 12px; }
         header .detail { color: #cbd2e0; }
