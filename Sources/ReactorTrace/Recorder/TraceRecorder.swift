@@ -350,7 +350,8 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         self.path = path
         self.options = options
         valueLengthLimit = options.values.maxLength
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // Read as well as written: a bounded recording and a snapshot copy from it.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw TraceRecorderError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }

@@ -66,8 +66,9 @@ struct TraceTailCopy {
     /// The copy's bound, written in its history block.
     let maxBytes: UInt64
 
-    /// Walks the source's blocks from `dataStart`; stops at the first one not whole.
-    func blocks() -> [Block] {
+    /// Walks the source's blocks from `dataStart` to its end; nil when they do not end
+    /// exactly there (a read failed: `errno` says why; or the source is not what the writer wrote).
+    func blocks() -> [Block]? {
         var result: [Block] = []
         var offset = dataStart
         var header = [UInt8](repeating: 0, count: TraceFormat.blockHeaderLength)
@@ -84,7 +85,8 @@ struct TraceTailCopy {
                                 events: events, flags: header[20], isChunk: type == TraceFormat.chunkBlock))
             offset += UInt64(TraceFormat.blockHeaderLength + length)
         }
-        return result
+        if offset != sourceLength && errno == 0 { errno = EIO }
+        return offset == sourceLength ? result : nil
     }
 
     /// Which chunks to keep so that the copy's chunks take about `keepBytes` (the chunks

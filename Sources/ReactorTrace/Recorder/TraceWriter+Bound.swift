@@ -33,10 +33,10 @@ extension TraceWriter {
         let copy = TraceTailCopy(source: descriptor, sourceLength: bytesWritten, header: headerBytes, dataStart: dataStart,
                                  metadata: metadata, history: history, maxBytes: maxBytes)
         let blocks = copy.blocks()
-        let kept = TraceTailCopy.kept(blocks, keepBytes: maxBytes / 2, sourceLength: bytesWritten, liveThreads: live)
+        let kept = TraceTailCopy.kept(blocks ?? [], keepBytes: maxBytes / 2, sourceLength: bytesWritten, liveThreads: live)
         let temporary = path + ".bounding"
-        let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard output >= 0, let result = copy.write(to: output, blocks: blocks, kept: kept),
+        let output = open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0, let blocks, let result = copy.write(to: output, blocks: blocks, kept: kept),
               rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             if output >= 0 { close(output); unlink(temporary) }
@@ -111,8 +111,8 @@ extension TraceWriter {
         let copy = TraceTailCopy(source: descriptor, sourceLength: bytesWritten, header: headerBytes, dataStart: dataStart,
                                  metadata: metadata, history: history, maxBytes: self.maxBytes ?? 0)
         let blocks = copy.blocks()
-        let kept = TraceTailCopy.kept(blocks, keepBytes: keep, sourceLength: bytesWritten, liveThreads: [])
-        guard let result = copy.write(to: output, blocks: blocks, kept: kept) else {
+        let kept = TraceTailCopy.kept(blocks ?? [], keepBytes: keep, sourceLength: bytesWritten, liveThreads: [])
+        guard let blocks, let result = copy.write(to: output, blocks: blocks, kept: kept) else {
             let reason = String(cString: strerror(errno))
             close(output)
             unlink(target)
