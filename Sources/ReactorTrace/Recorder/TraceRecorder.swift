@@ -103,11 +103,11 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         public static let minimumMaxBytes = 64 << 10
 
         /// The bound in effect: ``maxBytes`` raised to ``minimumMaxBytes``.
-        var effectiveMaxBytes: Int? { maxBytes.map { max($0, Self.minimumMaxBytes) } }
+        public var effectiveMaxBytes: Int? { maxBytes.map { max($0, Self.minimumMaxBytes) } }
 
         /// The buffer size in effect: a bounded recording's buffers take at most a sixteenth
         /// of the bound, so that the chunks it keeps per thread fit in it many times.
-        var effectiveSegmentCapacity: Int {
+        public var effectiveSegmentCapacity: Int {
             guard let bound = effectiveMaxBytes else { return segmentCapacity }
             return max(256, min(segmentCapacity, bound / 16))
         }
