@@ -38,6 +38,10 @@ public final class LiveTrace {
     public var bytesRead: Int { reader?.bytesRead ?? 0 }
     /// The end block, once read (how the recording ended, what it lost).
     public var end: TraceEnd? { reader?.end }
+    /// What the recording says about itself, once its metadata block is read.
+    public var metadata: TraceMetadata { reader?.metadata ?? TraceMetadata() }
+    /// A bounded recording's bound and what it overwrote, once its history block is read.
+    public var history: TraceHistory? { reader?.history }
     /// Outermost actions begun so far: the N of the latest `action:N` (the importer's numbering).
     public var actionsBegun: Int { builder.outermostActionsBegun }
     /// How many distinct changed dependencies an action keeps.
