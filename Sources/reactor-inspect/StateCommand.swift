@@ -44,7 +44,8 @@ struct StateCommand: ParsableCommand {
         let built: (TraceModel, ResolvedMoment, TraceReadReport)
         do {
             defer { progress?.finish() }
-            built = try TraceFile.model(path: trace.path, at: moment, requiringValues: true, progress: progress?.update)
+            built = try TraceFile.model(path: trace.path, at: moment, requiringValues: true,
+                                       index: trace.indexUse, progress: progress?.update)
         } catch {
             throw ValidationError(error.description)
         }

@@ -404,6 +404,10 @@ extension TraceModelBuilder {
     /// after the last event); nil when no action was asked for.
     public var actionMoment: Result<ActionEnd, TraceMomentError>? { moments.moment }
 
+    /// The moment of ``TraceModelOptions/untilAction`` once an event read has
+    /// decided it, else nil: from then on only events at or before it are applied.
+    var decidedActionMoment: UInt64? { moments.decidedMoment }
+
     /// How many recording threads the importer has seen (indexes `0..<threadCount`).
     public var threadCount: Int { slices.threadCount }
 
