@@ -21,6 +21,9 @@ static atomic_uintptr_t writer_thread = 0;
 static atomic_int pending_signal = 0;
 static atomic_int flushed = 0;
 static atomic_int timeout_milliseconds = 1000;
+static atomic_int termination_installed = 0;
+static atomic_int snapshot_installed = 0;
+static atomic_int snapshot_requests = 0;
 
 static void hand_on(int signal_number, siginfo_t *info, void *context) {
     struct sigaction *previous = &previous_actions[signal_number];
@@ -73,6 +76,53 @@ void reactor_trace_crash_install(void) {
     }
 }
 
+void reactor_trace_crash_install_termination(void) {
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&termination_installed, &expected, 1)) return;
+    static const int termination_signals[] = { SIGINT, SIGTERM };
+    for (unsigned i = 0; i < 2; i++) {
+        int signal_number = termination_signals[i];
+        struct sigaction current;
+        if (sigaction(signal_number, NULL, &current) != 0) continue;
+        // An app (or a shell: `nohup`, a background job) that ignores the signal keeps ignoring it.
+        if (!(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN) continue;
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_sigaction = handle_fatal_signal;
+        action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&action.sa_mask);
+        sigaction(signal_number, &action, &previous_actions[signal_number]);
+    }
+}
+
+static void handle_snapshot_signal(int signal_number, siginfo_t *info, void *context) {
+    int saved_errno = errno;
+    atomic_fetch_add(&snapshot_requests, 1);
+    struct sigaction *previous = &previous_actions[signal_number];
+    // The app's own handler, if it had one, runs too; the default (ending the process) does not.
+    if (previous->sa_flags & SA_SIGINFO) {
+        if (previous->sa_sigaction != NULL) previous->sa_sigaction(signal_number, info, context);
+    } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+        previous->sa_handler(signal_number);
+    }
+    errno = saved_errno;
+}
+
+void reactor_trace_snapshot_install(void) {
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&snapshot_installed, &expected, 1)) return;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = handle_snapshot_signal;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGUSR1, &action, &previous_actions[SIGUSR1]);
+}
+
+int reactor_trace_snapshot_take_requests(void) {
+    return atomic_exchange(&snapshot_requests, 0);
+}
+
 void reactor_trace_crash_arm(void) {
     atomic_store(&flushed, 0);
     atomic_store(&pending_signal, 0);
@@ -82,6 +132,13 @@ void reactor_trace_crash_arm(void) {
 
 void reactor_trace_crash_set_writer_thread(void) {
     atomic_store(&writer_thread, (uintptr_t)pthread_self());
+    // SIGINT, SIGTERM and SIGUSR1 go to another thread: the writer cannot wait for itself.
+    sigset_t blocked;
+    sigemptyset(&blocked);
+    sigaddset(&blocked, SIGINT);
+    sigaddset(&blocked, SIGTERM);
+    sigaddset(&blocked, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &blocked, NULL);
 }
 
 void reactor_trace_crash_disarm(void) {

@@ -12,6 +12,10 @@ package struct FollowedTrace: Sendable {
     package var model: TraceModel?
     /// The end block, once read.
     package var end: TraceEnd?
+    /// The recording's metadata, once read.
+    package var metadata = TraceMetadata()
+    /// A bounded recording's history, once read.
+    package var history: TraceHistory?
     /// The hot table, recent actions and issues.
     package var snapshot: LiveSnapshot?
     /// Outermost actions begun so far (the largest N for `action:N`).

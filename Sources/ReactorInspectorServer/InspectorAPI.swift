@@ -20,7 +20,8 @@ package struct InspectorAPI: Sendable {
     package func summary(top: Int) -> InspectorResponse {
         let current = follower.current
         guard let model = current.model else { return Self.waiting(current.status) }
-        return Self.json(text: (try? JSONText.encode(SummaryReport(model: model, top: top, end: current.end))) ?? "")
+        return Self.json(text: (try? JSONText.encode(SummaryReport(model: model, top: top, end: current.end,
+                                                                       metadata: current.metadata, history: current.history))) ?? "")
     }
 
     /// The latest live snapshot (`top --json`, as of the last update).

@@ -137,6 +137,8 @@ package final class TraceFollower: Sendable {
         next.version = previous.version + 1
         next.model = trace.status.isWaiting ? nil : model
         next.end = trace.end
+        next.metadata = trace.metadata
+        next.history = trace.history
         next.snapshot = snapshot
         next.actionsBegun = trace.actionsBegun
         next.graphShape = shape

@@ -28,7 +28,8 @@ struct SummaryCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try trace.model(output: output)
-        let summary = SummaryReport(model: loaded.value, top: top, end: loaded.report.end)
+        let summary = SummaryReport(model: loaded.value, top: top, end: loaded.report.end,
+                                    metadata: loaded.report.metadata, history: loaded.report.history)
         Terminal.print(json ? try JSONText.encode(summary) : summary.text(style: output.style))
         try loaded.finish()
     }

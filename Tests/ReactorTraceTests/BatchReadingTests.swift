@@ -216,7 +216,7 @@ import Testing
 
     @Test func aDamagedChunkYieldsNoneOfItsEvents() throws {
         var bytes = DamagedTraceTests.smallTrace.bytes
-        let offsets = TraceBytes.blockOffsets(bytes)
+        let offsets = TraceBytes.chunkOffsets(bytes)
         let second = offsets[1]
         // Cut the second chunk's last event short, then fix the checksum: only the decoder can tell.
         let length = Int(TraceBytes.uint32(bytes, at: second + 4))

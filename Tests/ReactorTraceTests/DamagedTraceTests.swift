@@ -121,7 +121,7 @@ import Testing
 
     @Test func corruptChunkStopsReadingThere() throws {
         var bytes = Self.smallTrace.bytes
-        let offsets = TraceBytes.blockOffsets(bytes)
+        let offsets = TraceBytes.chunkOffsets(bytes)
         let second = offsets[1]
         bytes[second + TraceFormat.blockHeaderLength] ^= 0x40   // payload bit flip, checksum now wrong
         let (events, reader) = try TraceFixtures.readAll(bytes)

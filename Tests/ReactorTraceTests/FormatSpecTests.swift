@@ -112,7 +112,7 @@ import Testing
             recorder.invalidated(computation: 9, cause: .dependency, source: 5)
             recorder.depend(computation: 9, dependency: 5)
         }
-        let chunk = Array(bytes[TraceFormat.headerLength...])
+        let chunk = Array(bytes[TraceBytes.chunkOffsets(bytes)[0]...])
         #expect(TraceBytes.uint32(chunk, at: 0) == TraceFormat.chunkBlock)
         // A clock event first (the thread's first event is untimed): tag 65, its length, its time.
         #expect(chunk[28] == TraceFormat.clockTag)

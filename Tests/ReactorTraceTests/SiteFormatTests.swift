@@ -22,7 +22,7 @@ import Testing
             recorder.site(12, site: "A.swift:3", isActionCall: false)
             recorder.site(12, site: "A.swift:3", isActionCall: true)
         }
-        let chunk = Array(bytes[TraceFormat.headerLength...])
+        let chunk = Array(bytes[TraceBytes.chunkOffsets(bytes)[0]...])
         #expect(Array(chunk[28..<28 + Self.example.count]) == Self.example)
     }
 

@@ -41,6 +41,11 @@ enum TraceBytes {
         return offsets
     }
 
+    /// The offsets of the event chunks among ``blockOffsets(_:)`` (leaving out the metadata and history blocks).
+    static func chunkOffsets(_ bytes: [UInt8]) -> [Int] {
+        blockOffsets(bytes).filter { uint32(bytes, at: $0) == TraceFormat.chunkBlock }
+    }
+
     /// Recomputes the header's and every block's checksum, so that a mutation
     /// reaches the decoders behind the checksums.
     static func reseal(_ bytes: inout [UInt8]) {

@@ -30,7 +30,7 @@ import Testing
             recorder.value(12, description: "\"active\"")
             recorder.value(12, description: "\"all\"")
         }
-        let chunk = Array(bytes[TraceFormat.headerLength...])
+        let chunk = Array(bytes[TraceBytes.chunkOffsets(bytes)[0]...])
         // After the clock event that goes before the thread's first (untimed) event.
         #expect(chunk[28] == TraceFormat.clockTag)
         let start = 28 + 2 + Int(chunk[29])

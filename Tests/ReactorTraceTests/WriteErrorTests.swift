@@ -67,7 +67,11 @@ struct WriteErrorTests {
         #expect(end.chunks == 0)
         #expect(end.eventsDropped == statistics.eventsDropped)
         #expect(end.termination == .stopped)
-        #expect(statistics.bytes == UInt64(TraceFormat.headerLength + TraceFormat.blockHeaderLength + 40))
+        // The header, the metadata block (kept: the file is never cut back past it) and the end block.
+        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let blocks = TraceBytes.blockOffsets(file)
+        #expect(blocks.map { TraceBytes.uint32(file, at: $0) } == [TraceFormat.metadataBlock, TraceFormat.endBlock])
+        #expect(statistics.bytes == UInt64(blocks[1] + TraceFormat.blockHeaderLength + 40))
     }
 
     @Test("a recording with room to spare drops nothing")

@@ -14,11 +14,25 @@
 /// once per process; later calls do nothing.
 void reactor_trace_crash_install(void);
 
+/// Installs handlers for SIGINT and SIGTERM, once per process, unless the
+/// signal is ignored: like a fatal signal, they have the writer write the end
+/// block (termination signal N), then hand the signal to the handler installed
+/// before them, or restore the default action and re-raise it.
+void reactor_trace_crash_install_termination(void);
+
+/// Installs a SIGUSR1 handler, once per process, that counts a snapshot request
+/// (and calls the app's own handler, if it had one); the writer polls the count.
+void reactor_trace_snapshot_install(void);
+
+/// The snapshot requests since the last call (SIGUSR1 received), reset to 0.
+int reactor_trace_snapshot_take_requests(void);
+
 /// A recording is running (called before its writer thread starts): a fatal
 /// signal on any thread but the writer waits for the writer to flush.
 void reactor_trace_crash_arm(void);
 
-/// The calling thread is the writer thread (a fatal signal on it cannot wait for itself).
+/// The calling thread is the writer thread (a fatal signal on it cannot wait for
+/// itself); it blocks SIGINT, SIGTERM and SIGUSR1 so that they go to another thread.
 void reactor_trace_crash_set_writer_thread(void);
 
 /// The recording has ended: a fatal signal no longer waits for a flush.

@@ -38,6 +38,10 @@ public final class LiveTrace {
     public var bytesRead: Int { reader?.bytesRead ?? 0 }
     /// The end block, once read (how the recording ended, what it lost).
     public var end: TraceEnd? { reader?.end }
+    /// What the recording says about itself, once its metadata block is read.
+    public var metadata: TraceMetadata { reader?.metadata ?? TraceMetadata() }
+    /// A bounded recording's bound and what it overwrote, once its history block is read.
+    public var history: TraceHistory? { reader?.history }
     /// Outermost actions begun so far: the N of the latest `action:N` (the importer's numbering).
     public var actionsBegun: Int { builder.outermostActionsBegun }
     /// How many distinct changed dependencies an action keeps.
@@ -140,8 +144,19 @@ public final class LiveTrace {
             status = .damaged("reading stopped at byte \(truncation.offset): \(truncation)")
         } else if reader.isFinished {
             status = .finished
+        } else if count == 0, !Self.processExists(reader.header.processID) {
+            status = .stalled("the recording process (pid \(reader.header.processID)) is gone and the trace has no end block")
         }
         return count
+    }
+
+    /// Whether a process with this pid exists on this machine (`kill(pid, 0)`: no such
+    /// process is ESRCH; one of another user's is EPERM, and exists). A trace written in
+    /// another pid namespace (a container) or on another machine names a pid that means
+    /// nothing here: with no such process, such a file reads as stalled once read to its end.
+    static func processExists(_ pid: UInt32) -> Bool {
+        guard pid > 0, pid <= UInt32(Int32.max) else { return false }
+        return kill(pid_t(pid), 0) == 0 || errno != ESRCH
     }
 
     private func openedReader() throws(TraceFileError) -> TraceReader? {

@@ -39,7 +39,8 @@ public enum TraceFile {
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
                                skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
                                trailingBytesOffset: reader.trailingBytesOffset, end: reader.end,
-                               stillRecording: reader.isStillRecording)
+                               stillRecording: reader.isStillRecording, metadata: reader.metadata,
+                               history: reader.history)
     }
 
     /// Lends `body` every readable event of the trace at `path` a batch at a
@@ -63,7 +64,8 @@ public enum TraceFile {
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
                                skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
                                trailingBytesOffset: reader.trailingBytesOffset, end: reader.end,
-                               stillRecording: reader.isStillRecording)
+                               stillRecording: reader.isStillRecording, metadata: reader.metadata,
+                               history: reader.history)
     }
 
     /// Builds the model of the trace at `path` in one streaming pass.

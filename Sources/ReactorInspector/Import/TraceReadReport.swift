@@ -22,11 +22,17 @@ public struct TraceReadReport: Sendable, Equatable {
     /// Whether the trace was still being recorded: read as far as it was
     /// written when reading began (``TraceReader/isStillRecording``), not damaged.
     public let stillRecording: Bool
+    /// What the recording says about itself (commit, scenario, app…), from its metadata block.
+    public let metadata: TraceMetadata
+    /// A bounded recording's bound and what it overwrote, from its history block; nil when unbounded.
+    public let history: TraceHistory?
 
     /// Creates a report.
     public init(path: String, events: Int, truncation: TraceTruncation?, skippedEvents: Int = 0,
                 clockEvents: Int = 0, trailingBytesOffset: Int? = nil, end: TraceEnd? = nil,
-                stillRecording: Bool = false) {
+                stillRecording: Bool = false, metadata: TraceMetadata = TraceMetadata(), history: TraceHistory? = nil) {
+        self.metadata = metadata
+        self.history = history
         self.path = path
         self.events = events
         self.truncation = truncation

@@ -96,9 +96,13 @@ public struct TraceIndex: Sendable, Equatable {
 
     /// How reading the whole trace went, as the pass that built the index reported it.
     func readReport(path: String) -> TraceReadReport {
-        TraceReadReport(path: path, events: events, truncation: truncation, skippedEvents: skippedEvents,
-                        clockEvents: clockEvents, trailingBytesOffset: trailingBytesOffset, end: end,
-                        stillRecording: false)
+        // The metadata and history blocks precede the first chunk: read from the trace, not kept in the index.
+        let reader = try? TraceReader(path: path)
+        _ = try? reader?.nextBatch { _ in }
+        return TraceReadReport(path: path, events: events, truncation: truncation, skippedEvents: skippedEvents,
+                               clockEvents: clockEvents, trailingBytesOffset: trailingBytesOffset, end: end,
+                               stillRecording: false, metadata: reader?.metadata ?? TraceMetadata(),
+                               history: reader?.history)
     }
 
     /// True when no batch from `position` on holds an event at or before `time`.

@@ -162,7 +162,8 @@ extension TraceFile {
         let report = TraceReadReport(path: path, events: count, truncation: reader.truncation,
                                      skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
                                      trailingBytesOffset: reader.trailingBytesOffset, end: reader.end,
-                                     stillRecording: reader.isStillRecording)
+                                     stillRecording: reader.isStillRecording, metadata: reader.metadata,
+                                     history: reader.history)
         return (report, stoppedEarly)
     }
 }

@@ -59,17 +59,57 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         /// before them (or the default action). The runtime's own fatal errors
         /// flush the trace either way.
         public var flushesOnCrash: Bool
+        /// Whether ``TraceRecorder/start(path:options:)`` installs handlers for SIGINT and
+        /// SIGTERM (unless the process ignores them) that write the end block (termination
+        /// "signal N") and then hand the signal to the handler installed before them, or
+        /// restore the default action and re-raise it: Ctrl-C and `kill` leave a whole trace.
+        public var endsOnTerminationSignals: Bool
+        /// The largest the file may grow, in bytes: a bounded recording (a flight recorder)
+        /// keeps its most recent events, between half the bound and the bound of them, and
+        /// says in its history block what it overwrote. Nil: unbounded. At least 64 KiB;
+        /// `REACTOR_TRACE_MAX_BYTES` (`20M`, `1G`) sets it when this is nil.
+        public var maxBytes: Int?
+        /// Whether SIGUSR1 writes a snapshot of the recording (the last ``maxBytes``, or all of
+        /// it) to `NAME.snapshot-N.trace` beside the trace while recording goes on
+        /// (`REACTOR_TRACE_SNAPSHOT_ON_SIGUSR1=1` turns it on too).
+        public var snapshotsOnSIGUSR1: Bool
+        /// The app's name, written in the trace's metadata (key `app`).
+        public var appName: String?
+        /// The app's own metadata entries (a build number, a device…), written in the
+        /// trace's metadata in key order. Traces leave the machine: put no secret here.
+        public var metadata: [String: String]
 
-        /// Options with the given values (64 KiB buffers, 16 queued, 10 ms, no values, flushes on crash by default).
+        /// Options with the given values (64 KiB buffers, 16 queued, 10 ms, no values, flushes on crash,
+        /// ends on SIGINT and SIGTERM, unbounded by default).
         public init(segmentCapacity: Int = 64 << 10, maxQueuedSegments: Int = 16,
                     flushInterval: Duration = .milliseconds(10), usesCycleCounter: Bool = true,
-                    values: ValueCapture = .off, flushesOnCrash: Bool = true) {
+                    values: ValueCapture = .off, flushesOnCrash: Bool = true, endsOnTerminationSignals: Bool = true,
+                    maxBytes: Int? = nil, snapshotsOnSIGUSR1: Bool = false, appName: String? = nil,
+                    metadata: [String: String] = [:]) {
             self.usesCycleCounter = usesCycleCounter
             self.values = values
             self.flushesOnCrash = flushesOnCrash
+            self.endsOnTerminationSignals = endsOnTerminationSignals
+            self.maxBytes = maxBytes
+            self.snapshotsOnSIGUSR1 = snapshotsOnSIGUSR1
+            self.appName = appName
+            self.metadata = metadata
             self.segmentCapacity = min(max(segmentCapacity, 256), TraceFormat.maxPayloadLength)
             self.maxQueuedSegments = max(1, maxQueuedSegments)
             self.flushInterval = max(flushInterval, .milliseconds(1))
+        }
+
+        /// The smallest bound: a bounded recording keeps at least a few buffers of events.
+        public static let minimumMaxBytes = 64 << 10
+
+        /// The bound in effect: ``maxBytes`` raised to ``minimumMaxBytes``.
+        public var effectiveMaxBytes: Int? { maxBytes.map { max($0, Self.minimumMaxBytes) } }
+
+        /// The buffer size in effect: a bounded recording's buffers take at most a sixteenth
+        /// of the bound, so that the chunks it keeps per thread fit in it many times.
+        public var effectiveSegmentCapacity: Int {
+            guard let bound = effectiveMaxBytes else { return segmentCapacity }
+            return max(256, min(segmentCapacity, bound / 16))
         }
     }
 
@@ -118,6 +158,9 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         public var bytes: UInt64
         /// The `errno` of a failed write, or 0.
         public var writeError: Int32
+        /// Events a bounded recording wrote and then overwrote to stay within its bound
+        /// (not counted in `events`).
+        public var eventsOverwritten: UInt64 = 0
     }
 
     /// The environment variable ``startFromEnvironment(_:options:)`` reads.
@@ -126,6 +169,19 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// started from the environment: `REACTOR_TRACE_VALUES=200` is
     /// `values: .described(maxLength: 200)`.
     public static let valuesEnvironmentVariable = "REACTOR_TRACE_VALUES"
+    /// The environment variable that bounds a recording (``Options/maxBytes``) when its
+    /// options do not: `20M`, `1G`, `256K`, or a number of bytes. Read by every way of
+    /// starting a recording; a value that is not a size prints one line on stderr, and the
+    /// recording goes on unbounded (losing nothing, rather than refusing to record).
+    public static let maxBytesEnvironmentVariable = "REACTOR_TRACE_MAX_BYTES"
+    /// The environment variable naming the commit a recording is made at (metadata `commit`);
+    /// `GITHUB_SHA` when it is unset. Read by every way of starting a recording.
+    public static let commitEnvironmentVariable = "REACTOR_TRACE_COMMIT"
+    /// The environment variable naming the scenario a recording runs (metadata `scenario`);
+    /// the executable's name when it is unset. Read by every way of starting a recording.
+    public static let scenarioEnvironmentVariable = "REACTOR_TRACE_SCENARIO"
+    /// The environment variable that turns ``Options/snapshotsOnSIGUSR1`` on (`1`).
+    public static let snapshotSignalEnvironmentVariable = "REACTOR_TRACE_SNAPSHOT_ON_SIGUSR1"
 
     /// The file being written.
     public let path: String
@@ -147,14 +203,24 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// recording is already running or the file cannot be created.
     @discardableResult
     public static func start(path: String, options: Options = Options()) throws -> TraceRecorder {
+        try start(path: path, options: options, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// ``start(path:options:)`` reading the recorder's environment variables from `environment`.
+    static func start(path: String, options: Options, environment: [String: String]) throws -> TraceRecorder {
         try currentRecorder.withLock { current in
             if let running = current { throw TraceRecorderError.alreadyRecording(path: running.path) }
-            let recorder = try TraceRecorder(path: path, options: options, flushesOnFatalSignals: options.flushesOnCrash)
+            let options = Self.options(options, from: environment)
+            let recorder = try TraceRecorder(path: path, options: options, environment: environment,
+                                             flushesOnFatalSignals: options.flushesOnCrash || options.endsOnTerminationSignals,
+                                             snapshotsOnSignal: options.snapshotsOnSIGUSR1)
             current = recorder
             ReactorTracing.install(recorder)
             registerExitHandler()
             ReactorTracing.onProcessWillTerminate { _ in TraceRecorder.current?.stop(termination: .runtimeError) }
             if options.flushesOnCrash { reactor_trace_crash_install() }
+            if options.endsOnTerminationSignals { reactor_trace_crash_install_termination() }
+            if options.snapshotsOnSIGUSR1 { reactor_trace_snapshot_install() }
             return recorder
         }
     }
@@ -164,14 +230,54 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// Call it once at launch: then `REACTOR_TRACE=app.trace ./app` records a trace.
     /// A recording started this way (like any other) is stopped at `exit()`.
     /// `REACTOR_TRACE_VALUES=N` (a positive number) records values cut to N
-    /// bytes, overriding `options.values`.
+    /// bytes, overriding `options.values`; `REACTOR_TRACE_MAX_BYTES`, `REACTOR_TRACE_COMMIT`,
+    /// `REACTOR_TRACE_SCENARIO` and `REACTOR_TRACE_SNAPSHOT_ON_SIGUSR1` are read as by
+    /// ``start(path:options:)`` (from `environment` here).
     @discardableResult
     public static func startFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
                                             options: Options = Options()) throws -> TraceRecorder? {
         guard let path = environment[environmentVariable], !path.isEmpty else { return nil }
         var options = options
         if let values = ValueCapture.fromEnvironment(environment) { options.values = values }
-        return try start(path: path, options: options)
+        return try start(path: path, options: options, environment: environment)
+    }
+
+    /// `options` with what the recorder's environment variables ask for and the options leave open.
+    static func options(_ options: Options, from environment: [String: String]) -> Options {
+        var options = options
+        if options.maxBytes == nil, let text = environment[maxBytesEnvironmentVariable],
+           !text.trimmingCharacters(in: .whitespaces).isEmpty {
+            if let bytes = parseByteCount(text) {
+                options.maxBytes = bytes
+            } else {
+                let line = "ReactorTrace: \(maxBytesEnvironmentVariable)=\(text) is not a size (20M, 1G, 256K or bytes); "
+                    + "recording without a bound\n"
+                _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+            }
+        }
+        if let flag = environment[snapshotSignalEnvironmentVariable], ["1", "true", "yes"].contains(flag.lowercased()) {
+            options.snapshotsOnSIGUSR1 = true
+        }
+        return options
+    }
+
+    /// A byte count written as `20M`, `1G`, `256K` (binary multiples, an optional `B` or `iB`
+    /// after the letter, any case) or a plain number of bytes; nil when it is not one or is 0.
+    public static func parseByteCount(_ text: String) -> Int? {
+        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
+        if digits.hasSuffix("IB") { digits.removeLast(2) } else if digits.hasSuffix("B") { digits.removeLast() }
+        var shift = 0
+        switch digits.last {
+        case "K": shift = 10
+        case "M": shift = 20
+        case "G": shift = 30
+        case "T": shift = 40
+        default: break
+        }
+        if shift > 0 { digits.removeLast() }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int(digits), number > 0,
+              number <= Int.max >> shift else { return nil }
+        return number << shift
     }
 
     /// The running recording, if any.
@@ -206,10 +312,24 @@ public final class TraceRecorder: ReactorTracer, Sendable {
             if let statistics { return statistics }
             writer.finish(termination: termination)
             let result = Statistics(events: writer.eventsWritten, eventsDropped: writer.eventsLost, chunks: writer.chunksWritten,
-                                    bytes: writer.bytesWritten, writeError: writer.writeError)
+                                    bytes: writer.bytesWritten, writeError: writer.writeError,
+                                    eventsOverwritten: writer.history?.eventsOverwritten ?? 0)
             statistics = result
             return result
         }
+    }
+
+    /// Writes a copy of the recording's last `maxBytes` (nil: this recording's
+    /// ``Options/maxBytes``, or all of it when unbounded) to `path` while recording goes on:
+    /// a trace that reads on its own (it restates the definitions of the nodes its events
+    /// refer to) and ends with an end block saying it is a snapshot. Everything published
+    /// before the call is in it. Waits for the writer thread (a pass of it, plus the copy).
+    /// Throws ``TraceRecorderError/cannotSnapshot(path:reason:)`` when the file cannot be
+    /// written and ``TraceRecorderError/notRecording`` once the recording has stopped.
+    @discardableResult
+    public func snapshot(to path: String, maxBytes: Int? = nil) throws(TraceRecorderError) -> Statistics {
+        let bound = (maxBytes ?? options.effectiveMaxBytes).map { UInt64(max($0, 1)) }
+        return try writer.snapshot(to: path, maxBytes: bound).get()
     }
 
     /// Opens a recording to `path` without installing it as the process's
@@ -217,16 +337,22 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// tracer that forwards to several others, or to record a synthetic stream).
     /// ``start(path:options:)`` is the usual way in.
     public convenience init(path: String, options: Options = Options()) throws {
-        try self.init(path: path, options: options, flushesOnFatalSignals: false)
+        let environment = ProcessInfo.processInfo.environment
+        try self.init(path: path, options: Self.options(options, from: environment), environment: environment,
+                      flushesOnFatalSignals: false, snapshotsOnSignal: false)
     }
 
     /// Opens a recording; with `flushesOnFatalSignals`, its writer is the one the
-    /// fatal-signal handlers wait for (the process's installed recording only).
-    init(path: String, options: Options, flushesOnFatalSignals: Bool) throws {
+    /// fatal-signal handlers wait for (the process's installed recording only), and with
+    /// `snapshotsOnSignal` the one that serves SIGUSR1. Its metadata comes from `options`
+    /// and `environment` (``metadata(options:environment:)``).
+    init(path: String, options: Options, environment: [String: String], flushesOnFatalSignals: Bool,
+         snapshotsOnSignal: Bool) throws {
         self.path = path
         self.options = options
         valueLengthLimit = options.values.maxLength
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // Read as well as written: a bounded recording and a snapshot copy from it.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw TraceRecorderError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }
@@ -234,18 +360,37 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         generation = Self.nextGeneration.add(1, ordering: .relaxed).newValue
         key = Self.threadKey
         writer = TraceWriter(descriptor: descriptor, path: path, time: time,
-                             segmentCapacity: options.segmentCapacity,
+                             segmentCapacity: options.effectiveSegmentCapacity,
                              maxQueuedSegments: options.maxQueuedSegments,
-                             flushInterval: options.flushInterval)
+                             flushInterval: options.flushInterval,
+                             maxBytes: options.effectiveMaxBytes.map { UInt64($0) },
+                             metadata: Self.metadata(options: options, environment: environment))
+        writer.snapshotsOnSignal = snapshotsOnSignal
         let header = TraceHeader(major: TraceFormat.majorVersion, minor: TraceFormat.minorVersion,
                                  clock: time.clock, wallStartNanoseconds: Self.wallTime(atMonotonic: time.monotonicStart),
                                  monotonicStartNanoseconds: time.monotonicStart,
                                  processID: UInt32(truncatingIfNeeded: getpid()))
-        guard writer.writeDirectly(header.encoded()) else {
+        guard writer.writeStart(header: header.encoded()) else {
             close(descriptor)
             throw TraceRecorderError.cannotCreate(path: path, reason: String(cString: strerror(writer.writeError)))
         }
         writer.startThread(flushesOnFatalSignals: flushesOnFatalSignals)
+    }
+
+    /// A recording's metadata: `commit` (`REACTOR_TRACE_COMMIT`, else `GITHUB_SHA`), `scenario`
+    /// (`REACTOR_TRACE_SCENARIO`, else the executable's name), `app` (``Options/appName``),
+    /// then ``Options/metadata`` in key order; empty values are left out.
+    static func metadata(options: Options, environment: [String: String]) -> TraceMetadata {
+        func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+        var metadata = TraceMetadata()
+        metadata[TraceMetadata.commitKey] = nonEmpty(environment[commitEnvironmentVariable]) ?? nonEmpty(environment["GITHUB_SHA"])
+        metadata[TraceMetadata.scenarioKey] = nonEmpty(environment[scenarioEnvironmentVariable])
+            ?? nonEmpty(CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent })
+        metadata[TraceMetadata.appKey] = nonEmpty(options.appName)
+        for (key, value) in options.metadata.sorted(by: { $0.key < $1.key }) where !key.isEmpty {
+            metadata[key] = value
+        }
+        return metadata
     }
 
     /// The wall-clock time at which `CLOCK_MONOTONIC` read `monotonic` (a moment ago).

@@ -25,8 +25,29 @@ final class TraceWriter: @unchecked Sendable {
     let time: TraceTimeSource
     /// The file's path, for the one line a write error prints.
     let path: String
-    private let descriptor: Int32
-    private let threads = LockedValue<[ThreadRecorder]>([])
+    /// The file being written: replaced by its bounded copy when a bounded recording reaches its bound.
+    var descriptor: Int32
+    /// The bound on the file's size, for a bounded recording (docs/TRACE_FORMAT.md, "Bounded recordings").
+    let maxBytes: UInt64?
+    /// What the recording says about itself: its metadata block.
+    let metadata: TraceMetadata
+    /// The file's header, as written: a bounded copy starts with it too.
+    var headerBytes: [UInt8] = []
+    /// Where the chunks begin (after the header, metadata and history blocks).
+    var dataStart: UInt64 = 0
+    /// What a bounded recording has overwritten so far (nil when unbounded).
+    var history: TraceHistory?
+    /// A bounded recording does not bound its file again before it reaches this size
+    /// (a copy that could not shrink it enough must not be redone on every chunk).
+    var nextBoundingAt: UInt64 = 0
+    /// Snapshots asked for by ``snapshot(to:maxBytes:)``, served by the writer thread.
+    let snapshotRequests = LockedValue<(open: Bool, pending: [SnapshotRequest])>((true, []))
+    /// Whether this writer serves SIGUSR1 with a snapshot (the installed recording, when asked).
+    var snapshotsOnSignal = false
+    var signalSnapshots = 0
+    /// A failure to bound the file was reported (once).
+    var reportedBounding = false
+    let threads = LockedValue<[ThreadRecorder]>([])
     private let wakeSignal = DispatchSemaphore(value: 0)
     private let finishedSignal = DispatchSemaphore(value: 0)
     private let stopRequested = Atomic<Bool>(false)
@@ -55,27 +76,27 @@ final class TraceWriter: @unchecked Sendable {
 
     /// Where a block ends in the file, with the events and chunks in the file
     /// up to there: a place a full disk can cut the file back to.
-    private struct BlockEnd {
+    struct BlockEnd {
         var offset: UInt64
         var events: UInt64
         var chunks: UInt64
     }
     /// The ends of the last chunks written, oldest overwritten first: enough
     /// to free an end block's bytes (a chunk takes at least 29) several times over.
-    private var chunkEnds = [BlockEnd](repeating: BlockEnd(offset: 0, events: 0, chunks: 0), count: 8)
-    private var nextChunkEnd = 0
+    var chunkEnds = [BlockEnd](repeating: BlockEnd(offset: 0, events: 0, chunks: 0), count: 8)
+    var nextChunkEnd = 0
     /// The end of the file's header: the file is never cut back further.
-    private var headerEnd: UInt64 = 0
+    var headerEnd: UInt64 = 0
 
     // Writer thread only until it finishes.
     /// Events and chunks in the file (not those of blocks a write error cut away).
-    private(set) var eventsWritten: UInt64 = 0
-    private(set) var chunksWritten: UInt64 = 0
+    var eventsWritten: UInt64 = 0
+    var chunksWritten: UInt64 = 0
     /// Events recorded but not in the file: shipped after a write error, or
     /// dropped by a thread whose queue was full when the writer finished.
-    private(set) var eventsLost: UInt64 = 0
-    private(set) var bytesWritten: UInt64 = 0
-    private(set) var writeError: Int32 = 0
+    var eventsLost: UInt64 = 0
+    var bytesWritten: UInt64 = 0
+    var writeError: Int32 = 0
     /// How the recording ended (the end block's termination code).
     private(set) var termination = TraceTermination.stopped
     private var threadCount: UInt32 = 0
@@ -87,13 +108,16 @@ final class TraceWriter: @unchecked Sendable {
 
     /// The writer thread runs: from then on a write error is reported on stderr
     /// (before, it is the error `TraceRecorder.init` throws).
-    private var reportsWriteErrors = false
+    var reportsWriteErrors = false
     /// This writer is the one the fatal-signal handlers wait for (set before its thread starts).
     private var handlesFatalSignals = false
 
     init(descriptor: Int32, path: String, time: TraceTimeSource, segmentCapacity: Int, maxQueuedSegments: Int,
-         flushInterval: Duration) {
+         flushInterval: Duration, maxBytes: UInt64? = nil, metadata: TraceMetadata = TraceMetadata()) {
         self.descriptor = descriptor
+        self.maxBytes = maxBytes
+        self.metadata = metadata
+        history = maxBytes.map { TraceHistory(maxBytes: $0) }
         self.path = path
         self.time = time
         self.segmentCapacity = segmentCapacity
@@ -124,11 +148,15 @@ final class TraceWriter: @unchecked Sendable {
         }
     }
 
-    /// Writes `bytes` at the current end of the file (the header, at start).
-    func writeDirectly(_ bytes: [UInt8]) -> Bool {
-        stage(bytes)
+    /// Writes the header, the metadata block and (bounded) the history block at the start of the file.
+    func writeStart(header: [UInt8]) -> Bool {
+        headerBytes = header
+        stage(header)
+        stage(TraceTailCopy.encodeBlock(type: TraceFormat.metadataBlock, payload: metadata.encodedPayload()))
+        if let history { stage(TraceTailCopy.encodeBlock(type: TraceFormat.historyBlock, payload: history.encodedPayload())) }
         let written = flushStaging()
         headerEnd = bytesWritten
+        dataStart = bytesWritten
         return written
     }
 
@@ -164,6 +192,7 @@ final class TraceWriter: @unchecked Sendable {
             let stopping = stopRequested.load(ordering: .acquiring)
             if fatalSignal != 0 { break }
             shipPublished()
+            serveSnapshots()
             if stopping {
                 termination = requestedTermination
                 break
@@ -174,6 +203,7 @@ final class TraceWriter: @unchecked Sendable {
         finished.store(true, ordering: .releasing)
         beforeFinalPass?()
         shipPublished(final: true)
+        serveSnapshots(closing: true)
         writeEndBlock()
         close(descriptor)
         if handlesFatalSignals { reactor_trace_crash_disarm() }
@@ -234,6 +264,11 @@ final class TraceWriter: @unchecked Sendable {
         guard end > start, end <= segment.capacity else { return }
         let count = events &- segment.shippedEvents
         let freshContext = start == 0
+        if let maxBytes, writeError == 0,
+           bytesWritten &+ UInt64(stagedBytes + TraceFormat.blockHeaderLength + end - start) > maxBytes,
+           bytesWritten &+ UInt64(stagedBytes) >= nextBoundingAt {
+            if flushStaging() { bound(to: maxBytes) }
+        }
         // The block header goes straight into the staging buffer (no array a
         // chunk: the writer allocates nothing in its steady state).
         let headerStart = headers.count
@@ -299,12 +334,17 @@ final class TraceWriter: @unchecked Sendable {
 
     /// The end block: what the file holds, what was dropped, how the recording ended.
     private func endBlock() -> [UInt8] {
+        endBlock(events: eventsWritten, chunks: chunksWritten, dropped: eventsLost, termination: termination)
+    }
+
+    /// An end block with the given counts, at the current time.
+    func endBlock(events: UInt64, chunks: UInt64, dropped: UInt64, termination: TraceTermination) -> [UInt8] {
         var payload: [UInt8] = []
-        payload.appendLittleEndian(eventsWritten)
-        payload.appendLittleEndian(chunksWritten)
+        payload.appendLittleEndian(events)
+        payload.appendLittleEndian(chunks)
         payload.appendLittleEndian(time.now())
         payload.appendLittleEndian(threads.withLock { _ in threadCount })
-        payload.appendLittleEndian(eventsLost)
+        payload.appendLittleEndian(dropped)
         payload.appendLittleEndian(termination.code)
         var block: [UInt8] = []
         block.appendLittleEndian(TraceFormat.endBlock)
@@ -390,7 +430,7 @@ final class TraceWriter: @unchecked Sendable {
     }
 
     /// The first write error: one line on stderr.
-    private func reportWriteError() {
+    func reportWriteError() {
         guard reportsWriteErrors else { return }
         let line = "ReactorTrace: cannot write \(path): \(String(cString: strerror(writeError))); "
             + "the app goes on, its events are no longer recorded\n"

@@ -8,7 +8,7 @@ public enum TraceFormat {
     public static let majorVersion: UInt16 = 1
     /// The minor version this library writes; files with a newer minor are read,
     /// skipping what this version does not know.
-    public static let minorVersion: UInt16 = 1
+    public static let minorVersion: UInt16 = 2
     /// The size of the file header this version writes.
     public static let headerLength = 44
     /// The largest header length a reader accepts (room for future minor versions).
@@ -31,6 +31,15 @@ public enum TraceFormat {
     public static let endBlockLength11 = 40
     /// Chunk flag: the chunk starts a fresh encoding context (registers and string table reset).
     public static let freshContextFlag: UInt8 = 0x01
+    /// Chunk flag (1.2): the chunk restates definitions (node creations, names, sites, latest
+    /// values) from history a bounded recording overwrote; its events carry their original times.
+    public static let definitionsFlag: UInt8 = 0x02
+    /// Block type of the metadata block (1.2): the bytes "TMET". Commit, scenario, app and
+    /// the app's own keys; right after the header.
+    public static let metadataBlock: UInt32 = 0x5445_4D54
+    /// Block type of the history block (1.2): the bytes "THST". A bounded recording's bound and
+    /// what it overwrote; after the metadata block.
+    public static let historyBlock: UInt32 = 0x5453_4854
 
     /// The first event tag whose events are length-prefixed (extensions a reader may skip).
     public static let firstExtensionTag: UInt8 = 64

@@ -45,6 +45,15 @@ public final class TraceReader: Sequence {
     public private(set) var clockEvents = 0
     /// Chunks decoded so far.
     public private(set) var chunksRead = 0
+    /// What the recording says about itself (commit, scenario, app, the app's keys), from the
+    /// metadata block (format 1.2) once read: it precedes the first chunk. Empty when the trace has none.
+    public private(set) var metadata = TraceMetadata()
+    /// A bounded recording's bound and what it overwrote, from the history block (format 1.2)
+    /// once read (it precedes the first chunk); nil for an unbounded recording.
+    public private(set) var history: TraceHistory?
+    /// Events of chunks that restate definitions from overwritten history (the
+    /// definitions flag, format 1.2): counted in ``eventsRead`` like every event.
+    public private(set) var definitionEvents = 0
     /// Threads seen so far.
     public var threadCount: Int { contexts.count }
     /// Bytes of the file read so far: the offset of the next block.
@@ -276,8 +285,10 @@ public final class TraceReader: Sequence {
             switch type {
             case TraceFormat.chunkBlock:
                 let fresh = flags & TraceFormat.freshContextFlag != 0
-                return decodeChunk(payload, offset: offset, thread: thread, sequence: sequence, count: Int(count),
-                                   fresh: fresh)
+                let failure = decodeChunk(payload, offset: offset, thread: thread, sequence: sequence,
+                                          count: Int(count), fresh: fresh)
+                if failure == nil, flags & TraceFormat.definitionsFlag != 0 { definitionEvents += Int(count) }
+                return failure
             case TraceFormat.endBlock:
                 // 28 bytes (1.0) or at least 40 (1.1 and later): the 1.1 fields come whole or not at all.
                 guard payload.count == TraceFormat.endBlockLength10 || payload.count >= TraceFormat.endBlockLength11
@@ -295,6 +306,14 @@ public final class TraceReader: Sequence {
                                eventsDropped: dropped, termination: termination)
                 // Following, the end block ends the recording: nothing after it is waited for.
                 if isFollowing { finished = true }
+                return nil
+            case TraceFormat.metadataBlock:
+                guard let metadata = TraceMetadata(payload: payload) else { return .corruptChunk(offset: offset) }
+                self.metadata = metadata
+                return nil
+            case TraceFormat.historyBlock:
+                guard let history = TraceHistory(payload: payload) else { return .corruptChunk(offset: offset) }
+                self.history = history
                 return nil
             default:
                 return nil  // a block type from a newer minor version: skipped by its length

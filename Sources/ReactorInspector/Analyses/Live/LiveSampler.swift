@@ -63,8 +63,9 @@ public struct LiveSampler: Sendable {
         let newEvents = model.totalEvents - (sampled ? previousEvents : 0)
         let detail: String
         switch trace.status {
-        case let .waiting(text), let .damaged(text): detail = text
-        case .recording, .finished: detail = ""
+        case let .waiting(text), let .damaged(text), let .stalled(text): detail = text
+        case .recording: detail = ""
+        case .finished: detail = trace.end.map { "ended: " + $0.termination.endedText } ?? ""
         }
         previousRuns = current
         previousEvents = model.totalEvents

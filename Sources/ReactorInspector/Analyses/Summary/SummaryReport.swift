@@ -74,6 +74,11 @@ public struct SummaryReport: Sendable, Codable, Equatable {
     public let ending: String?
     /// Events the recorder produced but could not write (a full disk, say), from the end block.
     public let eventsDropped: UInt64
+    /// What the recording says about itself (`commit`, `scenario`, `app`, the app's keys);
+    /// nil when it says nothing (a trace of format 1.1 or older).
+    public let metadata: TraceMetadata?
+    /// A bounded recording's bound and what it overwrote; nil when the recording is unbounded.
+    public let history: TraceHistory?
 
     /// The `eventsByKind` key of the events this reader skipped (extension
     /// events and unknown enumeration values): counted in `events` as the end block counts them.
@@ -83,7 +88,10 @@ public struct SummaryReport: Sendable, Codable, Equatable {
 
     /// Summarises `model`, listing up to `top` computations and actions;
     /// `end` is the trace's end block, if it has one.
-    public init(model: TraceModel, top: Int = 5, end: TraceEnd? = nil) {
+    public init(model: TraceModel, top: Int = 5, end: TraceEnd? = nil, metadata: TraceMetadata? = nil,
+                history: TraceHistory? = nil) {
+        self.metadata = metadata?.isEmpty == false ? metadata : nil
+        self.history = history
         ending = end.map { $0.termination.label }
         eventsDropped = end?.eventsDropped ?? 0
         events = model.totalEvents
@@ -125,6 +133,26 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         unfinishedRuns = model.unfinishedRuns
     }
 
+    /// What a bounded recording's history says, in one line: its bound and what it overwrote.
+    static func historyText(_ history: TraceHistory) -> String {
+        let bound = "to \(byteCount(history.maxBytes))"
+        guard history.eventsOverwritten > 0 else { return bound + "; nothing overwritten" }
+        return bound + "; overwrote \(history.eventsOverwritten) earlier events in \(history.chunksOverwritten) chunks, "
+            + "from \(DurationText.formatTime(history.firstOverwrittenNanoseconds)) "
+            + "to \(DurationText.formatTime(history.lastOverwrittenNanoseconds))"
+    }
+
+    /// A size as `20 MiB`, `256 KiB`, `1.5 MiB` or `900 B`.
+    static func byteCount(_ bytes: UInt64) -> String {
+        for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= 1 << shift {
+            let whole = bytes >> shift
+            if whole << shift == bytes { return "\(whole) \(unit)" }
+            let tenths = Int((Double(bytes) / Double(UInt64(1) << shift) * 10).rounded())
+            return "\(tenths / 10).\(tenths % 10) \(unit)"
+        }
+        return "\(bytes) B"
+    }
+
     /// The summary as text.
     public func text(style: TextStyle = .plain) -> String {
         var out = style.bold("Trace summary") + "\n"
@@ -137,10 +165,24 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         facts.add(["flushes", flushes == 0 ? "0" :
                     "\(flushes), \(DurationText.format(flushNanoseconds)) in all, longest \(DurationText.format(maxFlushNanoseconds))"])
         facts.add(["issues", issues == 0 ? "none" : style.yellow("\(issues)")])
+        if let metadata {
+            let line = metadata.entries.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            facts.add(["recorded", TerminalEscaping.escape(line)])
+        }
+        if let history { facts.add(["bounded", style.yellow(Self.historyText(history))]) }
         if let ending, ending != TraceTermination.stopped.label {
-            facts.add(["ended", style.yellow(ending == TraceTermination.runtimeError.label
-                ? "the runtime stopped the process (see the issues); the trace was flushed first"
-                : "the process died of \(ending.hasPrefix("signal ") ? String(ending.dropFirst(7)) : ending); the trace was flushed first")])
+            let signal = ending.hasPrefix("signal ") ? String(ending.dropFirst(7)) : nil
+            let text = switch ending {
+            case TraceTermination.runtimeError.label:
+                "the runtime stopped the process (see the issues); the trace was flushed first"
+            case TraceTermination.snapshot.label:
+                "a snapshot: the recording went on after it"
+            case "signal SIGINT", "signal SIGTERM":
+                "signal \(signal == "SIGINT" ? 2 : 15) (\(signal ?? "")): the process was asked to stop; the trace was ended first"
+            default:
+                "the process died of \(signal ?? ending); the trace was flushed first"
+            }
+            facts.add(["ended", style.yellow(text)])
         }
         if eventsDropped > 0 {
             let produced = UInt64(events) + eventsDropped
