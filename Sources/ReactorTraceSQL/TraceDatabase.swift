@@ -117,9 +117,10 @@ public final class TraceDatabase {
             """)
         trace.bind(1, label)
         trace.bind(2, path)
-        trace.bind(3, metadata.app)
-        trace.bind(4, metadata.commit)
-        trace.bind(5, metadata.scenario)
+        // Labels given win; else the recording's own metadata (format 1.2).
+        trace.bind(3, metadata.app ?? report.metadata.app)
+        trace.bind(4, metadata.commit ?? report.metadata.commit)
+        trace.bind(5, metadata.scenario ?? report.metadata.scenario)
         if case let .integer(number) = imported { trace.bind(6, number) }
         trace.bind(7, model.eventCount + report.skippedEvents + report.clockEvents)
         trace.bind(8, model.durationNanoseconds)

@@ -58,7 +58,10 @@ struct TrendCommand: ParsableCommand {
             let report = try TraceArgument.forEachEvent(path: path, output: output) { profile.record($0) }
             profile.countUnreadEvents(of: report)
             reports.append(report)
-            let (commit, scenario) = TrendRecording.labels(ofPath: absolute)
+            // The recording's metadata names its commit and scenario; a trace without it is
+            // named by its path (history/<commit>/<scenario>.trace).
+            let (folder, stem) = TrendRecording.labels(ofPath: absolute)
+            let commit = report.metadata.commit ?? folder, scenario = report.metadata.scenario ?? stem
             recordings.append(TrendRecording(profile: profile, commit: commit, scenario: scenario, source: path,
                                              recordedAt: header.wallStartNanoseconds))
         }
