@@ -178,7 +178,7 @@ package struct DOTWriter: Sendable {
         var cells = ""
         for level in stride(from: 0, to: warm.colors.count, by: 2) {
             let bound = warm.lowerBound(of: level)
-            let text = graph.heat == .time ? "≥ " + DurationText.format(UInt64(bound)) : "≥ \(Int(bound.rounded(.up)))"
+            let text = graph.heat == .time ? "≥ " + DurationText.format(UInt64(saturating: bound)) : "≥ \(Int(saturating: bound.rounded(.up)))"
             let font = warm.isDark(level) ? " COLOR=\"white\"" : ""
             cells += "<TD BGCOLOR=\"\(warm.colors[level])\" BORDER=\"1\"><FONT POINT-SIZE=\"9\"\(font)>\(Self.html(text))</FONT></TD>"
         }
