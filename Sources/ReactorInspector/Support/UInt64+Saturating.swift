@@ -9,16 +9,6 @@ extension UInt64 {
     }
 }
 
-extension Int {
-    /// `self + other`, or `Int.max` (`Int.min`) when the sum does not fit (see
-    /// ``Swift/UInt64/saturatingAdd(_:)``).
-    @inlinable
-    func saturatingAdd(_ other: Int) -> Int {
-        let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? (other > 0 ? .max : .min) : sum
-    }
-}
-
 extension UInt64 {
     /// `value` rounded toward zero, 0 for a negative value or NaN, `UInt64.max`
     /// for one too large (`Double(UInt64.max)` itself is 2⁶⁴, which `UInt64(_:)` traps on).
@@ -30,22 +20,6 @@ extension UInt64 {
             self = .max
         } else {
             self = UInt64(value)
-        }
-    }
-}
-
-extension Int {
-    /// `value` rounded toward zero, clamped to `Int.min ... Int.max` (0 for NaN).
-    @inlinable
-    init(saturating value: Double) {
-        if value.isNaN {
-            self = 0
-        } else if value >= 9_223_372_036_854_775_808.0 {
-            self = .max
-        } else if value < -9_223_372_036_854_775_808.0 {
-            self = .min
-        } else {
-            self = Int(value)
         }
     }
 }
