@@ -108,7 +108,10 @@ package struct InspectorAPI: Sendable {
         case let .failure(error): return Self.error(status: 400, error.description)
         }
         do {
-            let (model, resolved, _) = try TraceFile.model(path: follower.path, at: moment)
+            // The index beside a finished trace lets a moment read only up to itself. The page has
+            // no stderr for its note: a bad index is rebuilt, one that cannot be written is done without.
+            let (model, resolved, _) = try TraceFile.model(path: follower.path, at: moment,
+                                                           index: .automatic(note: { _ in }))
             let report = StateReport(model: model, moment: resolved, filter: filter)
             return Self.json(StateAnswer(moment: resolved.moment.description, timestampNanoseconds: resolved.timestamp,
                                          action: report.actionName, hasValues: model.hasValues,

@@ -15,7 +15,7 @@ extension BudgetRuleResult {
         case "maxRerunMilliseconds":
             return "\(offender)'s longest rerun took \(measured), budget \(limit)\(more)"
         case "maxRerunsPerAction":
-            return "one \(offender) caused \(measured) reruns, budget \(limit)\(more)"
+            return "one \(offender) caused \(measured) \(measured == "1" ? "rerun" : "reruns"), budget \(limit)\(more)"
         case "maxFlushMilliseconds":
             return "the longest flush took \(measured), budget \(limit)"
         default:

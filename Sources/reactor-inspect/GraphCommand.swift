@@ -74,7 +74,8 @@ struct GraphCommand: ParsableCommand {
             let progress = output.progress(for: trace.path)
             do {
                 defer { progress?.finish() }
-                let (model, resolved, report) = try TraceFile.model(path: trace.path, at: parsed, progress: progress?.update)
+                let (model, resolved, report) = try TraceFile.model(path: trace.path, at: parsed, index: trace.indexUse,
+                                                                    progress: progress?.update)
                 loaded = Loaded(value: model, report: report)
                 moment = resolved.timestamp
             } catch {

@@ -31,7 +31,7 @@ struct ReactorInspect: ParsableCommand {
             """ + MetricsHelp.pointer,
         subcommands: [SummaryCommand.self, HotCommand.self, WhyCommand.self, ReplayCommand.self, GraphCommand.self,
                       CheckCommand.self, DiffCommand.self, ExportCommand.self, ReportCommand.self, TopCommand.self,
-                      StateCommand.self, HistoryCommand.self, ServeCommand.self]
+                      StateCommand.self, HistoryCommand.self, ServeCommand.self, IndexCommand.self]
     )
 
     /// Runs the command; every failure is one line on stderr and exit status 2

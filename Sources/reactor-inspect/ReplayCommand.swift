@@ -55,12 +55,19 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        var formatter = ReplayFormatter(filter: replayFilter, style: output.style, json: json)
+        // Old → new in time order across threads and final names need every value event and
+        // name first: a pass of its own (an unreadable trace fails in the pass below, with its one line).
+        let lookahead = try? TraceLookahead.read(path: trace.path)
+        var formatter = ReplayFormatter(filter: replayFilter, style: output.style, json: json, lookahead: lookahead)
         // Lines are built as bytes and written a chunk's worth at a time, from
         // where they were built: no String per line, no copy.
         // Plain events, a chunk at a time, read in place: no TraceEvent per line either.
-        let report = try trace.forEachBatch(output: output) { batch in
-            formatter.withLines(of: batch) { Terminal.write($0) }
+        // Nothing after to:TIME is shown: with the index, the trace is read only up to there.
+        let report = try TraceArgument.reading(trace.path, output: output) { progress throws(TraceFileError) in
+            try TraceFile.forEachBatch(path: trace.path, until: replayFilter.to, index: trace.indexUse,
+                                       progress: progress) { batch in
+                formatter.withLines(of: batch) { Terminal.write($0) }
+            }
         }
         try report.finish()
     }

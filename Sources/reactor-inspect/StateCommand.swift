@@ -7,9 +7,10 @@ struct StateCommand: ParsableCommand {
         commandName: "state",
         abstract: "Every node's value at one moment, and which computations were alive and what each read.",
         discussion: """
-            --at takes a trace time (1.5ms, 200us, 2s) or action:N, the moment the N-th
+            --at takes a trace time (1.5ms, 200us, 2s), action:N, the moment the N-th
             store action (1-based, in the order they began as read; an action inside
-            another is part of it) ended. A value is the last one the trace recorded for
+            another is part of it) ended, or end, the trace's last event. --filter
+            ignores case. A value is the last one the trace recorded for
             the node up to then; the trace must be recorded with values on
             (REACTOR_TRACE_VALUES=N, or the samples' --trace-values N).
 
@@ -24,11 +25,11 @@ struct StateCommand: ParsableCommand {
     @OptionGroup var trace: TraceArgument
     @OptionGroup var output: OutputOptions
 
-    @Option(help: ArgumentHelp("The moment: a trace time (1.5ms) or action:N (after the N-th action ended).",
-                               valueName: "time|action:N"))
+    @Option(help: ArgumentHelp("The moment: a trace time (1.5ms), action:N (after the N-th action ended) or end.",
+                               valueName: "time|action:N|end"))
     var at: String
 
-    @Option(help: ArgumentHelp("Only nodes whose name contains this text.", valueName: "name"))
+    @Option(help: ArgumentHelp("Only nodes whose name contains this text (ignoring case).", valueName: "name"))
     var filter: String?
 
     @Flag(help: "Print a JSON array of objects with at least name, kind and value (null when never captured).")
@@ -44,14 +45,15 @@ struct StateCommand: ParsableCommand {
         let built: (TraceModel, ResolvedMoment, TraceReadReport)
         do {
             defer { progress?.finish() }
-            built = try TraceFile.model(path: trace.path, at: moment, requiringValues: true, progress: progress?.update)
+            built = try TraceFile.model(path: trace.path, at: moment, requiringValues: true,
+                                       index: trace.indexUse, progress: progress?.update)
         } catch {
             throw ValidationError(error.description)
         }
         let (model, resolved, readReport) = built
         let report = StateReport(model: model, moment: resolved, filter: filter)
         if let filter, report.entries.isEmpty {
-            let known = model.nodes.contains { $0.name.contains(filter) }
+            let known = model.nodes.contains { StateReport.name($0.name, matches: filter) }
             let reason = known
                 ? "no node whose name contains '\(TerminalEscaping.escape(filter))' was alive at \(moment)"
                 : StateError.unknownName(filter, suggestions: []).description

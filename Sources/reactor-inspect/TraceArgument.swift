@@ -8,10 +8,20 @@ struct TraceArgument: ParsableArguments {
     @Argument(help: ArgumentHelp("The trace file (written by TraceRecorder or REACTOR_TRACE=path).", valueName: "trace"))
     var path: String
 
+    @Flag(name: .customLong("no-index"),
+          help: "Answer by reading the trace only: neither use nor write the index beside it (TRACE.rindex).")
+    var noIndex = false
+
+    /// How the command may use the index beside the trace: not at all with
+    /// `--no-index`; otherwise with its one note (an index not used, or not written) on stderr.
+    var indexUse: TraceIndexUse {
+        noIndex ? .none : .automatic(note: { Terminal.standardError.write("reactor-inspect: note: \($0)\n") })
+    }
+
     /// Builds the model in one streaming pass.
     func model(options: TraceModelOptions = TraceModelOptions(), output: OutputOptions) throws -> Loaded<TraceModel> {
         let (model, report) = try Self.reading(path, output: output) { progress throws(TraceFileError) in
-            try TraceFile.model(path: path, options: options, progress: progress)
+            try TraceFile.model(path: path, options: options, index: indexUse, progress: progress)
         }
         return Loaded(value: model, report: report)
     }
@@ -46,7 +56,7 @@ extension TraceArgument {
     /// Lends the events to `body` a batch at a time, read in place.
     func forEachBatch(output: OutputOptions, _ body: (borrowing TraceEventBatch) -> Void) throws -> TraceReadReport {
         try Self.reading(path, output: output) { progress throws(TraceFileError) in
-            try TraceFile.forEachBatch(path: path, progress: progress, body)
+            try TraceFile.forEachBatch(path: path, until: nil, index: indexUse, progress: progress, body)
         }
     }
 }

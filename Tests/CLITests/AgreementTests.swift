@@ -42,7 +42,7 @@ import Testing
         return result
     }
 
-    @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
+    @Test(arguments: SampleTrace.agreementSamples)
     func everyViewGivesTheSameFigures(sample: String) throws {
         let trace = try SampleTrace.named(sample)
         let hot = try Self.records(try Self.json("hot", trace.path, "--json", "--top", "1000000"))
@@ -149,6 +149,12 @@ import Testing
                     attributes[key] = value
                 }
             }
+            if attributes["reactor.span.kind"] == "recording" {
+                // The recording's event count is the trace's: every event, as summary counts them.
+                let events = (span["attributes"] as? [[String: Any]] ?? []).first { $0["key"] as? String == "reactor.events" }
+                let count = ((events?["value"] as? [String: Any])?["intValue"]).flatMap { "\($0)" }
+                #expect(count == reader.end.map { "\($0.events)" }, "\(sample): reactor.events")
+            }
             guard attributes["reactor.span.kind"] == "run" else { continue }
             let key = Key(name: span["name"] as? String ?? "", kind: attributes["reactor.node.kind"] ?? "")
             let start = Int(span["startTimeUnixNano"] as? String ?? "") ?? 0
@@ -182,7 +188,7 @@ import Testing
         return result
     }
 
-    @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
+    @Test(arguments: SampleTrace.agreementSamples)
     func replayShowsTheRunsHotCounts(sample: String) throws {
         let trace = try SampleTrace.named(sample)
         let hot = Self.byName(try Self.records(try Self.json("hot", trace.path, "--json", "--top", "1000000")))
@@ -206,7 +212,7 @@ import Testing
         #expect(replayed == hot)
     }
 
-    @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
+    @Test(arguments: SampleTrace.agreementSamples)
     func replayTimesNeverGoBackWithinAThread(sample: String) throws {
         let trace = try SampleTrace.named(sample)
         let result = try BuiltProducts.run("reactor-inspect", ["replay", trace.path, "--json"])

@@ -51,6 +51,20 @@ struct SampleTrace: Sendable {
     static let stressThreads = Result {
         try record("stress", ["--computations", "60", "--writes", "400", "--threads", "4"], file: "stress-threads")
     }
+    /// The other side of values: todos without them, the rest with them, on one thread and on four.
+    static let todosPlain = Result { try record("todos", [], file: "todos-plain") }
+    static let counterValues = Result { try record("counter", ["--trace-values", "64"], file: "counter-values") }
+    static let profileValues = Result { try record("profile", ["--trace-values", "64"], file: "profile-values") }
+    static let stressValues = Result {
+        try record("stress", ["--computations", "60", "--writes", "300", "--trace-values", "64"], file: "stress-values")
+    }
+    static let stressThreadsValues = Result {
+        try record("stress", ["--computations", "60", "--writes", "400", "--threads", "4", "--trace-values", "64"],
+                   file: "stress-threads-values")
+    }
+    /// Every sample, values on and off, one thread and four: what the agreement tests run on.
+    static let agreementSamples = ["counter", "counter-values", "todos", "todos-plain", "profile", "profile-values",
+                                   "stress", "stress-values", "stress-threads", "stress-threads-values"]
     /// A stress graph for `diff`, and the same graph with more writes: every computation reruns at least as often.
     static let stressBase = Result { try record("stress", ["--computations", "40", "--writes", "300", "--seed", "7"], file: "stress-base") }
     static let stressHead = Result { try record("stress", ["--computations", "40", "--writes", "600", "--seed", "7"], file: "stress-head") }
@@ -62,6 +76,11 @@ struct SampleTrace: Sendable {
         case "todos": try todos.get()
         case "profile": try profile.get()
         case "stress-threads": try stressThreads.get()
+        case "todos-plain": try todosPlain.get()
+        case "counter-values": try counterValues.get()
+        case "profile-values": try profileValues.get()
+        case "stress-values": try stressValues.get()
+        case "stress-threads-values": try stressThreadsValues.get()
         default: try stress.get()
         }
     }

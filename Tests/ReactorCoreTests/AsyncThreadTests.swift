@@ -58,10 +58,11 @@ import Testing
     @Test func forAwaitOverAReactiveExpressionsChanges() async {
         let reactor = Reactor()
         let cart = Cart()
-        let totals = reactor.changes { cart.total }
+        // Written as a user writes it: the expression inside the loop's header, no trailing closure
+        // (the suite builds without warnings, so this form must not warn either).
         let consumer = Task {
             var seen: [Int] = []
-            for await total in totals {
+            for await total in reactor.changes({ cart.total }) {
                 seen.append(total)
                 if total >= 10 { break }
             }

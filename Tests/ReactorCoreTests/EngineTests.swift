@@ -68,6 +68,72 @@ private final class Source {
         #expect(weakToken == nil)
     }
 
+    /// A queued computation with no dependencies and no other reference is
+    /// kept alive by its entry in the pending queue: it reruns at the flush,
+    /// and goes once the flush has dropped the entry.
+    @Test func aQueuedComputationWithoutDependenciesLivesUntilTheFlushDropsIt() {
+        let reactor = Reactor(scheduler: .manual)
+        weak var weakComputation: Computation?
+        var runs = 0
+        do {
+            let computation = reactor.autorun { _ in runs += 1 }
+            weakComputation = computation
+            computation.invalidate()
+        }
+        #expect(weakComputation != nil)
+        reactor.flush()
+        #expect(runs == 2)
+        #expect(weakComputation == nil)
+    }
+
+    /// A queued computation whose last dependency goes away before the flush
+    /// is held by its entry, reruns, and is released after the flush.
+    @Test func aQueuedComputationThatLosesItsLastDependencyLivesUntilTheFlush() {
+        let reactor = Reactor(scheduler: .manual)
+        weak var weakComputation: Computation?
+        var dependency: Dependency? = Dependency()
+        var runs = 0
+        do {
+            let read = dependency!
+            let computation = reactor.autorun { [weak read] _ in
+                runs += 1
+                if runs == 1 { read?.depend() }
+            }
+            weakComputation = computation
+        }
+        dependency!.changed()
+        // Its only dependency goes: the pending entry is what holds it now.
+        dependency = nil
+        #expect(weakComputation != nil)
+        reactor.flush()
+        #expect(runs == 2)
+        #expect(weakComputation == nil)
+    }
+
+    /// A computation whose rerun invalidates it reruns again from the same
+    /// entry; after the flush its dependency alone holds it, and it goes with it.
+    @Test func aComputationRerunTwiceFromOneEntryIsHeldByItsDependencyAfterTheFlush() {
+        let reactor = Reactor(scheduler: .manual)
+        weak var weakComputation: Computation?
+        var dependency: Dependency? = Dependency()
+        var runs = 0
+        do {
+            let read = dependency!
+            let computation = reactor.autorun { [weak read] _ in
+                runs += 1
+                read?.depend()
+                if runs == 2 { read?.changed() }
+            }
+            weakComputation = computation
+        }
+        dependency!.changed()
+        reactor.flush()
+        #expect(runs == 3)
+        #expect(weakComputation != nil)
+        dependency = nil
+        #expect(weakComputation == nil)
+    }
+
     /// A read repeated in a row is answered without a call (the link just
     /// kept is to the same dependency): it reports no new dependent, in the
     /// first run and in a rerun alike, and adds no second edge.

@@ -17,9 +17,8 @@ final class Cart: Sendable {
     init(cart: Cart, reactor: Reactor) {
         self.cart = cart
         self.reactor = reactor
-        let totals = reactor.changes { cart.total }
         watching = Task { [weak self] in            // on the main actor, like the screen
-            for await total in totals {
+            for await total in reactor.changes({ cart.total }) {
                 self?.totalText = "Total: \(total)"
             }
         }

@@ -36,6 +36,34 @@ import ReactorTrace
             == "computations[0].maxReruns: reruns of computations matching \"*\": \"Footer.count\" measured 5, limit 4 (the worst of 3 over the limit)")
     }
 
+    /// A rerun budget's `why:` is the chain most reruns followed, not the latest one: three
+    /// `addTodo` calls rerun the list, then one `clear` does.
+    @Test func aRerunBudgetShowsTheDominantChain() throws {
+        var script = TraceScript()
+        script.setUp()
+        for index in 0..<3 { script.addTodo("item \(index)") }
+        script.add(.actionBegan(store: TraceScript.store, name: "clear()", arguments: ""), advance: 1_000)
+        script.add(.changed(dependency: TraceScript.todos))
+        script.add(.invalidated(computation: TraceScript.visible, cause: .dependency, source: TraceScript.todos))
+        script.add(.flushBegan, advance: 10)
+        script.add(.rerunBegan(computation: TraceScript.visible, firstRun: false), advance: 10)
+        script.add(.changed(dependency: TraceScript.visibleValue))
+        script.add(.invalidated(computation: TraceScript.list, cause: .dependency, source: TraceScript.visibleValue))
+        script.add(.rerunEnded(computation: TraceScript.visible), advance: 1_000)
+        script.add(.rerunBegan(computation: TraceScript.list, firstRun: false), advance: 10)
+        script.add(.rerunEnded(computation: TraceScript.list), advance: 1_000)
+        script.add(.flushEnded, advance: 10)
+        script.add(.actionEnded(store: TraceScript.store), advance: 10)
+        let profile = TraceProfile.build(from: script.events)
+        let list = try #require(profile.computations.first { $0.name == "TodoList.list" })
+        #expect(list.latestRerunCause.first == "action TodoStore.clear()")
+        #expect(list.dominantRerunCause.first == "action TodoStore.addTodo(_:) [\"item 2\"]")
+        #expect(list.dominantRerunCount == 3)
+        let result = BudgetCheck(budget: try Budget.parse(#"{ "computations": [ { "match": "TodoList.list", "maxReruns": 1 } ] }"#),
+                                 profile: profile)
+        #expect(result.violations.first?.cause.first == "action TodoStore.addTodo(_:) [\"item 2\"]")
+    }
+
     @Test func timeViolations() throws {
         let result = try check(#"{ "computations": [ { "match": "TodoList.*", "maxTotalMilliseconds": 10, "maxRerunMilliseconds": 2.5 } ] }"#)
         #expect(result.violations.map(\.rule) == ["computations[0].maxTotalMilliseconds", "computations[0].maxRerunMilliseconds"])

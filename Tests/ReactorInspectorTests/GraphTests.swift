@@ -121,6 +121,11 @@ import Testing
         #expect(dot.contains("\"legend\" [shape=plaintext"))
         #expect(dot.contains("\"visibleTodos\" [shape=hexagon"))
         #expect(dot.contains("fill: reruns"))
+        // Both scales: the computations' and the properties' (changes, in the cool colours).
+        #expect(dot.contains("property, subject fill: changes"))
+        for colour in stride(from: 0, to: HeatScale.cool.count, by: 2).map({ HeatScale.cool[$0] }) {
+            #expect(dot.contains("<TD BGCOLOR=\"\(colour)\""), "\(colour)")
+        }
     }
 
     @Test func rendersSVGInProcess() throws {

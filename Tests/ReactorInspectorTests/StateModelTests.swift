@@ -8,6 +8,27 @@ import Testing
 /// The model as of a moment (`TraceModelOptions.until`), each node's value, the
 /// value history of one node, and `action:N`'s moment.
 @Suite struct StateModelTests {
+    /// A node's name is its final name at every moment: an `@Reactive` created before the
+    /// moment and named on first access after it keeps that name in the state, and a filter
+    /// on that name (in any case) finds it.
+    @Test func aNodeNamedAfterTheMomentHasItsFinalNameThen() throws {
+        let events: [TraceEvent] = [
+            .init(timestamp: 1, thread: 0, record: .nodeCreated(id: 1, kind: .store, name: "CartStore", parent: 0)),
+            .init(timestamp: 2, thread: 0, record: .nodeCreated(id: 4, kind: .reactiveValue, name: "", parent: 0)),
+            .init(timestamp: 2, thread: 0, record: .value(node: 4, value: "[]")),
+            .init(timestamp: 20, thread: 0, record: .flushBegan),
+            .init(timestamp: 20, thread: 0, record: .nodeNamed(id: 4, name: "CartStore.items", owner: 1)),
+            .init(timestamp: 21, thread: 0, record: .flushEnded),
+        ]
+        let model = TraceModel(events: events, options: TraceModelOptions(snapshotAt: 10, until: 10, tracksValues: true))
+        let whole = TraceModel(events: events, options: TraceModelOptions(tracksValues: true))
+        #expect(model.node(4)?.name == whole.node(4)?.name)
+        #expect(model.node(4)?.name == "CartStore.items")
+        let report = StateReport(model: model, moment: ResolvedMoment(moment: .time(10), timestamp: 10, action: nil),
+                                 filter: "cartstore")
+        #expect(report.entries.map(\.name) == ["CartStore", "CartStore.items"])
+    }
+
     /// A store with `filter` (named after its first value), a computed
     /// `visible` over it and an autorun `list` over the computed; three
     /// `setFilter` actions, each followed by its flush.

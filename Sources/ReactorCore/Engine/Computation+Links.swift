@@ -2,8 +2,9 @@
 // again in place, takes new ones from its spare links, and drops the rest
 // when it ends (see `Link` and `DependencyList`). While a computation has
 // dependencies, they keep it alive, as Tracker's computations live while
-// their dependencies do: it retains itself on its first link and releases
-// itself on its last.
+// their dependencies do, and so do its entries in the pending queue: it holds
+// one reference to itself while it has either, taken on the first and let go
+// with the last.
 
 extension Computation {
     /// Starts a run: every link becomes stale, and the run keeps those it reads
@@ -28,7 +29,23 @@ extension Computation {
         dependencies.dropLinks(from: first) { link in
             link.pointee.dependency._withUnsafeGuaranteedRef { $0.subscribers.remove(link) }
         }
-        if dependencies.count == 0 { Unmanaged.passUnretained(self).release() }
+        releaseSelfIfUnheld()
+    }
+
+    /// Takes the reference this computation holds to itself, unless it holds
+    /// it already (for its links or its pending entries): before a first link
+    /// or entry is added.
+    @inline(__always)
+    func retainSelfIfUnheld() {
+        if dependencies.count == 0 && pendingEntries == 0 { _ = Unmanaged.passUnretained(self).retain() }
+    }
+
+    /// Lets go of the reference this computation holds to itself once it has
+    /// neither links nor pending entries: after the last of them went. May
+    /// deinitialize it.
+    @inline(__always)
+    func releaseSelfIfUnheld() {
+        if dependencies.count == 0 && pendingEntries == 0 { Unmanaged.passUnretained(self).release() }
     }
 
     /// Takes a spare link (or allocates one) and inserts it into this
@@ -47,7 +64,7 @@ extension Computation {
         link.pointee.source = dependency.derivedOwner
         link.pointee.readerOutput = derivedOutput
         dependencies.insertBeforeCursor(link)
-        if dependencies.count == 0 { _ = Unmanaged.passUnretained(self).retain() }
+        retainSelfIfUnheld()
         dependencies.count += 1
         return link
     }
@@ -72,6 +89,6 @@ extension Computation {
         dependencies.keepSpare(link)
         dependencies.count -= 1
         dependencies.generation &+= 1
-        if dependencies.count == 0 { Unmanaged.passUnretained(self).release() }
+        releaseSelfIfUnheld()
     }
 }

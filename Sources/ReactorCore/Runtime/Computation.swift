@@ -48,6 +48,8 @@ public final class Computation: @unchecked Sendable {
     @exclusivity(unchecked) var checkPending = false
     /// In the reactor's pending queue.
     @exclusivity(unchecked) var queued = false
+    /// How many entries of the reactor's pending queue refer to it (see `PendingQueue`).
+    @exclusivity(unchecked) var pendingEntries: Int32 = 0
     @exclusivity(unchecked) var recomputing = false
     /// `!onInvalidateCallbacks.isEmpty`, among the flags: an invalidation
     /// reads one byte it has at hand rather than the array's count.

@@ -40,9 +40,9 @@ public final class Reactor: @unchecked Sendable {
 
     @exclusivity(unchecked) var storedRunawayLimit = 10_000
     @exclusivity(unchecked) var storedIssueHandler: (ReactorIssue) -> Void = Reactor.printIssue
-    /// Invalidated computations to rerun, each retained once by its entry
-    /// (released when the flush drops it).
-    @exclusivity(unchecked) var pending = RetainingQueue<Computation>()
+    /// Invalidated computations to rerun, each kept alive by its entry until
+    /// the flush drops it.
+    @exclusivity(unchecked) var pending = PendingQueue()
     @exclusivity(unchecked) var afterFlushCallbacks: [() -> Void] = []
     /// A flush is scheduled or running (Tracker's `willFlush`).
     @exclusivity(unchecked) var willFlush = false
@@ -60,7 +60,7 @@ public final class Reactor: @unchecked Sendable {
     deinit {
         // Queued computations hold this runtime, so the queue is empty here
         // unless that changes.
-        pending.releaseAll()
+        pending.dropAll()
     }
 
     /// Runs `body` now and again whenever what it read changes; returns the
@@ -251,7 +251,7 @@ extension Reactor {
             flushPass &+= 1
             var head = 0
             while head < pending.count {
-                // The entry keeps it alive until the pass's entries are released.
+                // The entry keeps it alive until the pass's entries are dropped.
                 let rerun = pending[head]._withUnsafeGuaranteedRef { step($0) }
                 if !rerun { head &+= 1 }
             }
@@ -279,13 +279,7 @@ extension Reactor {
     /// Drops the computations of the pass that ended. Their deinits may
     /// queue more (they stay, for the next pass).
     private func releasePending() {
-        let released = pending.count
-        var index = 0
-        while index < released {
-            pending[index].release()
-            index += 1
-        }
-        pending.removeFirst(released: released)
+        pending.dropFirst(pending.count)
     }
 
     /// One step of the flush for the computation at the head of the queue:

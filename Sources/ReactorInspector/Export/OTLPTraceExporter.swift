@@ -249,7 +249,7 @@ public final class OTLPTraceExporter: ImportedEventVisitor {
             let time = lastTime[thread] ?? 0
             while let span = open[thread]?.popLast() { try write(span, end: time, unfinished: true) }
         }
-        recording.attributes += [("reactor.events", .int(Int64(model.eventCount))),
+        recording.attributes += [("reactor.events", .int(Int64(model.totalEvents))),
                                 ("reactor.threads", .int(Int64(model.threadCount)))]
         try write(recording, end: max(model.lastTimestamp, recording.start), unfinished: false)
         try output.appendStatic("\n]}]}]}\n")

@@ -101,10 +101,13 @@ extension ProfileReport {
             }
             let cssClass = lane.1 == .action ? "span-action" : "span-flush"
             for run in merged {
+                // An action's reruns are those it caused (charged to its call); a flush's, those inside it.
+                let reruns = lane.1 == .action ? "caused " + CountText.of(run.reruns, "rerun")
+                    : CountText.of(run.reruns, "rerun") + " inside"
                 let title = run.count == 1
-                    ? "\(run.label) at \(DurationText.formatTime(run.began)): \(DurationText.format(run.duration)), \(run.reruns) reruns"
+                    ? "\(run.label) at \(DurationText.formatTime(run.began)): \(DurationText.format(run.duration)), \(reruns)"
                     : "\(run.count) \(lane.1 == .action ? "actions" : "flushes") (\(run.label)) from \(DurationText.formatTime(run.began))"
-                      + " to \(DurationText.formatTime(run.ended)): \(DurationText.format(run.duration)) in all, \(run.reruns) reruns"
+                      + " to \(DurationText.formatTime(run.ended)): \(DurationText.format(run.duration)) in all, \(reruns)"
                 svg += "<rect class=\"\(cssClass)\" x=\"\(Self.f(run.x0))\" y=\"\(Self.f(y + 3))\" width=\"\(Self.f(run.x1 - run.x0))\" height=\"\(laneHeight - 6)\" rx=\"2\"><title>\(Self.x(title))</title></rect>"
             }
         }

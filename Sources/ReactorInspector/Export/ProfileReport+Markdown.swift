@@ -8,11 +8,11 @@ extension ProfileReport {
         var lines = [
             "### Reactor profile: \(cell(traceName))",
             "",
-            "\(DurationText.format(profile.durationNanoseconds)) traced · \(profile.eventCount) events · "
-                + "**\(totals.reruns) reruns** (\(DurationText.format(totals.rerunNanoseconds))) in \(totals.computations) computations · "
-                + "\(totals.actions) actions · \(profile.flushes.count) flushes"
+            "\(DurationText.format(profile.durationNanoseconds)) traced · \(CountText.of(profile.eventCount, "event")) · "
+                + "**\(CountText.of(totals.reruns, "rerun"))** (\(DurationText.format(totals.rerunNanoseconds))) in \(CountText.of(totals.computations, "computation")) · "
+                + "\(CountText.of(totals.actions, "action")) · \(CountText.of(profile.flushes.count, "flush", plural: "flushes"))"
                 + (profile.flushes.count > 0 ? " (longest \(DurationText.format(profile.flushes.maxNanoseconds)))" : "")
-                + " · \(totals.issues == 0 ? "no issues" : "⚠️ \(totals.issues) issues")",
+                + " · \(totals.issues == 0 ? "no issues" : "⚠️ " + CountText.of(totals.issues, "issue"))",
             "",
         ]
         let hot = hotComputations

@@ -18,6 +18,27 @@ final class CauseLink {
         case elided(count: Int)
     }
 
+    /// What the chain did, without which call or which values: per step its kind and
+    /// node (an action by its name's position, not its call), so that two reruns caused
+    /// the same way have the same shape (the dominant chain counts shapes).
+    var shape: [Int64] {
+        var codes: [Int64] = []
+        codes.reserveCapacity(depth * 2)
+        var cursor: CauseLink? = self
+        while let link = cursor {
+            switch link.step {
+            case let .action(call): codes += [1, Int64(call.action)]
+            case let .changed(node, _): codes += [2, Int64(node)]
+            case let .invalidated(node, cause): codes += [3, Int64(node) << 8 | Int64(cause.rawValue)]
+            case let .ran(node, firstRun): codes += [4, Int64(node) << 1 | (firstRun ? 1 : 0)]
+            case .unknown: codes.append(5)
+            case let .elided(count): codes += [6, Int64(count)]
+            }
+            cursor = link.next
+        }
+        return codes
+    }
+
     /// The most links a chain holds; the next step cuts it to root → gap → step.
     static let maximumDepth = 32
 

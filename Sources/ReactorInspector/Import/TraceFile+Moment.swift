@@ -22,20 +22,30 @@ extension TraceFile {
     /// pass usually does; see ``model(at:options:pass:)`` for when it takes two.
     /// Throws for an unreadable trace and a moment it does not have (`action:N`
     /// beyond its actions, a time past its end) and, when `requiringValues`,
-    /// for a trace recorded without values.
+    /// for a trace recorded without values. With `index` ``TraceIndexUse/automatic(note:)``
+    /// the passes read only as far as the moment when the index beside the
+    /// trace fits it (the same model and report), and leave one when it does not.
     public static func model(path: String, at moment: TraceMoment,
                              options: TraceModelOptions = TraceModelOptions(tracksValues: true),
-                             requiringValues: Bool = false,
+                             requiringValues: Bool = false, index: TraceIndexUse = .none,
                              progress: ((Int) -> Void)? = nil) throws(StateError)
         -> (TraceModel, ResolvedMoment, TraceReadReport) {
         // A second pass's progress goes on from the first's: the count of events read only grows.
         var eventsReadBefore = 0
+        let session: TraceIndexSession? = switch index {
+        case .none: nil
+        case let .automatic(note): TraceIndexSession(tracePath: path, note: note)
+        }
         return try model(at: moment, options: options) { builder throws(StateError) in
             let built: (TraceModel, TraceReadReport)
             let offset = eventsReadBefore
             let passProgress: ((Int) -> Void)? = progress.map { report in { report(offset + $0) } }
             do throws(TraceFileError) {
-                built = try model(path: path, builder: builder, progress: passProgress)
+                if let session {
+                    built = try session.model(builder: builder, progress: passProgress)
+                } else {
+                    built = try model(path: path, builder: builder, progress: passProgress)
+                }
             } catch {
                 throw .file(error)
             }
@@ -81,6 +91,14 @@ extension TraceFile {
                 (model, _, report) = try Self.model(at: .time(end.ended), options: options, pass: pass)
             }
             return (model, ResolvedMoment(moment: moment, timestamp: end.ended, action: end), report)
+        case .end:
+            var (model, report) = try pass(TraceModelBuilder(options: options))
+            let last = model.latestTimestampRead
+            if model.snapshot == nil {
+                let live = Set(model.nodes.lazy.filter { $0.isAlive(at: last) }.map(\.id))
+                model.snapshot = TraceSnapshot(timestamp: last, liveNodes: live, edges: model.finalEdges)
+            }
+            return (model, ResolvedMoment(moment: moment, timestamp: last, action: nil), report)
         }
     }
 }

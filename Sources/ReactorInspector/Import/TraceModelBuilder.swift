@@ -69,6 +69,13 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var latestRead: UInt64 = 0
     /// Whether value events came after the moment (the trace has values all the same).
     @exclusivity(unchecked) private var valuesAfterMoment = false
+    /// Each node's final name, from ``TraceModelOptions/lookahead``.
+    private let finalNames: [UInt64: String]?
+    /// Per thread (as the slice tracker numbers them), its latest event's time: where a run
+    /// the trace does not end stops being known (docs/METRICS.md, "Unfinished runs").
+    @exclusivity(unchecked) private var threadLast: [Int: UInt64] = [:]
+    /// Value events met so far, in file order: the position ``TraceModelOptions/lookahead`` is indexed by.
+    @exclusivity(unchecked) private var valueEvents = 0
     private let tracksValues: Bool
     /// The value history asked for.
     @exclusivity(unchecked) private var history = ValueHistoryTracker()
@@ -85,6 +92,7 @@ public final class TraceModelBuilder {
         moments = ActionMomentTracker(ordinal: options.untilAction)
         numbersActions = options.untilAction != nil
         tracksValues = options.tracksValues
+        finalNames = options.lookahead?.finalNames
         issues = IssueTracker(limit: options.issueLimit)
         for target in options.explaining.sorted() {
             collectorByName[target] = Int32(collectors.count)
@@ -167,6 +175,8 @@ public final class TraceModelBuilder {
         // Per batch, not per event: nothing below reads the count or the latest time.
         if eventCount == 0 { firstTimestamp = events[0].timestamp }
         eventCount += events.count
+        // A thread's times never decrease: its batch's last event is its latest.
+        threadLast[thread] = max(threadLast[thread] ?? 0, events[events.count - 1].timestamp)
         var latest = lastTimestamp
         defer { lastTimestamp = latest }
         for position in events.indices {
@@ -177,7 +187,18 @@ public final class TraceModelBuilder {
             if time > applyUntil {
                 // Past the moment asked for: read (for the trace's end), not applied.
                 if time > latestRead { latestRead = time }
-                if case .value = events[position].record { valuesAfterMoment = true }
+                switch events[position].record {
+                case .value:
+                    valuesAfterMoment = true
+                    valueEvents += 1
+                case let .nodeNamed(id, name, owner):
+                    // A node's name is its final name at every moment (docs/METRICS.md, "name"):
+                    // an `@Reactive` named on first access after the moment keeps that name.
+                    if let node = nodes.find(id) {
+                        nodes.named(node, name: batch.string(name), owner: nodes.find(owner) == nil ? 0 : owner)
+                    }
+                default: break
+                }
                 continue
             }
             if time > latest { latest = time }
@@ -327,6 +348,38 @@ public final class TraceModelBuilder {
         visitor.visit(imported, from: self)
     }
 
+    /// The node table, with each run the trace began and did not end counted as lasting until
+    /// its thread's last event (docs/METRICS.md, "Unfinished runs"), as the exports draw it. The
+    /// builder's own state is left as it is: a trace still being read may end those runs yet.
+    /// A model as of a moment (`until`, `action:N`) leaves them out: they go on past it.
+    private func nodesWithUnfinishedRuns() -> [TraceNode] {
+        var table = nodes.table.array
+        guard options.until == nil, options.untilAction == nil else { return table }
+        for (thread, last) in threadLast {
+            // Innermost first: each run's time goes into the one around it, as a run's end does.
+            var inner: UInt64 = 0
+            for frame in slices.open(thread).reversed() {
+                let duration = last >= frame.begin ? last - frame.begin : 0
+                if frame.isAction {
+                    inner = 0   // an action's end adds nothing to what encloses it
+                    continue
+                }
+                let nested = frame.nestedNanoseconds &+ inner
+                let exclusive = duration >= nested ? duration - nested : 0
+                inner = duration
+                let node = Int(frame.node)
+                table[node].runs.totalNanoseconds &+= duration
+                table[node].runs.selfNanoseconds &+= exclusive
+                table[node].runs.durations.record(duration)
+                if !frame.firstRun {
+                    table[node].runs.rerunNanoseconds &+= duration
+                    table[node].runs.maxRerunNanoseconds = max(table[node].runs.maxRerunNanoseconds, duration)
+                }
+            }
+        }
+        return table
+    }
+
     /// Finishes the pass and returns the model.
     public func finish() -> TraceModel {
         if snapshot == nil, let at = options.snapshotAt ?? (try? moments.moment?.get())?.ended {
@@ -342,7 +395,7 @@ public final class TraceModelBuilder {
         for collector in collectors { explanations[collector.target] = report(for: collector) }
         let unfinished = slices.unfinishedRuns
         let valueHistory = history.finished(nodeID: { nodes[Int($0)].id }, actionName: actionName)
-        var model = TraceModel(nodes: nodes.table.array, edges: edges.table.array, finalEdges: finalEdges, snapshot: snapshot, actions: finishedActions,
+        var model = TraceModel(nodes: nodesWithUnfinishedRuns(), edges: edges.table.array, finalEdges: finalEdges, snapshot: snapshot, actions: finishedActions,
                           eventCount: eventCount, eventsByKind: byKind, firstTimestamp: firstTimestamp ?? 0,
                           lastTimestamp: lastTimestamp, threadCount: threadSlots.count, flushes: flushes.stats,
                           issueCounts: issues.byKind, issues: issues.kept, explanations: explanations,
@@ -388,8 +441,15 @@ extension TraceModelBuilder {
     /// The node's value now (with values tracked), or nil.
     public func value(ofNode position: Int32) -> String? { nodes[Int(position)].value }
 
-    /// The node's value before its current one (with values tracked), or nil.
+    /// The value before the latest write's (with values tracked), or nil: in time order with
+    /// ``TraceModelOptions/lookahead``, else the value the node held when the write was read.
     public func previousValue(ofNode position: Int32) -> String? { states[Int(position)].previousValue }
+
+    /// The value the node's latest write recorded (what a ``ImportedValue/changed`` went to),
+    /// or the node's value now when no write recorded one.
+    public func writtenValue(ofNode position: Int32) -> String? {
+        states[Int(position)].writtenValue ?? nodes[Int(position)].value
+    }
 
     /// `Store.action` for the action at `position` (``ImportedEvent/action``),
     /// with the store's name as known now (the action's name alone without a store).
@@ -409,6 +469,10 @@ extension TraceModelBuilder {
     /// it names (its ``ActionEnd/ended``), or why the trace has none (call
     /// after the last event); nil when no action was asked for.
     public var actionMoment: Result<ActionEnd, TraceMomentError>? { moments.moment }
+
+    /// The moment of ``TraceModelOptions/untilAction`` once an event read has
+    /// decided it, else nil: from then on only events at or before it are applied.
+    var decidedActionMoment: UInt64? { moments.decidedMoment }
 
     /// How many recording threads the importer has seen.
     public var threadCount: Int { threadSlots.count }
@@ -492,6 +556,8 @@ extension TraceModelBuilder {
         /// recorded since the node's last change (a write's value, shown on its change).
         var previousValue: String?
         var valueAwaitsChange = false
+        /// The value the node's latest write (in file order) recorded: what its change changed to.
+        var writtenValue: String?
     }
 
     /// A run or action just ended, for the event handed on.
@@ -520,6 +586,8 @@ extension TraceModelBuilder {
     /// Adds node `id` to the node table and a row for it to each per-node column.
     private func add(_ id: UInt64, inferring kind: TraceNodeKind) -> Int32 {
         let position = nodes.add(id, inferring: kind)
+        // A node's final name from its first mention, when a lookahead read it.
+        if let name = finalNames?[id] { nodes[Int(position)].givenName = name }
         states.append(NodeState())
         edges.addNode()
         return position
@@ -540,7 +608,7 @@ extension TraceModelBuilder {
     private func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64, at time: UInt64) -> Int32 {
         let node = position(of: id, inferring: kind)
         let parentNode = parent == 0 ? -1 : position(of: parent, inferring: NodeTracker.parentKind(of: kind))
-        nodes.created(node, kind: kind, name: name, parent: parent, parentNode: parentNode, at: time)
+        nodes.created(node, kind: kind, name: finalNames?[id] ?? name, parent: parent, parentNode: parentNode, at: time)
         matchTarget(node)
         return node
     }
@@ -554,7 +622,7 @@ extension TraceModelBuilder {
     private func named(_ id: UInt64, name: String, owner: UInt64) -> Int32 {
         let node = position(of: id, inferring: .reactiveValue)
         if owner != 0 { _ = position(of: owner, inferring: .store) }
-        nodes.named(node, name: name, owner: owner)
+        nodes.named(node, name: finalNames?[id] ?? name, owner: owner)
         matchTarget(node)
         return node
     }
@@ -602,7 +670,7 @@ extension TraceModelBuilder {
         // The write's value event comes right before its change.
         var values: WhyValueChange?
         var carriesValue = false
-        if states[Int(dependency)].valueAwaitsChange, let value = nodes[Int(dependency)].value {
+        if states[Int(dependency)].valueAwaitsChange, let value = writtenValue(ofNode: dependency) {
             states[Int(dependency)].valueAwaitsChange = false
             carriesValue = true
             if tracksCauses { values = WhyValueChange(previous: states[Int(dependency)].previousValue, value: value) }
@@ -743,10 +811,22 @@ extension TraceModelBuilder {
         // A computed records its value after its run: the run's cause set it.
         let root = nodes[Int(node)].kind == .computed ? states[Int(node)].runRoot : enclosingRoot(thread)
         if states[Int(node)].inHistory { history.record(node, value: value, root: root, at: time) }
-        // Chunks of different threads interleave out of time order: the latest write wins.
-        if let known = nodes[Int(node)].valueTimestamp, known > time { return .stale }
+        let ordinal = valueEvents
+        valueEvents += 1
+        // The previous value in time order, when read beforehand (docs/TRACE_FORMAT.md, 7a).
+        let ordered = options.lookahead?.previousValue(at: ordinal)
+        // Chunks of different threads interleave out of time order: the latest write wins the
+        // node's value; with the time order known, the write keeps its own old → new.
+        if let known = nodes[Int(node)].valueTimestamp, known > time {
+            guard let ordered else { return .stale }
+            states[Int(node)].previousValue = ordered
+            states[Int(node)].writtenValue = value
+            states[Int(node)].valueAwaitsChange = true
+            return .written
+        }
         let first = nodes[Int(node)].value == nil
-        states[Int(node)].previousValue = nodes[Int(node)].value
+        states[Int(node)].previousValue = ordered ?? nodes[Int(node)].value
+        states[Int(node)].writtenValue = value
         states[Int(node)].valueAwaitsChange = true
         nodes[Int(node)].value = value
         nodes[Int(node)].valueTimestamp = time

@@ -34,6 +34,11 @@ public struct TraceModelOptions: Sendable {
     /// (the profile behind `report` and `check`). Off by default: the plain
     /// model keeps only each run's root action. On for explanations.
     public var tracksCauses: Bool
+    /// What a pass of its own found beforehand (``TraceLookahead/read(path:)``): with it, every
+    /// write's old → new follows time order across threads and every node has its final name
+    /// from its first mention (`replay`); without it, a write read after a later one of another
+    /// thread has no old → new, and a node named late shows as `kind#id` until then.
+    public var lookahead: TraceLookahead?
 
     /// Creates options; the defaults build the plain model.
     public init(snapshotAt: UInt64? = nil, explaining: Set<String> = [], whyEntryLimit: Int = 50,

@@ -12,6 +12,9 @@ public struct TraceReadReport: Sendable, Equatable {
     public let skippedEvents: Int
     /// Clock events read (they set a thread's time and carry nothing else; not in `events`).
     public let clockEvents: Int
+    /// Every event read: decoded, skipped and clock events, as the end block
+    /// and `summary` count them (docs/METRICS.md, "events").
+    public var totalEvents: Int { events + skippedEvents + clockEvents }
     /// Where bytes after the intact end block begin, if the file has any.
     public let trailingBytesOffset: Int?
     /// The end block, if the trace has one (how the recording ended, what it lost).
@@ -45,12 +48,12 @@ public struct TraceReadReport: Sendable, Equatable {
     /// written when reading began), nil otherwise.
     public var stillRecordingNotice: String? {
         guard stillRecording, truncation == nil else { return nil }
-        return "\(path) is still being recorded: showing the \(events) events written when reading began"
+        return "\(path) is still being recorded: showing the \(totalEvents) events written when reading began"
     }
 
     /// One warning line for a damaged or unfinished trace, nil for an intact one.
     public var warning: String? {
         guard let truncation else { return nil }
-        return "\(path): \(truncation.reason); showing the \(events) events read before it"
+        return "\(path): \(truncation.reason); showing the \(totalEvents) events read before it"
     }
 }

@@ -61,7 +61,7 @@ package struct DOTWriter: Sendable {
         var legendKey = "legend"
         while names[legendKey] != nil { legendKey += "'" }
         // Left of the first rank, at the top.
-        out += legend(warm: warm, key: legendKey, at: placement.map { $0.topLeft + SIMD2<Double>(-120, 0) })
+        out += legend(warm: warm, cool: cool, key: legendKey, at: placement.map { $0.topLeft + SIMD2<Double>(-120, 0) })
         out += "}\n"
         return out
     }
@@ -184,15 +184,22 @@ package struct DOTWriter: Sendable {
         return attributes.joined(separator: ", ")
     }
 
-    private func legend(warm: HeatScale, key: String, at position: SIMD2<Double>?) -> String {
+    private func legend(warm: HeatScale, cool: HeatScale, key: String, at position: SIMD2<Double>?) -> String {
         let metric = graph.heat == .time ? "total run time" : "reruns"
-        var cells = ""
-        for level in stride(from: 0, to: warm.colors.count, by: 2) {
-            let bound = warm.lowerBound(of: level)
-            let text = graph.heat == .time ? "≥ " + DurationText.format(UInt64(saturating: bound)) : "≥ \(Int(saturating: bound.rounded(.up)))"
-            let font = warm.isDark(level) ? " COLOR=\"white\"" : ""
-            cells += "<TD BGCOLOR=\"\(warm.colors[level])\" BORDER=\"1\"><FONT POINT-SIZE=\"9\"\(font)>\(Self.html(text))</FONT></TD>"
+        func cells(_ scale: HeatScale, _ text: (Double) -> String) -> String {
+            var cells = ""
+            for level in stride(from: 0, to: scale.colors.count, by: 2) {
+                let font = scale.isDark(level) ? " COLOR=\"white\"" : ""
+                cells += "<TD BGCOLOR=\"\(scale.colors[level])\" BORDER=\"1\"><FONT POINT-SIZE=\"9\"\(font)>"
+                    + "\(Self.html(text(scale.lowerBound(of: level))))</FONT></TD>"
+            }
+            return cells
         }
+        let warmCells = cells(warm) { bound in
+            graph.heat == .time ? "≥ " + DurationText.format(UInt64(saturating: bound)) : "≥ \(Int(saturating: bound.rounded(.up)))"
+        }
+        // The state nodes' own scale: changes, in blue.
+        let coolCells = cells(cool) { "≥ \(Int(saturating: $0.rounded(.up)))" }
         let small = "<FONT POINT-SIZE=\"9\">"
         var out = "  \(Self.identifier(key)) [shape=plaintext, style=\"\", "
         if let position { out += "pos=\"\(Self.point(position))\", " }
@@ -201,7 +208,9 @@ package struct DOTWriter: Sendable {
         out += "dashed edges join nested computations\", "
         out += "label=<<TABLE BORDER=\"1\" COLOR=\"#bbbbbb\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"
         out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)<B>legend</B>  fill: \(Self.html(metric))</FONT></TD></TR>"
-        out += "<TR>\(cells)</TR>"
+        out += "<TR>\(warmCells)</TR>"
+        out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)property, subject fill: changes</FONT></TD></TR>"
+        out += "<TR>\(coolCells)</TR>"
         out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)box: autorun · hexagon: computed · arrow: operator or binding · ellipse: property, subject</FONT></TD></TR>"
         let edges = graph.layout.edgeLabels ? "×n: invalidations" : "hover an edge: invalidations"
         out += "<TR><TD COLSPAN=\"5\" ALIGN=\"LEFT\">\(small)\(edges) · dashed: nesting</FONT></TD></TR>"

@@ -120,7 +120,7 @@ public struct DependencyGraph: Sendable {
                 throw .unknownNode(name: name, suggestions: Self.suggestions(for: name, in: full.nodes))
             }
             chosen = Self.neighbourhood(of: start, depth: max(0, depth), in: full)
-            note = "the nodes within \(max(0, depth)) edges of '\(name)'"
+            note = "the nodes within \(CountText.of(max(0, depth), "edge")) of '\(name)'"
         case let .layers(expanded):
             full = Self.grouped(full, expanded: expanded)
             chosen = Set(full.nodes.indices)

@@ -24,6 +24,11 @@ public enum TraceFormat {
     public static let chunkBlock: UInt32 = 0x4B4E_4843
     /// Block type of the end block written by a clean stop: the bytes "TEND".
     public static let endBlock: UInt32 = 0x444E_4554
+    /// An end block's payload length in format 1.0: events, chunks, duration, threads.
+    public static let endBlockLength10 = 28
+    /// An end block's payload length in format 1.1: the 1.0 fields, events dropped and the termination.
+    /// A payload between the two lengths is corrupt; a longer one holds fields a newer minor adds.
+    public static let endBlockLength11 = 40
     /// Chunk flag: the chunk starts a fresh encoding context (registers and string table reset).
     public static let freshContextFlag: UInt8 = 0x01
 

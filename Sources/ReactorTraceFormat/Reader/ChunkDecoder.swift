@@ -214,7 +214,8 @@ struct ChunkDecoder {
             text = TraceStringID(index: context.valueEntries[Int(reference - 1)])
         }
         guard reader.readableBytes >= end, reader.skip(reader.readableBytes - end) else { return false }
-        return output.emit(.value(node: node, value: text), at: context.time)
+        // Untimed: the thread's latest event's time, across contexts (section 7), not the register.
+        return output.emit(.value(node: node, value: text), at: context.eventTime)
     }
 
     /// A site event's body (docs/TRACE_FORMAT.md, "Sites"): the node, the role
@@ -241,7 +242,7 @@ struct ChunkDecoder {
         }
         guard reader.readableBytes >= end, reader.skip(reader.readableBytes - end) else { return .malformed }
         guard role <= 1 else { return .unknownValue }
-        return output.emit(.site(node: node, site: text, isActionCall: role == 1), at: context.time) ? .decoded : .malformed
+        return output.emit(.site(node: node, site: text, isActionCall: role == 1), at: context.eventTime) ? .decoded : .malformed
     }
 
     private func readID(_ reader: inout UnsafeByteReader, _ register: inout UInt64) -> UInt64? {

@@ -279,6 +279,9 @@ public final class TraceReader: Sequence {
                 return decodeChunk(payload, offset: offset, thread: thread, sequence: sequence, count: Int(count),
                                    fresh: fresh)
             case TraceFormat.endBlock:
+                // 28 bytes (1.0) or at least 40 (1.1 and later): the 1.1 fields come whole or not at all.
+                guard payload.count == TraceFormat.endBlockLength10 || payload.count >= TraceFormat.endBlockLength11
+                else { return .corruptChunk(offset: offset) }
                 var reader = ByteReader(Array(payload))
                 guard let events = reader.readInteger(as: UInt64.self),
                       let chunks = reader.readInteger(as: UInt64.self),

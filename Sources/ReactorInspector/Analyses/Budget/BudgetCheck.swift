@@ -28,7 +28,7 @@ public struct BudgetCheck: Sendable, Equatable {
                 results.append(Self.evaluate(
                     rule: "\(rule.path).maxReruns", subject: "reruns of \(subjectSuffix)", limit: Double(limit),
                     format: { String(Int($0)) }, candidates: matching,
-                    value: { Double($0.reruns) }, name: \.name, cause: \.latestRerunCause))
+                    value: { Double($0.reruns) }, name: \.name, cause: \.dominantRerunCause))
             }
             if let limit = rule.maxTotalMilliseconds {
                 results.append(Self.evaluate(
@@ -58,7 +58,7 @@ public struct BudgetCheck: Sendable, Equatable {
                         ? " and \(action.maxRerunsPerInvocation - action.worstInvocationReruns.count) more" : ""
                     return ["action \(action.qualifiedName)\(arguments)",
                             "reran " + action.worstInvocationReruns.joined(separator: ", ") + more,
-                            "\(action.rerunsCaused) reruns over \(action.invocations) invocations"]
+                            CountText.of(action.rerunsCaused, "rerun") + " over " + CountText.of(action.invocations, "invocation")]
                 }))
         }
         if let limit = budget.maxFlushMilliseconds {

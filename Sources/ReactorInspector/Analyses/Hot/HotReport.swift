@@ -67,6 +67,9 @@ public struct HotReport: Sendable {
             ] + (showsSites ? [entry.site.map { style.dim(TerminalEscaping.escape($0)) } ?? style.dim("-")] : []))
         }
         out += columns.render(indent: "  ")
+        if let more = CountText.more(shown: entries.count, of: computationCount) {
+            out += "  " + style.dim(more) + "\n"
+        }
         let withActions = entries.filter { !$0.topActions.isEmpty }.prefix(5)
         if !withActions.isEmpty {
             out += "\n" + style.bold("Root actions") + "\n"

@@ -60,17 +60,17 @@ public struct LiveSampler: Sendable {
             LiveSnapshot.Issue(atNanoseconds: issue.timestamp, kind: issue.kind.label,
                                node: issue.node == 0 ? "" : model.name(of: issue.node), message: issue.message)
         }
-        let newEvents = model.eventCount - (sampled ? previousEvents : 0)
+        let newEvents = model.totalEvents - (sampled ? previousEvents : 0)
         let detail: String
         switch trace.status {
         case let .waiting(text), let .damaged(text): detail = text
         case .recording, .finished: detail = ""
         }
         previousRuns = current
-        previousEvents = model.eventCount
+        previousEvents = model.totalEvents
         sampled = true
         return LiveSnapshot(
-            path: trace.path, status: trace.status.label, statusDetail: detail, events: model.eventCount,
+            path: trace.path, status: trace.status.label, statusDetail: detail, events: model.totalEvents,
             eventsPerSecond: seconds > 0 ? Double(newEvents) / seconds : 0, nodes: model.nodes.count,
             liveEdges: model.finalEdges.count, durationNanoseconds: whole, intervalNanoseconds: interval,
             hot: Array(rows.prefix(top)), computations: groups.count, actions: Array(actions), issues: Array(issues),

@@ -41,7 +41,7 @@ public struct LiveSnapshot: Sendable, Codable, Equatable {
     public let status: String
     /// What is awaited, or where the damage is (empty otherwise).
     public let statusDetail: String
-    /// Events read so far.
+    /// Events read so far, every kind counted (``TraceModel/totalEvents``, as `summary` counts them).
     public let events: Int
     /// Events per second over the last interval.
     public let eventsPerSecond: Double

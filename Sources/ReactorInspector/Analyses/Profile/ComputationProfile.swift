@@ -17,6 +17,12 @@ public struct ComputationProfile: Sendable, Equatable {
     public var slowestRerunCause: [String]
     /// The causal chain of the latest rerun, as readable steps.
     public var latestRerunCause: [String]
+    /// The causal chain most of its reruns followed (steps compared without the call's
+    /// arguments or the values; the first chain to reach that many), as readable steps:
+    /// what `check`'s `why:` line for a rerun count shows.
+    public var dominantRerunCause: [String] = []
+    /// How many reruns followed ``dominantRerunCause`` (in its instance).
+    public var dominantRerunCount = 0
     /// Where the first instance with a recorded site was created (`#fileID:#line`); nil when none was recorded.
     public var site: String?
 

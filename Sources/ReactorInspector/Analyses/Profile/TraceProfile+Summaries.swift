@@ -9,7 +9,7 @@ extension TraceProfile {
         // profile adds only the causal chains of the slowest and latest reruns.
         let model = self.model
         var byName: [String: (profile: ComputationProfile, slowest: CauseLink?, slowestNanoseconds: UInt64,
-                              latest: CauseLink?, latestRun: Int)] = [:]
+                              latest: CauseLink?, latestRun: Int, dominant: CauseLink?, dominantCount: Int)] = [:]
         for node in model.nodes where node.isComputation {
             let name = self.name(of: node.id)
             let counter = rerunChains[node.id] ?? RerunChains()
@@ -26,17 +26,24 @@ extension TraceProfile {
                     entry.latest = counter.latest
                     entry.latestRun = reruns
                 }
+                if counter.dominantCount > entry.dominantCount {
+                    entry.dominant = counter.dominant
+                    entry.dominantCount = counter.dominantCount
+                }
                 byName[name] = entry
             } else {
                 let profile = ComputationProfile(name: name, kind: node.kind.label,
                                                  instances: 1, stats: node.runs, site: node.site)
-                byName[name] = (profile, counter.slowest, maxRerun, counter.latest, reruns)
+                byName[name] = (profile, counter.slowest, maxRerun, counter.latest, reruns, counter.dominant,
+                                counter.dominantCount)
             }
         }
         return byName.values.map { entry in
             var profile = entry.profile
             profile.slowestRerunCause = entry.slowest.map(describe) ?? []
             profile.latestRerunCause = entry.latest.map(describe) ?? []
+            profile.dominantRerunCause = entry.dominant.map(describe) ?? []
+            profile.dominantRerunCount = entry.dominantCount
             return profile
         }.sorted { $0.name < $1.name }
     }

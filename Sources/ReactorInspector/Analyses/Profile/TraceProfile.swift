@@ -46,11 +46,27 @@ public final class TraceProfile: ImportedEventVisitor {
     /// Flush durations.
     public private(set) var flushes = FlushProfile()
 
-    /// The causal chains of a computation's latest and slowest reruns, as the importer built them.
+    /// The causal chains of a computation's latest, slowest and most frequent reruns, as the importer built them.
     struct RerunChains {
         var slowestNanoseconds: UInt64 = 0
         var slowest: CauseLink?
         var latest: CauseLink?
+        /// How many reruns followed each chain, told apart by ``CauseLink/shape``.
+        var counts: [[Int64]: Int] = [:]
+        /// The chain most reruns followed (the first to reach that many), and how many.
+        var dominant: CauseLink?
+        var dominantCount = 0
+
+        mutating func followed(_ chain: CauseLink) {
+            latest = chain
+            let key = chain.shape
+            let count = counts[key, default: 0] + 1
+            counts[key] = count
+            if count > dominantCount {
+                dominantCount = count
+                dominant = chain
+            }
+        }
     }
 
     /// The reruns inside an open flush.
@@ -141,7 +157,7 @@ public final class TraceProfile: ImportedEventVisitor {
         switch event.record {
         case .rerunBegan:
             guard let slice = event.slice, !slice.firstRun, let chain = importer.cause(ofSliceIn: event) else { return }
-            rerunChains[importer.nodeID(event.node), default: RerunChains()].latest = chain
+            rerunChains[importer.nodeID(event.node), default: RerunChains()].followed(chain)
             // The importer charged the rerun to the call at the chain's root.
             if let call = chain.rootCall, call.reruns > worstCalls[call.action]?.reruns ?? 0 {
                 worstCalls[call.action] = call

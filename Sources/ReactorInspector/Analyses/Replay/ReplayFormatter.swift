@@ -78,10 +78,13 @@ public struct ReplayFormatter {
         let text = ByteText(capacity: 32)
     }
 
-    /// Creates a formatter with its own importer.
-    public init(filter: ReplayFilter = ReplayFilter(), style: TextStyle = .plain, json: Bool = false) {
-        self.init(filter: filter, style: style, json: json,
-                  importer: TraceModelBuilder(options: TraceModelOptions(tracksValues: true)))
+    /// Creates a formatter with its own importer; with `lookahead` (``TraceLookahead/read(path:)``)
+    /// every write's old → new follows time order across threads and every node shows its final name.
+    public init(filter: ReplayFilter = ReplayFilter(), style: TextStyle = .plain, json: Bool = false,
+                lookahead: TraceLookahead? = nil) {
+        var options = TraceModelOptions(tracksValues: true)
+        options.lookahead = lookahead
+        self.init(filter: filter, style: style, json: json, importer: TraceModelBuilder(options: options))
     }
 
     /// Creates a formatter for the events another view imports with `importer`
@@ -239,7 +242,7 @@ public struct ReplayFormatter {
             fields.append(("dependency", name(dependency)))
         case let .changed(dependency):
             primary = name(dependency)
-            if event.value == .changed, let new = importer.value(ofNode: event.node) {
+            if event.value == .changed, let new = importer.writtenValue(ofNode: event.node) {
                 if let previous = importer.previousValue(ofNode: event.node) {
                     fields.append(("previousValue", JSONText.quoted(previous)))
                 }
@@ -418,7 +421,7 @@ public struct ReplayFormatter {
             appendLabeled(of: dependency, importer, to: out)
         case let .changed(dependency):
             appendLabeled(of: dependency, importer, to: out)
-            if event.value == .changed, let new = importer.value(ofNode: event.node) {
+            if event.value == .changed, let new = importer.writtenValue(ofNode: event.node) {
                 out.append(": ")
                 out.append(TerminalEscaping.escape(importer.previousValue(ofNode: event.node) ?? "?"))
                 out.append(" → ")

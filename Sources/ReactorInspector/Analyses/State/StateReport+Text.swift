@@ -4,7 +4,7 @@ extension StateReport {
         var out = "state of \(TerminalEscaping.escape(tracePath)) at \(moment.moment)"
         if let actionName {
             out += " (\(TerminalEscaping.escape(actionName)) ended at \(DurationText.formatTime(moment.timestamp)))"
-        } else if case .afterAction = moment.moment {
+        } else if moment.moment != .time(moment.timestamp) {
             out += " (\(DurationText.formatTime(moment.timestamp)))"
         }
         out += "\n\n" + style.bold("values") + "\n"

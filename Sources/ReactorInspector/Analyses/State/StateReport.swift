@@ -51,7 +51,7 @@ public struct StateReport: Sendable, Equatable {
     public let entries: [Entry]
 
     /// Builds the report from a model built up to `moment` (``TraceFile/model(path:at:options:progress:)``),
-    /// keeping the nodes whose name contains `filter` (all when nil).
+    /// keeping the nodes whose name contains `filter`, ignoring case (all when nil).
     public init(model: TraceModel, moment: ResolvedMoment, filter: String? = nil) {
         self.moment = moment
         if let action = moment.action {
@@ -64,7 +64,7 @@ public struct StateReport: Sendable, Equatable {
         for key in model.finalEdges.sorted() { dependencies[key.computation, default: []].append(key.dependency) }
         entries = model.nodes.compactMap { node in
             guard node.isAlive(at: moment.timestamp) else { return nil }
-            if let filter, !filter.isEmpty, !node.name.contains(filter) { return nil }
+            if let filter, !Self.name(node.name, matches: filter) { return nil }
             var entry = Entry(id: node.id, name: node.name, kind: node.kind.label, value: node.value,
                               valueTimeNanoseconds: node.value == nil ? nil : node.valueTimestamp,
                               dependencies: node.isComputation ? (dependencies[node.id] ?? []).map(model.name(of:)) : nil)
@@ -83,6 +83,12 @@ public struct StateReport: Sendable, Equatable {
 
     /// The computations alive then.
     public var computationEntries: [Entry] { entries.filter(\.isComputation) }
+
+    /// Whether `name` contains `filter`, ignoring case, as every name filter does
+    /// (`replay`'s `name:`, `history`, `why`); an empty filter keeps every name.
+    public static func name(_ name: String, matches filter: String) -> Bool {
+        filter.isEmpty || name.lowercased().contains(filter.lowercased())
+    }
 
     static func holdsValues(_ kind: TraceNodeKind) -> Bool {
         switch kind {

@@ -1,15 +1,18 @@
 import ReactorTraceFormat
 
-/// A moment of a trace, as `--at` names it: a trace time (`1.5ms`) or the end
-/// of the N-th store action (`action:3`, 1-based).
+/// A moment of a trace, as `--at` names it: a trace time (`1.5ms`), the end
+/// of the N-th store action (`action:3`, 1-based), or `end`, the trace's last event.
 public enum TraceMoment: Sendable, Equatable, CustomStringConvertible {
     /// Trace nanoseconds.
     case time(UInt64)
     /// Right after the N-th action (1-based) ended.
     case afterAction(Int)
+    /// The trace's last event: the state it ended in.
+    case end
 
     /// Parses `--at`'s text; nil with the reason when it is neither a time nor `action:N` with N ≥ 1.
     public static func parse(_ text: String) -> Result<TraceMoment, TraceMomentError> {
+        if text.lowercased() == "end" { return .success(.end) }
         if text.hasPrefix("action:") {
             let number = text.dropFirst("action:".count)
             guard let count = Int(number), String(count) == number, count >= 0 else {
@@ -27,6 +30,7 @@ public enum TraceMoment: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .time(nanoseconds): DurationText.formatTime(nanoseconds)
         case let .afterAction(count): "action:\(count)"
+        case .end: "end"
         }
     }
 }
@@ -46,7 +50,7 @@ public enum TraceMomentError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         switch self {
         case let .malformed(text):
-            "--at '\(TerminalEscaping.escape(text))' is neither a time (1.5ms, 200us, 2s) nor action:N"
+            "--at '\(TerminalEscaping.escape(text))' is neither a time (1.5ms, 200us, 2s), action:N nor end"
         case .actionZero:
             "--at action:0: actions count from 1 (action:1 is the moment the first action ended)"
         case let .beyondActions(requested, actions):

@@ -52,8 +52,12 @@ public struct SummaryReport: Sendable, Codable, Equatable {
     public let flushNanoseconds: UInt64
     /// Longest flush.
     public let maxFlushNanoseconds: UInt64
-    /// Store actions by name.
+    /// Store actions by name, the `top` most called.
     public let actions: [ActionLine]
+    /// Distinct actions in the trace (``actions`` lists up to `top` of them).
+    public let actionCount: Int
+    /// Computations (by name and kind) in the trace (``topComputations`` lists up to `top` of them).
+    public let computationCount: Int
     /// Issues reported (all of them).
     public let issues: Int
     /// Issues per kind.
@@ -102,6 +106,7 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         flushes = model.flushes.count
         flushNanoseconds = model.flushes.totalNanoseconds
         maxFlushNanoseconds = model.flushes.maxNanoseconds
+        actionCount = model.actions.count
         actions = model.actions
             .sorted { ($0.count, $1.qualifiedName) > ($1.count, $0.qualifiedName) }
             .prefix(top)
@@ -114,7 +119,9 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         firstIssues = model.issues.prefix(top).map {
             IssueLine(timestampNanoseconds: $0.timestamp, kind: $0.kind.label, message: $0.message)
         }
-        topComputations = HotReport(model: model, by: .reruns, top: top).entries
+        let hot = HotReport(model: model, by: .reruns, top: top)
+        topComputations = hot.entries
+        computationCount = hot.computationCount
         unfinishedRuns = model.unfinishedRuns
     }
 
@@ -126,7 +133,7 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         facts.add(["events", "\(events)" + (threads > 1 ? " on \(threads) threads" : "")])
         facts.add(["nodes", "\(nodes)"])
         facts.add(["edges", "\(edges) recorded, \(liveEdges) held at the end"])
-        facts.add(["runs", "\(runs) (\(reruns) reruns)"])
+        facts.add(["runs", "\(runs) (\(CountText.of(reruns, "rerun")))"])
         facts.add(["flushes", flushes == 0 ? "0" :
                     "\(flushes), \(DurationText.format(flushNanoseconds)) in all, longest \(DurationText.format(maxFlushNanoseconds))"])
         facts.add(["issues", issues == 0 ? "none" : style.yellow("\(issues)")])
@@ -147,6 +154,7 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         for kind in TraceEventKind.allCases {
             if let count = eventsByKind[kind.name] { kinds.add([kind.name, "\(count)"]) }
         }
+        if let count = eventsByKind[Self.clockKind] { kinds.add([Self.clockKind, "\(count)"]) }
         if let count = eventsByKind[Self.skippedKind] { kinds.add([Self.skippedKind, "\(count)"]) }
         out += kinds.render(indent: "  ")
         out += "\n" + style.bold("Nodes by kind") + "\n"
@@ -159,18 +167,22 @@ public struct SummaryReport: Sendable, Codable, Equatable {
             out += "\n" + style.bold("Actions") + "\n"
             var lines = TextColumns([.left, .right, .left])
             for action in actions {
-                lines.add([style.cyan(TerminalEscaping.escape(action.name)), "×\(action.count)", style.dim("caused \(action.runsCaused) runs")])
+                lines.add([style.cyan(TerminalEscaping.escape(action.name)), "×\(action.count)", style.dim("caused \(CountText.of(action.runsCaused, "run"))")])
             }
             out += lines.render(indent: "  ")
+            if let more = CountText.more(shown: actions.count, of: actionCount) { out += "  " + style.dim(more) + "\n" }
         }
         if !topComputations.isEmpty {
             out += "\n" + style.bold("Most reruns") + "\n"
             var lines = TextColumns([.left, .left, .right, .right])
             for entry in topComputations {
-                lines.add([style.bold(TerminalEscaping.escape(entry.name)), entry.kind, "\(entry.reruns) reruns",
+                lines.add([style.bold(TerminalEscaping.escape(entry.name)), entry.kind, CountText.of(entry.reruns, "rerun"),
                            DurationText.format(entry.totalNanoseconds)])
             }
             out += lines.render(indent: "  ")
+            if let more = CountText.more(shown: topComputations.count, of: computationCount) {
+                out += "  " + style.dim(more) + "\n"
+            }
         }
         if issues > 0 {
             out += "\n" + style.bold("Issues") + "\n"
@@ -180,9 +192,10 @@ public struct SummaryReport: Sendable, Codable, Equatable {
             for issue in firstIssues {
                 out += "  " + style.dim(DurationText.formatTime(issue.timestampNanoseconds)) + "  \(TerminalEscaping.escape(issue.message))\n"
             }
+            if let more = CountText.more(shown: firstIssues.count, of: issues) { out += "  " + style.dim(more) + "\n" }
         }
         if unfinishedRuns > 0 {
-            out += "\n" + style.yellow("\(unfinishedRuns) runs had not finished when the trace ends") + "\n"
+            out += "\n" + style.yellow("\(CountText.of(unfinishedRuns, "run")) had not finished when the trace ends") + "\n"
         }
         return out
     }

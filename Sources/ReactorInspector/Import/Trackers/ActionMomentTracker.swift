@@ -80,6 +80,9 @@ struct ActionMomentTracker {
         return target?.ended
     }
 
+    /// The moment once decided by an event after the action's end (not by the trace ending), else nil.
+    var decidedMoment: UInt64? { isDecided ? target?.ended : nil }
+
     /// The N-th action's end, or why there is none; nil when no N was asked
     /// for. A trace that ends inside (or right after) the action ends the moment.
     var moment: Result<ActionEnd, TraceMomentError>? {

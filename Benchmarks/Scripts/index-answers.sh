@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The index beside a trace (issue 28): on a stress trace of about 100 million
+# events, side by side in one run, release build, timed
+# with /usr/bin/time (wall clock, best of RUNS; peak resident memory, largest):
+# a `hot` pass; building the index (`reactor-inspect index`); its size against
+# the trace's; and questions about moments early, in the middle and late in the
+# trace (`graph --at` of the 5 hottest, `replay --filter to:` of one node) answered by passes (--no-index)
+# and with the index. Prints a Markdown table.
+#
+#   Benchmarks/Scripts/index-answers.sh
+#   MILLIONS=10 RUNS=1 Benchmarks/Scripts/index-answers.sh
+#   TRACES=/some/dir Benchmarks/Scripts/index-answers.sh   # where the trace goes (about 3.2 bytes an event)
+#
+# The trace is recorded once (stress --computations 1000, 322 writes per
+# million events) and kept in TRACES (default /tmp/reactor-index). It has no
+# values: this reader gives value events at a fresh context's start the time 0
+# (docs/INSPECT.md, "The index"), which no index can skip.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+MILLIONS=${MILLIONS:-100}
+RUNS=${RUNS:-3}
+TRACES=${TRACES:-/tmp/reactor-index}
+[ -x /usr/bin/time ] || { echo "index-answers: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+
+swift build -c release --product reactor-inspect >&2
+swift build -c release --product stress >&2
+BIN=$(swift build -c release --show-bin-path)
+INSPECT=${INSPECT:-$BIN/reactor-inspect}
+mkdir -p "$TRACES"
+SCRATCH=$(mktemp)
+trap 'rm -f "$SCRATCH"' EXIT
+
+trace="$TRACES/stress-${MILLIONS}M.trace"
+if [ ! -s "$trace" ]; then
+    "$BIN/stress" --computations 1000 --writes $((MILLIONS * 322)) --trace "$trace" >/dev/null
+fi
+
+# measure ARGS...: prints "seconds peak-kilobytes", best time and largest peak of RUNS runs.
+measure() {
+    local best="" peak=0 seconds kilobytes
+    for _ in $(seq "$RUNS"); do
+        /usr/bin/time -f "%e %M" -o "$SCRATCH" "$INSPECT" "$@" --no-progress >/dev/null 2>&1 || true
+        read -r seconds kilobytes < "$SCRATCH"
+        if [ -z "$best" ] || awk -v a="$seconds" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$seconds; fi
+        if [ "$kilobytes" -gt "$peak" ]; then peak=$kilobytes; fi
+    done
+    echo "$best $peak"
+}
+
+row() { # row LABEL SECONDS KILOBYTES [RATIO-TEXT]
+    awk -v l="$1" -v s="$2" -v k="$3" -v r="${4:-}" 'BEGIN { printf "| %s | %.3f s | %.0f MB | %s |\n", l, s, k / 1024, r }'
+}
+
+summary=$("$INSPECT" summary "$trace" --json --no-index --no-progress)
+events=$(echo "$summary" | sed -n 's/^ *"events" : \([0-9]*\).*/\1/p')
+duration=$(echo "$summary" | sed -n 's/^ *"durationNanoseconds" : \([0-9]*\).*/\1/p')
+trace_bytes=$(stat -c %s "$trace")
+
+echo "Trace: $(awk -v e="$events" 'BEGIN { printf "%.1f M", e / 1e6 }') events, $((trace_bytes / 1048576)) MB, stress --computations 1000."
+echo
+echo "| what | wall clock | peak RSS | ratio |"
+echo "| --- | --: | --: | --- |"
+read -r hot_s hot_k <<< "$(measure hot "$trace" --no-index)"
+row '`hot` (one pass)' "$hot_s" "$hot_k" ""
+rm -f "$trace.rindex"
+read -r index_s index_k <<< "$(measure index "$trace")"
+row '`index` (build it)' "$index_s" "$index_k" "$(awk -v a="$index_s" -v b="$hot_s" 'BEGIN { printf "%.2f× a \`hot\` pass", a / b }')"
+index_bytes=$(stat -c %s "$trace.rindex")
+for percent in 1 50 99; do
+    at="$((duration / 100 * percent / 1000))us"
+    for command in "graph --at $at --top 5 --format dot -o /dev/null" "replay --filter to:$at --filter name:effect47"; do
+        set -- $command
+        read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
+        read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
+        row "\`$command\` ($percent% in), by a pass" "$passes_s" "$passes_k"
+        row "\`$command\` ($percent% in), with the index" "$indexed_s" "$indexed_k" \
+            "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.3f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
+    done
+done
+echo
+awk -v i="$index_bytes" -v t="$trace_bytes" 'BEGIN { printf "Index: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'
+echo "Machine: $(uname -m), $(nproc) cores; $(date -u +%Y-%m-%d), load average $(cut -d' ' -f1-3 /proc/loadavg)."

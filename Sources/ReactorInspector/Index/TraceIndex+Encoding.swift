@@ -1,0 +1,131 @@
+import ReactorTraceFormat
+
+/// The index file: an 8-byte magic, the format version (u16) and two reserved
+/// bytes, the body's length (u32) and CRC32 (u32), then the body: varints
+/// (docs/INSPECT.md, "The index"). Decoding checks every length and figure
+/// before anything is used: any byte sequence gives an index or an error.
+extension TraceIndex {
+    /// `\x89RXIDX\r\n`.
+    static let magic: [UInt8] = [0x89, 0x52, 0x58, 0x49, 0x44, 0x58, 0x0D, 0x0A]
+    static let prefixLength = 20
+
+    /// The index as the bytes of its file.
+    public func encoded() -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(64 + batches.count * 8)
+        func put(_ value: UInt64) { Varint.append(value, to: &body) }
+        func put(_ value: Int) { put(UInt64(value)) }
+        put(identity.size); put(UInt64(identity.headCRC)); put(UInt64(identity.tailCRC))
+        put(events); put(skippedEvents); put(clockEvents); put(threadCount); put(latestTimestamp)
+        put(hasValues ? 1 : 0)
+        switch truncation?.reason {
+        case nil: put(0)
+        case let .truncated(offset)?: put(1); put(offset)
+        case let .corruptChunk(offset)?: put(2); put(offset)
+        case let .missingEnd(offset)?: put(3); put(offset)
+        default: preconditionFailure("only a truncation after the header is indexed (TraceIndex.canIndex)")
+        }
+        if let truncation { put(truncation.offset) }
+        put(trailingBytesOffset.map { UInt64($0) + 1 } ?? 0)
+        if let end {
+            put(1); put(end.events); put(end.chunks); put(end.durationNanoseconds); put(UInt64(end.threads))
+            put(end.eventsDropped); put(UInt64(end.termination.code))
+        } else {
+            put(0)
+        }
+        put(batches.count)
+        var offset: UInt64 = 0, first: UInt64 = 0
+        for batch in batches {
+            put(batch.endOffset &- offset)
+            put(Varint.zigzagDelta(batch.firstTime, from: first))
+            put(batch.lastTime &- batch.firstTime)
+            offset = batch.endOffset
+            first = batch.firstTime
+        }
+        var bytes = Self.magic
+        bytes.appendLittleEndian(Self.version)
+        bytes.appendLittleEndian(UInt16(0))
+        bytes.appendLittleEndian(UInt32(body.count))
+        bytes.appendLittleEndian(CRC32.checksum(body))
+        return bytes + body
+    }
+
+    /// Whether a pass that ended with `truncation` can be indexed (damage after the header).
+    static func canIndex(_ truncation: TraceTruncation?) -> Bool {
+        switch truncation?.reason {
+        case nil, .truncated?, .corruptChunk?, .missingEnd?: true
+        default: false
+        }
+    }
+
+    /// Decodes an index file, checking its structure and that every figure is
+    /// possible for a trace of the size it names.
+    static func decode(_ bytes: [UInt8]) throws(TraceIndexError) -> TraceIndex {
+        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { throw .notAnIndex }
+        var reader = ByteReader(bytes)
+        guard reader.skip(magic.count), let version = reader.readInteger(as: UInt16.self), reader.skip(2),
+              let length = reader.readInteger(as: UInt32.self), let checksum = reader.readInteger(as: UInt32.self)
+        else { throw .damaged("cut inside its header") }
+        guard version == Self.version else { throw .otherVersion(version) }
+        guard Int(length) == reader.readableBytes else { throw .damaged("its length is wrong") }
+        let body = Array(bytes[prefixLength...])
+        guard CRC32.checksum(body) == checksum else { throw .damaged("bad checksum") }
+        var fields = ByteReader(body)
+        func next() throws(TraceIndexError) -> UInt64 {
+            guard let value = fields.readVarint() else { throw .damaged("cut short") }
+            return value
+        }
+        func count(atMost limit: UInt64) throws(TraceIndexError) -> Int {
+            let value = try next()
+            guard value <= limit else { throw .damaged("a figure out of range") }
+            return Int(value)
+        }
+        let size = try next()
+        guard size <= UInt64(Int.max) else { throw .damaged("a figure out of range") }
+        let headCRC = try count(atMost: UInt64(UInt32.max)), tailCRC = try count(atMost: UInt64(UInt32.max))
+        let identity = Identity(size: size, headCRC: UInt32(headCRC), tailCRC: UInt32(tailCRC))
+        // Every event takes at least one byte of the file.
+        let events = try count(atMost: size), skipped = try count(atMost: size), clocks = try count(atMost: size)
+        let threads = try count(atMost: UInt64(UInt32.max) + 1)
+        let latest = try next()
+        let hasValues = try count(atMost: 1) == 1
+        let truncationKind = try count(atMost: 3)
+        var truncation: TraceTruncation?
+        if truncationKind > 0 {
+            let errorOffset = try count(atMost: size), offset = try count(atMost: size)
+            let reason: TraceDecodingError = switch truncationKind {
+            case 1: .truncated(offset: errorOffset)
+            case 2: .corruptChunk(offset: errorOffset)
+            default: .missingEnd(offset: errorOffset)
+            }
+            truncation = TraceTruncation(offset: offset, reason: reason)
+        }
+        let trailing = try count(atMost: size)
+        var end: TraceEnd?
+        if try count(atMost: 1) == 1 {
+            let endEvents = try next(), chunks = try next(), duration = try next()
+            let endThreads = try count(atMost: UInt64(UInt32.max)), dropped = try next()
+            let code = try count(atMost: UInt64(UInt32.max))
+            end = TraceEnd(events: endEvents, chunks: chunks, durationNanoseconds: duration, threads: UInt32(endThreads),
+                           eventsDropped: dropped, termination: TraceTermination(code: UInt32(code)))
+        }
+        // Every batch takes at least three bytes here: a hostile count cannot make the table larger than the file.
+        let batchCount = try count(atMost: UInt64(fields.readableBytes / 3))
+        guard batchCount <= events else { throw .damaged("more chunks than events") }
+        var batches: [Batch] = []
+        batches.reserveCapacity(batchCount)
+        var offset: UInt64 = 0, first: UInt64 = 0
+        for _ in 0..<batchCount {
+            let step = try next(), firstCode = try next(), span = try next()
+            guard step > 0, step <= size - offset else { throw .damaged("a chunk outside the trace") }
+            offset += step
+            first = Varint.undoZigzagDelta(firstCode, from: first)
+            guard span <= latest, first <= latest - span else { throw .damaged("a chunk later than the trace") }
+            batches.append(Batch(endOffset: offset, firstTime: first, lastTime: first + span))
+        }
+        guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
+        return TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
+                          truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1, end: end,
+                          threadCount: threads, latestTimestamp: latest, hasValues: hasValues, batches: batches)
+    }
+}

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ReactorTraceFormat
+
+/// Reading and writing index files, and checking one against its trace.
+extension TraceIndex {
+    /// The identity of the trace at `path` as it is now: its size and the
+    /// checksums of its first and last ``identityBytes`` bytes.
+    static func identity(ofTrace path: String) throws(TraceIndexError) -> Identity {
+        // Non-blocking: a FIFO given as the trace must not hang here; only a regular file is indexed.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw .unavailable(Self.reason(errno)) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unavailable(Self.reason(errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .unavailable("\(path) is not a regular file") }
+        let size = Int(status.st_size)
+        let span = min(size, identityBytes)
+        let head = try Self.read(descriptor, at: 0, count: span)
+        let tail = try Self.read(descriptor, at: size - span, count: span)
+        return Identity(size: UInt64(size), headCRC: CRC32.checksum(head), tailCRC: CRC32.checksum(tail))
+    }
+
+    /// The index beside the trace at `tracePath`, checked against the trace as
+    /// it is now; nil when there is none, or an error saying why the one there
+    /// cannot be used.
+    public static func load(forTrace tracePath: String) throws(TraceIndexError) -> TraceIndex? {
+        let path = Self.path(forTrace: tracePath)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .unavailable("cannot read \(path): \(Self.reason(errno))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unavailable(Self.reason(errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .damaged("not a regular file") }
+        let identity = try Self.identity(ofTrace: tracePath)
+        // An honest index takes a few bytes per chunk (of at least 28 bytes): never more than the trace.
+        guard Int(status.st_size) <= Int(identity.size) + 4096 else { throw .damaged("larger than its trace") }
+        let index = try decode(try Self.read(descriptor, at: 0, count: Int(status.st_size)))
+        guard index.identity == identity else { throw .stale }
+        return index
+    }
+
+    /// Writes the index beside the trace at `tracePath`, atomically: to a
+    /// temporary file renamed over the index, so that a reader sees the old
+    /// index or the new one, never part of one.
+    func write(forTrace tracePath: String) throws(TraceIndexError) {
+        do {
+            let output = try OutputFile(path: Self.path(forTrace: tracePath), inputs: [tracePath])
+            try output.write(encoded())
+            try output.commit()
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    private static func read(_ descriptor: Int32, at offset: Int, count: Int) throws(TraceIndexError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+            }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { throw .unavailable(got < 0 ? Self.reason(errno) : "the file shrank while read") }
+            done += got
+        }
+        return bytes
+    }
+
+    private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,47 @@
+import ReactorTraceFormat
+
+/// Gathers an index's figures from the batches of a pass, in order.
+struct TraceIndexCollector {
+    private(set) var batches: [TraceIndex.Batch] = []
+    private var first: UInt64 = 0
+    private var last: UInt64 = 0
+    private var threads = 0
+    private var latest: UInt64 = 0
+    private var hasValues = false
+
+    /// Takes a batch (never empty); ``finishBatch(endOffset:)`` follows once the reader says where it ended.
+    mutating func add(_ batch: borrowing TraceEventBatch) {
+        let events = batch.events
+        // The earliest and latest of every event, not the first and last: the stop rule must
+        // not depend on a reader's times never decreasing within a chunk.
+        var earliest = UInt64.max, latestInBatch: UInt64 = 0
+        for event in events {
+            earliest = min(earliest, event.timestamp)
+            latestInBatch = max(latestInBatch, event.timestamp)
+        }
+        first = earliest
+        last = latestInBatch
+        threads = max(threads, Int(batch.thread) + 1)
+        if !hasValues {
+            for event in events {
+                if case .value = event.record { hasValues = true; break }
+            }
+        }
+    }
+
+    /// Records the batch just added, which ended at `endOffset`, and returns it.
+    mutating func finishBatch(endOffset: UInt64) -> TraceIndex.Batch {
+        let batch = TraceIndex.Batch(endOffset: endOffset, firstTime: first, lastTime: last)
+        batches.append(batch)
+        latest = max(latest, last)
+        return batch
+    }
+
+    /// The index of a whole pass that ended with `report`.
+    func index(identity: TraceIndex.Identity, report: TraceReadReport) -> TraceIndex {
+        TraceIndex(identity: identity, events: report.events, skippedEvents: report.skippedEvents,
+                   clockEvents: report.clockEvents, truncation: report.truncation,
+                   trailingBytesOffset: report.trailingBytesOffset, end: report.end, threadCount: threads,
+                   latestTimestamp: latest, hasValues: hasValues, batches: batches)
+    }
+}

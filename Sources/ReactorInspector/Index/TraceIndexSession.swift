@@ -1,0 +1,168 @@
+import ReactorTraceFormat
+
+/// One question's use of the index beside a trace: loads and checks it once,
+/// reads the trace only as far as the question needs when the index fits it,
+/// and otherwise reads it all and leaves a new index beside it.
+///
+/// The index is never trusted blindly: it is checked against the trace's size
+/// and end bytes before use, and every chunk the pass reads is checked
+/// against it; at the first difference the pass reads on to the end, as
+/// without an index, and the index is rebuilt.
+final class TraceIndexSession {
+    let tracePath: String
+    private(set) var index: TraceIndex?
+    private let note: (String) -> Void
+    private var noted = false
+
+    init(tracePath: String, note: @escaping (String) -> Void) {
+        self.tracePath = tracePath
+        self.note = note
+        do {
+            index = try TraceIndex.load(forTrace: tracePath)
+        } catch {
+            noteOnce("\(TraceIndex.path(forTrace: tracePath)): \(error); rebuilding it")
+        }
+    }
+
+    private func noteOnce(_ line: String) {
+        guard !noted else { return }
+        noted = true
+        note(line)
+    }
+
+    /// Feeds the trace to `builder` as ``TraceFile/model(path:builder:progress:)``
+    /// does, with the same model and report; with a fitting index, only as far
+    /// as the builder's moment (``TraceModelOptions/until``, or the decided
+    /// moment of ``TraceModelOptions/untilAction``) needs.
+    func model(builder: TraceModelBuilder, progress: ((Int) -> Void)?) throws(TraceFileError)
+        -> (TraceModel, TraceReadReport) {
+        let (report, stoppedEarly) = try forEachBatch(progress: progress,
+                                                      until: { builder.options.until ?? builder.decidedActionMoment }) {
+            builder.consume($0)
+        }
+        var model = builder.finish()
+        if stoppedEarly, let index {
+            // What the unread rest would have added to the figures that count every event read.
+            model.eventCount = index.events
+            model.threadCount = max(model.threadCount, index.threadCount)
+            model.latestTimestampRead = max(model.latestTimestampRead, index.latestTimestamp)
+            model.hasValues = model.hasValues || index.hasValues
+        }
+        model.skippedEvents = report.skippedEvents
+        model.clockEvents = report.clockEvents
+        return (model, report)
+    }
+
+    /// Lends `body` the trace's batches in order, as ``TraceFile/forEachBatch(path:progressEvery:progress:_:)``
+    /// does, and returns the same report. With a fitting index it stops once
+    /// no chunk left can hold an event at or before `until()` (asked after
+    /// each batch; nil: not known yet), and the report is the index's (the
+    /// whole trace's), with true; otherwise it reads to the end and leaves a
+    /// new index beside the trace.
+    func forEachBatch(progress: ((Int) -> Void)?, until: () -> UInt64?,
+                      _ body: (borrowing TraceEventBatch) -> Void) throws(TraceFileError)
+        -> (TraceReadReport, stoppedEarly: Bool) {
+        let identity = try? TraceIndex.identity(ofTrace: tracePath)
+        var trusted = index
+        var collector = TraceIndexCollector()
+        var position = 0
+        let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
+            body(batch)
+            collector.add(batch)
+        } ended: { endOffset in
+            let batch = collector.finishBatch(endOffset: endOffset)
+            guard let index = trusted else { return true }
+            guard position < index.batches.count, index.batches[position] == batch else {
+                trusted = nil
+                noteOnce("\(TraceIndex.path(forTrace: tracePath)): does not match the trace; rebuilding it")
+                return true
+            }
+            position += 1
+            // Read on unless no later chunk can hold an event at or before the moment.
+            guard let bound = until() else { return true }
+            return !index.nothingAtOrBefore(bound, from: position)
+        }
+        if stoppedEarly, let index = trusted { return (index.readReport(path: tracePath), true) }
+        if trusted == nil || position != trusted?.batches.count {
+            index = nil
+            leaveIndex(collector: collector, report: report, identity: identity)
+        }
+        return (report, false)
+    }
+
+    /// Writes the index a whole pass collected, if the trace was whole and unchanged while read.
+    private func leaveIndex(collector: TraceIndexCollector, report: TraceReadReport, identity: TraceIndex.Identity?) {
+        guard !report.stillRecording, TraceIndex.canIndex(report.truncation),
+              let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
+        let built = collector.index(identity: identity, report: report)
+        do {
+            try built.write(forTrace: tracePath)
+            index = built
+        } catch {
+            noteOnce("cannot write the index \(TraceIndex.path(forTrace: tracePath)) (\(error)): answering by passes")
+        }
+    }
+}
+
+extension TraceIndex {
+    /// Reads the whole trace at `tracePath` and writes its index beside it,
+    /// replacing any there. Throws ``TraceIndexError`` for a trace that cannot
+    /// be indexed (one still being recorded, one that changed while read) or
+    /// an index that cannot be written, and ``TraceFileError`` for an unreadable trace.
+    public static func build(forTrace tracePath: String, progress: ((Int) -> Void)? = nil) throws
+        -> (TraceIndex, TraceReadReport) {
+        let identity = try TraceIndex.identity(ofTrace: tracePath)
+        var collector = TraceIndexCollector()
+        let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
+            collector.add(batch)
+        } ended: { endOffset in
+            _ = collector.finishBatch(endOffset: endOffset)
+            return true
+        }
+        guard !report.stillRecording else {
+            throw TraceIndexError.unavailable("\(tracePath) is still being recorded: an index is built from a finished trace")
+        }
+        guard TraceIndex.canIndex(report.truncation), try TraceIndex.identity(ofTrace: tracePath) == identity else {
+            throw TraceIndexError.unavailable("\(tracePath) changed while it was read")
+        }
+        let index = collector.index(identity: identity, report: report)
+        try index.write(forTrace: tracePath)
+        return (index, report)
+    }
+}
+
+extension TraceFile {
+    /// As ``forEachBatch(path:progressEvery:progress:_:)``, also telling
+    /// `ended` the file offset right after each batch's chunk; reading stops
+    /// early when `ended` returns false (then the second result is true and
+    /// the report covers only what was read).
+    static func forEachBatchWithOffsets(path: String, progress: ((Int) -> Void)?,
+                                        _ body: (borrowing TraceEventBatch) -> Void,
+                                        ended: (UInt64) -> Bool) throws(TraceFileError)
+        -> (TraceReadReport, stoppedEarly: Bool) {
+        let reader: TraceReader
+        do {
+            reader = try TraceReader(path: path)
+        } catch {
+            throw TraceFileError(path: path, reason: error)
+        }
+        var count = 0, nextProgress = progress == nil ? Int.max : progressInterval
+        var stoppedEarly = false
+        while (try? reader.nextBatch({ batch in body(batch); count += batch.count })) == true {
+            let readsOn = ended(UInt64(reader.bytesRead))
+            while count >= nextProgress {
+                progress?(nextProgress)
+                nextProgress += progressInterval
+            }
+            if !readsOn {
+                stoppedEarly = true
+                break
+            }
+        }
+        let report = TraceReadReport(path: path, events: count, truncation: reader.truncation,
+                                     skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
+                                     trailingBytesOffset: reader.trailingBytesOffset, end: reader.end,
+                                     stillRecording: reader.isStillRecording)
+        return (report, stoppedEarly)
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import ReactorInspector
+
+/// `reactor-inspect index TRACE`.
+struct IndexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index",
+        abstract: "Build the index beside a trace (TRACE.rindex), so that questions about a moment read only up to it.",
+        discussion: """
+            state --at and graph --at build the index on their first pass and use it
+            afterwards; this builds (or rebuilds) it ahead. The index is a cache derived
+            from the trace alone: a stale or damaged one is rebuilt, --no-index ignores
+            it. docs/INSPECT.md ("The index") says what it holds and costs.
+
+            Example:
+              reactor-inspect index out/stress.trace
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The trace file.", valueName: "trace"))
+    var path: String
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let progress = output.progress(for: path)
+        let built: (TraceIndex, TraceReadReport)
+        do {
+            defer { progress?.finish() }
+            built = try TraceIndex.build(forTrace: path, progress: progress?.update)
+        } catch let error as TraceFileError {
+            throw ValidationError(error.description)
+        } catch {
+            throw ValidationError("\(TraceIndex.path(forTrace: path)): \(error)")
+        }
+        let (index, report) = built
+        let size = index.encoded().count
+        let share = index.identity.size == 0 ? 0 : Double(size) * 100 / Double(index.identity.size)
+        Terminal.print("\(TerminalEscaping.escape(TraceIndex.path(forTrace: path))): \(index.batches.count) chunks of "
+                       + "\(report.events) events, \(size) bytes (\(String(format: "%.2f", share))% of the trace)\n")
+        try report.finish()
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+@testable import ReactorInspector
+import ReactorTrace
+import Testing
+
+/// The index file: what it holds, how it is checked, and that a question
+/// about a moment answered with it is the one answered by a whole pass.
+@Suite struct TraceIndexTests {
+    /// A trace of many small chunks (256-byte buffers) with actions and values.
+    static func trace(_ name: String, count: Int = 200) throws -> String {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("index-\(name)-\(getpid())-\(UUID().uuidString).trace").path
+        var script = TraceScript()
+        script.setUp()
+        for index in 0..<count { script.addTodo("item \(index)") }
+        var options = TraceRecorder.Options(segmentCapacity: 256)
+        options.values = .described(maxLength: 64)
+        try script.record(to: path, options: options)
+        return path
+    }
+
+    static func built(_ path: String) throws -> TraceIndex {
+        try TraceIndex.build(forTrace: path).0
+    }
+
+    @Test func anIndexReadsBackAsWritten() throws {
+        let path = try Self.trace("roundtrip")
+        let index = try Self.built(path)
+        #expect(index.batches.count > 20)
+        #expect(try TraceIndex.decode(index.encoded()) == index)
+        #expect(try TraceIndex.load(forTrace: path) == index)
+        let (_, report) = try TraceFile.model(path: path)
+        #expect(index.readReport(path: path) == report)
+        // A few bytes per chunk: far below a tenth of the trace.
+        let traceSize = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(index.encoded().count * 10 < traceSize)
+    }
+
+    /// Every cut of the file, and every byte changed, is an error: never a trap, never an index.
+    @Test func everyCutAndEveryChangedByteIsRefused() throws {
+        let bytes = try Self.built(try Self.trace("cuts", count: 20)).encoded()
+        for length in 0..<bytes.count {
+            #expect(throws: TraceIndexError.self) { try TraceIndex.decode(Array(bytes[0..<length])) }
+        }
+        // Bytes 10 and 11 are reserved: readers ignore them.
+        for position in bytes.indices where !(10..<12).contains(position) {
+            var changed = bytes
+            changed[position] ^= 0x5A
+            #expect(throws: TraceIndexError.self) { try TraceIndex.decode(changed) }
+        }
+    }
+
+    /// Under a checksum that fits, figures no trace can have are refused all the same.
+    @Test func impossibleFiguresAreRefused() throws {
+        var index = try Self.built(try Self.trace("figures", count: 20))
+        let honest = index
+        index.batches[1].endOffset = index.identity.size + 1
+        #expect(throws: TraceIndexError.self) { try TraceIndex.decode(index.encoded()) }
+        index = honest
+        index.batches[2].lastTime = index.latestTimestamp + 1
+        #expect(throws: TraceIndexError.self) { try TraceIndex.decode(index.encoded()) }
+        index = honest
+        index.events = Int(index.identity.size) + 1
+        #expect(throws: TraceIndexError.self) { try TraceIndex.decode(index.encoded()) }
+        // Random bodies with a fitting checksum: an error or an index, never a trap.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let body = (0..<Int.random(in: 0..<64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var bytes = TraceIndex.magic
+            bytes.appendLittleEndian(TraceIndex.version)
+            bytes.appendLittleEndian(UInt16(0))
+            bytes.appendLittleEndian(UInt32(body.count))
+            bytes.appendLittleEndian(CRC32.checksum(body))
+            _ = try? TraceIndex.decode(bytes + body)
+        }
+    }
+
+    /// A moment read with the index, stopping early, is the model of a whole pass.
+    @Test(arguments: [0, 1, 3, 10, 50, 150, 199])
+    func aMomentReadWithTheIndexIsTheWholePass(action: Int) throws {
+        let path = try Self.trace("moment-\(action)")
+        let index = try Self.built(path)
+        var notes: [String] = []
+        let batch = index.batches[min(index.batches.count - 1, action)]
+        for moment in [TraceMoment.afterAction(max(1, action)), .time(batch.firstTime), .time(batch.lastTime - 1)] {
+            let whole = try TraceFile.model(path: path, at: moment)
+            let indexed = try TraceFile.model(path: path, at: moment, index: .automatic(note: { notes.append($0) }))
+            #expect(Self.figures(indexed.0) == Self.figures(whole.0))
+            #expect(indexed.1 == whole.1)
+            #expect(indexed.2 == whole.2)
+            let text = { (built: (TraceModel, ResolvedMoment, TraceReadReport)) in
+                StateReport(model: built.0, moment: built.1, filter: nil).text(style: .plain, tracePath: path)
+            }
+            #expect(text(indexed) == text(whole))
+        }
+        #expect(notes.isEmpty)
+    }
+
+    /// What a model at a moment says, figure by figure.
+    static func figures(_ model: TraceModel) -> [String] {
+        ["\(model.eventCount) \(model.skippedEvents) \(model.clockEvents) \(model.threadCount)",
+         "\(model.firstTimestamp) \(model.lastTimestamp) \(model.latestTimestampRead) \(model.hasValues)",
+         "\(model.eventsByKind.sorted { $0.key.rawValue < $1.key.rawValue })",
+         "\(model.nodes.map { "\($0.id) \($0.name) \($0.value ?? "-") \($0.runs.runs) \($0.runs.totalNanoseconds)" })",
+         "\(model.edges.count) \(model.finalEdges.count) \(model.actions.count) \(model.flushes)"]
+    }
+
+    /// A moment early in the trace reads only the chunks up to it.
+    @Test func anEarlyMomentReadsOnlyThePrefix() throws {
+        let path = try Self.trace("prefix", count: 400)
+        let index = try Self.built(path)
+        let builder = TraceModelBuilder(options: TraceModelOptions(until: index.batches[3].lastTime))
+        let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
+        var batches = 0
+        let (_, stoppedEarly) = try session.forEachBatch(progress: nil, until: { builder.options.until }) { _ in
+            batches += 1
+        }
+        #expect(stoppedEarly)
+        #expect(batches < index.batches.count / 10)
+    }
+}
