@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: setup otlp-proto browser mcp-client page-check screenshots build test tsan bench bench-table demo profile-demo clean
+.PHONY: setup otlp-proto browser mcp-client page-check screenshots build test fuzz tsan bench bench-table demo profile-demo clean
 
 # Debian packages $(1), installed as root or through sudo. The package lists
 # are fetched at most once a make run (the stamp is named after make's pid).
@@ -83,6 +83,20 @@ build: setup
 test: setup otlp-proto browser mcp-client page-check
 	$(SWIFT) build --build-tests
 	REACTOR_REQUIRE_OTLP_VALIDATION=1 REACTOR_REQUIRE_BROWSER=1 REACTOR_REQUIRE_MCP=1 $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
+
+# The fuzz harness at length (Tests/CLITests/TraceFuzzTests.swift): CRC-valid
+# mutants of the samples' traces through every read command, FUZZ_CASES of them
+# in-process and FUZZ_BINARY_CASES through the built binary under memory and time
+# limits (`make test` runs 400 and 2). The case being read is kept in
+# $TMPDIR/reactor-fuzz-case.trace, so a crash leaves its input there.
+FUZZ_CASES ?= 5000
+FUZZ_BINARY_CASES ?= 40
+FUZZ_SEED ?= 26
+
+fuzz: setup
+	$(SWIFT) build --build-tests
+	REACTOR_FUZZ_CASES=$(FUZZ_CASES) REACTOR_FUZZ_BINARY_CASES=$(FUZZ_BINARY_CASES) REACTOR_FUZZ_SEED=$(FUZZ_SEED) \
+		$(SWIFT) test --skip-build --filter TraceFuzzTests
 
 # The thread suites (runtime, signals and subjects, the trace recorder) under
 # ThreadSanitizer, in a separate build folder.

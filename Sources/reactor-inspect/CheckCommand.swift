@@ -36,7 +36,7 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The budget JSON file.", valueName: "file"))
     var budget: String
 
-    @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report, one test case per rule ('-' for stdout). An existing file is replaced (atomically); a device, FIFO or symlink is written through.", valueName: "out.xml"))
+    @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report, one test case per rule ('-' for stdout, the verdict then going to stderr). An existing file is replaced (atomically); a device, FIFO or symlink is written through.", valueName: "out.xml"))
     var junit: String?
 
     @Flag(name: .shortAndLong, help: "List the rules that passed too.")
@@ -44,6 +44,10 @@ struct CheckCommand: ParsableCommand {
 
     @Flag(help: "Print JSON: each rule's outcome and the computations' records.")
     var json = false
+
+    func validate() throws {
+        if json, junit == "-" { throw ValidationError("--json and --junit - would both write to standard output") }
+    }
 
     func run() throws {
         let inputs = [trace.path, budget]
@@ -55,12 +59,7 @@ struct CheckCommand: ParsableCommand {
         let check = BudgetCheck(budget: parsed, profile: profile)
         let budgetName = CIFiles.displayName(budget)
         let traceName = CIFiles.displayName(trace.path)
-        if json {
-            Terminal.print(try check.json(budgetName: budgetName, traceName: traceName,
-                                          computations: ComputationRecord.all(in: profile.model)))
-        } else {
-            Terminal.print(check.text(budgetName: budgetName, traceName: traceName, verbose: verbose))
-        }
+        // The report first: when it cannot be written, that is the one line printed, not a verdict before it.
         if let junitFile {
             do {
                 try junitFile.write(check.junitXML(budgetName: budgetName, traceName: traceName))
@@ -68,6 +67,15 @@ struct CheckCommand: ParsableCommand {
             } catch {
                 throw ValidationError(error.description)
             }
+        }
+        let verdict = json
+            ? try check.json(budgetName: budgetName, traceName: traceName, computations: ComputationRecord.all(in: profile.model))
+            : check.text(budgetName: budgetName, traceName: traceName, verbose: verbose)
+        // `--junit -`: standard output is the XML alone; the verdict goes to standard error.
+        if junitFile?.isStandardOutput == true {
+            Terminal.standardError.writeRaw(verdict)  // names in it are escaped already
+        } else {
+            Terminal.print(verdict)
         }
         if let summaryPath = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summaryPath.isEmpty {
             CIFiles.append(check.markdown(budgetName: budgetName, traceName: traceName), to: summaryPath, inputs: inputs)

@@ -16,8 +16,9 @@ struct TopCommand: ParsableCommand {
             trace it shows the final state. Press q to quit (Ctrl-C also restores the
             terminal). With --once, or when standard output is not a terminal, it
             prints one snapshot of the trace so far and exits. A trace that does not
-            exist yet is waited for; one that stopped inside its header (for 2 s)
-            is refused as truncated.
+            exist yet is waited for, except with --once or --json (a missing file is
+            then one error line and status 2); one that stopped inside its header
+            (for 2 s) is refused as truncated.
 
             Examples:
               stress --loop --trace out/live.trace &
@@ -48,6 +49,10 @@ struct TopCommand: ParsableCommand {
 
     func run() throws {
         let live = LiveTrace(path: trace.path)
+        // One snapshot asked for: a missing file is a mistake to report, not a recording to wait for.
+        if once || json, access(live.path, F_OK) != 0 {
+            throw ValidationError("cannot read \(live.path): \(String(cString: strerror(errno)))")
+        }
         try waitForRecording(live)
         var sampler = LiveSampler(top: top)
         guard !once, !json, Terminal.isTerminal(1) else {

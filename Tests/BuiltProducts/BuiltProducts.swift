@@ -69,7 +69,10 @@ public enum BuiltProducts {
 
     /// ``run(_:_:environment:)``, or nil when the product has not exited within
     /// `limit` seconds (it is killed then): a guard against a hang, not a measure of speed.
+    /// With `addressSpaceKilobytes`, the product runs under that limit on its
+    /// address space (`ulimit -v`): an allocation past it fails, and the process with it.
     public static func run(_ name: String, _ arguments: [String], within limit: Double?,
+                           addressSpaceKilobytes: Int? = nil,
                            environment: [String: String] = [:]) throws -> Run? {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reactor-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -79,8 +82,13 @@ public enum BuiltProducts {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try path(of: name))
-        process.arguments = arguments
+        if let addressSpaceKilobytes {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -v \(addressSpaceKilobytes) && exec \"$0\" \"$@\"", try path(of: name)] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: try path(of: name))
+            process.arguments = arguments
+        }
         var merged = ProcessInfo.processInfo.environment
         merged["REACTOR_TRACE"] = nil
         merged["GITHUB_STEP_SUMMARY"] = nil

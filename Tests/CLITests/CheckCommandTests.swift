@@ -50,6 +50,34 @@ import FoundationXML
         #expect(collector.failures == 1)
     }
 
+    /// `--junit -`: standard output is the XML document and nothing else (the verdict goes to standard error).
+    @Test func junitToStandardOutputIsTheXMLAlone() throws {
+        let traces = try SampleTraces.load()
+        let result = try BuiltProducts.inspect("check", traces.counter, "--junit", "-", "--budget",
+                                               try budget(#"{ "computations": [ { "match": "lab*", "maxReruns": 50 } ] }"#))
+        #expect(result.status == 1)
+        let parser = XMLParser(data: Data(result.stdout.utf8))
+        let collector = CaseCollector()
+        parser.delegate = collector
+        #expect(parser.parse(), "\(String(describing: parser.parserError)): \(result.stdout.prefix(200))")
+        #expect(collector.cases == ["computations[0].maxReruns"])
+        #expect(result.stdout.hasPrefix("<?xml") && result.stdout.hasSuffix("</testsuites>\n"))
+        #expect(result.stderr.hasSuffix("counter.trace exceeds budget budget.json: 1 of 1 rules failed\n"))
+        let both = try BuiltProducts.inspect("check", traces.counter, "--junit", "-", "--json", "--budget", try budget("{}"))
+        #expect(both.status == 2)
+        #expect(both.stderrLines.first == "reactor-inspect: error: --json and --junit - would both write to standard output")
+    }
+
+    /// A report that cannot be written is one line and status 2, with no verdict printed before or after it.
+    @Test func aJUnitWriteErrorIsOneLineWithoutAVerdict() throws {
+        let traces = try SampleTraces.load()
+        let result = try BuiltProducts.inspect("check", traces.counter, "--junit", "/dev/full", "--budget",
+                                               try budget(#"{ "computations": [ { "match": "lab*", "maxReruns": 50 } ] }"#))
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderrLines == ["reactor-inspect: error: cannot write /dev/full: No space left on device"])
+    }
+
     @Test func appendsAMarkdownStepSummary() throws {
         let traces = try SampleTraces.load()
         let summary = try CICommand.temporaryDirectory().appendingPathComponent("summary.md")

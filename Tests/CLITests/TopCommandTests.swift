@@ -77,7 +77,8 @@ import Testing
         let path = directory.appendingPathComponent("later.trace").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try BuiltProducts.path(of: "reactor-inspect"))
-        process.arguments = ["top", path, "--once"]
+        // Plain `top` (its output a pipe here: one snapshot once the trace is there).
+        process.arguments = ["top", path]
         let errors = Pipe(), out = Pipe()
         process.standardError = errors
         process.standardOutput = out
@@ -94,6 +95,18 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(String(decoding: printed, as: UTF8.self).contains("finished"))
+    }
+
+    /// `--once` and `--json` ask for one snapshot now: a missing file (a typo in a
+    /// CI script) is one line and status 2, not a wait forever.
+    @Test(arguments: [["--once"], ["--json"], ["--once", "--json"]])
+    func oneSnapshotOfAMissingFileIsOneLineAndStatusTwo(flags: [String]) throws {
+        let path = SampleTrace.directory.appendingPathComponent("missing-\(UUID().uuidString).trace").path
+        // A guard against the wait that never ended, not a measure of time.
+        let run = try #require(try BuiltProducts.run("reactor-inspect", ["top", path] + flags, within: 30))
+        #expect(run.status == 2)
+        #expect(run.stderrLines == ["reactor-inspect: error: cannot read \(path): No such file or directory"])
+        #expect(run.stdout.isEmpty)
     }
 
     @Test func aForeignFileIsOneLineAndStatusTwo() throws {

@@ -15,7 +15,7 @@ struct LockWaitThreadTests {
         let savedThreshold = Reactor.lockWaitThreshold, savedHandler = Reactor.lockWaitHandler
         Reactor.lockWaitThreshold = .milliseconds(20)
         Reactor.lockWaitHandler = { issue in
-            guard case let .lockWait(holder, waited) = issue else { return }
+            guard case let .lockWait(holder, _, waited) = issue else { return }
             let description = issue.description
             reports.append((holder, waited, description))
             reported.signal()
@@ -52,7 +52,9 @@ struct LockWaitThreadTests {
         }
         release.signal()
         let issue = try #require(reports.all.first { $0.holder == id })
-        #expect(issue.description.contains("computation #\(id)"))
+        // Named by the autorun's name, not its id.
+        #expect(issue.description.contains("held by the thread running computation 'blocking'"), "\(issue.description)")
+        #expect(!issue.description.contains("#\(id)"))
         #expect(issue.description.contains("deadlock"))
         #expect(issue.waited == .milliseconds(20))
     }

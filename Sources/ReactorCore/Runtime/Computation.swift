@@ -121,6 +121,8 @@ public final class Computation: @unchecked Sendable {
     }
 
     deinit {
+        // A waiter on the lock may be reading this computation's name (see GraphLock.runningComputation).
+        graph.lock.waitForReaders()
         dependencies.deallocateSpares()
         body?.release()
     }
@@ -306,13 +308,13 @@ extension Computation {
         let previousRunning = graph.lock.runningComputation.load(ordering: .relaxed)
         graph.current = .passUnretained(self)
         graph.inCompute = true
-        graph.lock.runningComputation.store(id, ordering: .relaxed)
+        graph.lock.runningComputation.store(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()), ordering: .releasing)
         beginTracking(traced: traced)
         defer {
             finishTracking()
             graph.current = previous
             graph.inCompute = previousInCompute
-            graph.lock.runningComputation.store(previousRunning, ordering: .relaxed)
+            graph.lock.runningComputation.store(previousRunning, ordering: .releasing)
         }
         // No retain of the closure's context: a body that stops its own
         // computation has it released only when the operation ends.

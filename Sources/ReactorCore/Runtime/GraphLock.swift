@@ -39,10 +39,12 @@ struct GraphLock: ~Copyable, @unchecked Sendable {
     @usableFromInline let waiters = Atomic<Int>(0)
     let waitMutex: UnsafeMutablePointer<pthread_mutex_t>
     let waitCondition: UnsafeMutablePointer<pthread_cond_t>
-    /// The id of the autorun the holder is running, or 0: what a write that
-    /// waits too long names. Relaxed stores by the holder (plain moves on x86-64
-    /// and arm64); read only by a waiter past the threshold.
-    let runningComputation = Atomic<UInt64>(0)
+    /// The computation the holder is running (its `Unmanaged` bits), or 0: what a
+    /// write that waits too long names. Release stores by the holder (plain moves
+    /// on x86-64); read only by a waiter past the threshold, with `waitMutex`
+    /// held, which a computation's deinit takes before its memory goes
+    /// (``waitForReaders()``), so the waiter never reads a freed one.
+    let runningComputation = Atomic<UInt>(0)
 
     init() {
         waitMutex = .makeMutex()
@@ -120,15 +122,29 @@ struct GraphLock: ~Copyable, @unchecked Sendable {
                 pthread_cond_wait(waitCondition, waitMutex)
             } else if pthread_cond_timedwait(waitCondition, waitMutex, &deadline) == ETIMEDOUT {
                 reported = true
+                let (holder, holderName) = runningComputationIdentity()
                 // Not holding the wait mutex: the handler is user code, and
                 // the holder's release may need the mutex to wake a waiter.
                 pthread_mutex_unlock(waitMutex)
-                Reactor.reportLockWait(.lockWait(holder: runningComputation.load(ordering: .relaxed),
-                                                 waited: .nanoseconds(threshold)))
+                Reactor.reportLockWait(.lockWait(holder: holder, holderName: holderName, waited: .nanoseconds(threshold)))
                 pthread_mutex_lock(waitMutex)
             }
         }
         waiters.subtract(1, ordering: .sequentiallyConsistent)
+        pthread_mutex_unlock(waitMutex)
+    }
+
+    /// The id and name of the computation the holder is running ((0, nil):
+    /// none). Called with `waitMutex` held: see ``runningComputation``.
+    private func runningComputationIdentity() -> (UInt64, String?) {
+        guard let pointer = UnsafeRawPointer(bitPattern: runningComputation.load(ordering: .acquiring)) else { return (0, nil) }
+        return Unmanaged<Computation>.fromOpaque(pointer)._withUnsafeGuaranteedRef { ($0.id, $0.name) }
+    }
+
+    /// Returns once no waiter is reading ``runningComputation``'s computation:
+    /// a computation calls it as it is freed.
+    func waitForReaders() {
+        pthread_mutex_lock(waitMutex)
         pthread_mutex_unlock(waitMutex)
     }
 

@@ -20,10 +20,10 @@ public enum ReactorIssue {
     case noCurrentComputation
     /// A thread waited longer than ``Reactor/lockWaitThreshold`` for the
     /// runtime's lock, held by a thread running the autorun with id `holder`
-    /// (0: outside any autorun). It goes on waiting: if the holder blocks on
+    /// and name `holderName` (0 and nil: outside any autorun). It goes on waiting: if the holder blocks on
     /// work that needs the lock, this is a deadlock. Reported to the trace and
     /// ``Reactor/lockWaitHandler``, not to a runtime's `issueHandler`.
-    case lockWait(holder: UInt64, waited: Duration)
+    case lockWait(holder: UInt64, holderName: String?, waited: Duration)
 }
 
 extension ReactorIssue: CustomStringConvertible {
@@ -44,8 +44,9 @@ extension ReactorIssue: CustomStringConvertible {
             return "\(store).\(property) was written outside an action of store '\(store)', which requires actions"
         case .noCurrentComputation:
             return "onInvalidate called with no current computation; the call was ignored"
-        case let .lockWait(holder, waited):
-            let holding = holder == 0 ? "a thread outside any autorun" : "the thread running computation #\(holder)"
+        case let .lockWait(holder, holderName, waited):
+            let holding = holder == 0 ? "a thread outside any autorun"
+                : "the thread running computation '\(holderName ?? "#\(holder)")'"
             return "a thread has waited \(waited) for the runtime's lock, held by \(holding); "
                 + "if that computation blocks on work that uses Reactor, this is a deadlock"
         }
@@ -67,7 +68,7 @@ extension ReactorIssue: CustomStringConvertible {
     var traceNode: UInt64 {
         switch self {
         case let .uncaughtError(_, computation), let .runaway(computation, _): computation.id
-        case let .lockWait(holder, _): holder
+        case let .lockWait(holder, _, _): holder
         default: 0
         }
     }

@@ -54,7 +54,7 @@ extension ProfileReport {
         let spans = profile.timeline
         guard !spans.isEmpty else { return "<p class=\"empty\">No flushes or actions in this trace.</p>" }
         let start = profile.firstTimestamp ?? 0
-        let end = max(profile.lastTimestamp, start + 1)
+        let end = max(profile.lastTimestamp, start.saturatingAdd(1))
         let threads = Array(Set(spans.map(\.thread))).sorted()
         let width = 1060.0, left = 110.0, right = 12.0, laneHeight = 22.0, laneGap = 8.0, top = 10.0
         let plotWidth = width - left - right
@@ -64,10 +64,14 @@ extension ProfileReport {
             }
         }
         let height = top + Double(lanes.count) * (laneHeight + laneGap) + 34
-        func xPosition(_ time: UInt64) -> Double { left + plotWidth * Double(time &- start) / Double(end - start) }
+        // Times come from the file: a span before `start` or past `end` is drawn at the edge.
+        func xPosition(_ time: UInt64) -> Double {
+            guard time > start else { return left }
+            return left + plotWidth * min(1, Double(time - start) / Double(max(end - start, 1)))
+        }
         var svg = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Timeline of flushes and actions\">"
         for tick in 0...5 {
-            let time = start + (end - start) * UInt64(tick) / 5
+            let time = start.saturatingAdd(UInt64(saturating: Double(end - start) * Double(tick) / 5))
             let x = xPosition(time)
             svg += "<line class=\"grid\" x1=\"\(Self.f(x))\" x2=\"\(Self.f(x))\" y1=\"\(top)\" y2=\"\(Self.f(height - 28))\"/>"
             // Trace times, as the action timeline and every other view write them.
@@ -87,12 +91,12 @@ extension ProfileReport {
                     last.x1 = max(last.x1, x1)
                     last.count += 1
                     last.reruns += span.reruns
-                    last.duration += span.end - span.start
+                    last.duration = last.duration.saturatingAdd(span.end - min(span.start, span.end))
                     last.ended = max(last.ended, span.end)
                     if last.label != span.label { last.label = lane.1 == .action ? "actions" : "flushes" }
                     merged[merged.count - 1] = last
                 } else {
-                    merged.append((x0, x1, 1, span.reruns, span.end - span.start, span.label, span.start, span.end))
+                    merged.append((x0, x1, 1, span.reruns, span.end - min(span.start, span.end), span.label, span.start, span.end))
                 }
             }
             let cssClass = lane.1 == .action ? "span-action" : "span-flush"
@@ -126,6 +130,7 @@ extension ProfileReport {
     /// A coordinate with at most one decimal.
     static func f(_ value: Double) -> String {
         let tenths = (value * 10).rounded() / 10
-        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+        guard tenths.isFinite else { return "0" }
+        return tenths == tenths.rounded() ? Int(exactly: tenths).map(String.init) ?? String(tenths) : String(tenths)
     }
 }

@@ -34,6 +34,12 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var states = BuilderColumn<NodeState>()
     @exclusivity(unchecked) private var edges = EdgeTracker()
     @exclusivity(unchecked) private var slices = SliceTracker()
+    /// The recording threads' indexes as the file gives them, each with its
+    /// slot in the per-thread trackers (in order of first batch): a hostile
+    /// index such as 2³² − 1 costs one entry, not an array that long.
+    @exclusivity(unchecked) private var threadSlots: [UInt32: Int] = [:]
+    /// The latest batch's thread and slot: consecutive batches mostly share one.
+    @exclusivity(unchecked) private var lastThread: (index: UInt32, slot: Int)?
     @exclusivity(unchecked) private var actions = ActionTracker()
     /// Events by kind code: a fixed block, no array bookkeeping on every event.
     private let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: 16)
@@ -164,8 +170,7 @@ public final class TraceModelBuilder {
                                                           visiting visitor: inout Visitor, emits: Bool) {
         let events = batch.events
         guard !events.isEmpty else { return }
-        let thread = Int(batch.thread)
-        slices.see(thread: thread)
+        let thread = slot(ofThread: batch.thread)
         if emits { batchStrings = batch.strings }
         // Per batch, not per event: nothing below reads the count or the latest time.
         if eventCount == 0 { firstTimestamp = events[0].timestamp }
@@ -335,7 +340,7 @@ public final class TraceModelBuilder {
                                                      depth: Int? = nil, slice: ImportedSlice? = nil,
                                                      endedInside: Int = 0, action: Int32 = -1, root: Int32? = nil,
                                                      value: ImportedValue = .none, to visitor: inout Visitor) {
-        let thread = Int(event.thread)
+        let thread = slot(ofThread: event.thread)
         let imported = ImportedEvent(time: event.timestamp, thread: event.thread, record: event.record, node: node,
                                      relatedNode: related, depth: depth ?? slices.depth(thread),
                                      slice: slice, endedInside: endedInside, action: action, rootAction: root ?? enclosingRoot(thread),
@@ -392,10 +397,11 @@ public final class TraceModelBuilder {
         let valueHistory = history.finished(nodeID: { nodes[Int($0)].id }, actionName: actionName)
         var model = TraceModel(nodes: nodesWithUnfinishedRuns(), edges: edges.table.array, finalEdges: finalEdges, snapshot: snapshot, actions: finishedActions,
                           eventCount: eventCount, eventsByKind: byKind, firstTimestamp: firstTimestamp ?? 0,
-                          lastTimestamp: lastTimestamp, threadCount: slices.threadCount, flushes: flushes.stats,
+                          lastTimestamp: lastTimestamp, threadCount: threadSlots.count, flushes: flushes.stats,
                           issueCounts: issues.byKind, issues: issues.kept, explanations: explanations,
                           unfinishedRuns: unfinished)
         model.valueHistory = valueHistory
+        model.threadIndexes = threadIndexes
         model.latestTimestampRead = max(latestRead, lastTimestamp)
         model.hasValues = valuesAfterMoment || eventCounts[Int(TraceEventKind.value.rawValue)] > 0
         model.pendingReruns = Set((0..<states.count).lazy.filter { self.states[$0].pendingRoot != Self.notPending }
@@ -468,23 +474,43 @@ extension TraceModelBuilder {
     /// decided it, else nil: from then on only events at or before it are applied.
     var decidedActionMoment: UInt64? { moments.decidedMoment }
 
-    /// How many recording threads the importer has seen (indexes `0..<threadCount`).
-    public var threadCount: Int { slices.threadCount }
+    /// How many recording threads the importer has seen.
+    public var threadCount: Int { threadSlots.count }
+
+    /// The indexes of the recording threads seen, in ascending order.
+    public var threadIndexes: [UInt32] { threadSlots.keys.sorted() }
+
+    /// The per-thread trackers' slot of the thread the file numbers `index`,
+    /// made on its first batch.
+    @inline(__always)
+    private func slot(ofThread index: UInt32) -> Int {
+        if let lastThread, lastThread.index == index { return lastThread.slot }
+        let slot: Int
+        if let known = threadSlots[index] {
+            slot = known
+        } else {
+            slot = threadSlots.count
+            threadSlots[index] = slot
+            slices.see(thread: slot)
+        }
+        lastThread = (index, slot)
+        return slot
+    }
 
     /// The runs, actions and flushes still open on `thread`, outermost first
     /// (at the end of a trace: those it ended inside).
-    public func openSlices(onThread thread: UInt32) -> [(slice: ImportedSlice, node: Int32, action: Int32)] {
-        guard Int(thread) < slices.threadCount else { return [] }
+    public func openSlices(onThread index: UInt32) -> [(slice: ImportedSlice, node: Int32, action: Int32)] {
+        guard let thread = threadSlots[index] else { return [] }
         var open: [(slice: ImportedSlice, node: Int32, action: Int32)] = []
         var outermostAction = true
-        for frame in slices.open(Int(thread)) {
+        for frame in slices.open(thread) {
             let slice = ImportedSlice(kind: frame.isAction ? .action : .run, begin: frame.begin, durationNanoseconds: 0,
                                       selfNanoseconds: 0, firstRun: frame.firstRun,
                                       outermost: frame.isAction && outermostAction, ends: false)
             if frame.isAction { outermostAction = false }
             open.append((slice, frame.node, frame.isAction ? frame.action : -1))
         }
-        for begin in flushes.open(onThread: Int(thread)) {
+        for begin in flushes.open(onThread: thread) {
             open.append((ImportedSlice(kind: .flush, begin: begin, durationNanoseconds: 0, selfNanoseconds: 0,
                                        firstRun: false, outermost: false, ends: false), -1, -1))
         }
@@ -502,7 +528,8 @@ extension TraceModelBuilder {
     /// ``CauseLink/Step/action(_:)`` step.
     func cause(ofSliceIn event: ImportedEvent) -> CauseLink? {
         guard tracksCauses, let slice = event.slice, slice.kind != .flush else { return nil }
-        return slice.ends ? causes.lastEnded : slices.innermostCause(Int(event.thread))
+        guard !slice.ends else { return causes.lastEnded }
+        return threadSlots[event.thread].flatMap { slices.innermostCause($0) }
     }
 }
 
@@ -726,11 +753,11 @@ extension TraceModelBuilder {
         guard let computation = nodes.find(computationID) else { return nil }
         guard let ended = slices.endRun(computation, thread: thread, at: time) else { return nil }
         let duration = ended.duration, exclusive = ended.exclusive
-        nodes[Int(computation)].runs.totalNanoseconds &+= duration
-        nodes[Int(computation)].runs.selfNanoseconds &+= exclusive
+        nodes[Int(computation)].runs.totalNanoseconds = nodes[Int(computation)].runs.totalNanoseconds.saturatingAdd(duration)
+        nodes[Int(computation)].runs.selfNanoseconds = nodes[Int(computation)].runs.selfNanoseconds.saturatingAdd(exclusive)
         nodes[Int(computation)].runs.durations.record(duration)
         if !ended.frame.firstRun {
-            nodes[Int(computation)].runs.rerunNanoseconds &+= duration
+            nodes[Int(computation)].runs.rerunNanoseconds = nodes[Int(computation)].runs.rerunNanoseconds.saturatingAdd(duration)
             if duration > nodes[Int(computation)].runs.maxRerunNanoseconds {
                 nodes[Int(computation)].runs.maxRerunNanoseconds = duration
             }

@@ -12,7 +12,7 @@ public struct FlushStats: Sendable, Equatable {
 
     mutating func record(_ nanoseconds: UInt64) {
         count += 1
-        totalNanoseconds &+= nanoseconds
+        totalNanoseconds = totalNanoseconds.saturatingAdd(nanoseconds)
         maxNanoseconds = max(maxNanoseconds, nanoseconds)
     }
 }

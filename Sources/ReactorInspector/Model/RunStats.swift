@@ -33,10 +33,10 @@ public struct RunStats: Sendable, Equatable {
     public mutating func merge(_ other: RunStats) {
         runs += other.runs
         firstRuns += other.firstRuns
-        totalNanoseconds &+= other.totalNanoseconds
-        selfNanoseconds &+= other.selfNanoseconds
+        totalNanoseconds = totalNanoseconds.saturatingAdd(other.totalNanoseconds)
+        selfNanoseconds = selfNanoseconds.saturatingAdd(other.selfNanoseconds)
         durations.merge(other.durations)
-        rerunNanoseconds &+= other.rerunNanoseconds
+        rerunNanoseconds = rerunNanoseconds.saturatingAdd(other.rerunNanoseconds)
         maxRerunNanoseconds = max(maxRerunNanoseconds, other.maxRerunNanoseconds)
     }
 }

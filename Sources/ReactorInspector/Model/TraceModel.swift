@@ -34,6 +34,9 @@ public struct TraceModel: Sendable {
     public internal(set) var lastTimestamp: UInt64
     /// How many recording threads appear.
     public internal(set) var threadCount: Int
+    /// The indexes the file gives the recording threads that appear, ascending
+    /// (`0..<threadCount` for a trace the recorder wrote whole).
+    public internal(set) var threadIndexes: [UInt32] = []
     /// The flushes.
     public internal(set) var flushes: FlushStats
     /// Issues by kind (kinds with none are absent).

@@ -196,10 +196,10 @@ package struct DOTWriter: Sendable {
             return cells
         }
         let warmCells = cells(warm) { bound in
-            graph.heat == .time ? "≥ " + DurationText.format(UInt64(bound)) : "≥ \(Int(bound.rounded(.up)))"
+            graph.heat == .time ? "≥ " + DurationText.format(UInt64(saturating: bound)) : "≥ \(Int(saturating: bound.rounded(.up)))"
         }
         // The state nodes' own scale: changes, in blue.
-        let coolCells = cells(cool) { "≥ \(Int($0.rounded(.up)))" }
+        let coolCells = cells(cool) { "≥ \(Int(saturating: $0.rounded(.up)))" }
         let small = "<FONT POINT-SIZE=\"9\">"
         var out = "  \(Self.identifier(key)) [shape=plaintext, style=\"\", "
         if let position { out += "pos=\"\(Self.point(position))\", " }

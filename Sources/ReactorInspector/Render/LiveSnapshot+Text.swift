@@ -23,7 +23,7 @@ extension LiveSnapshot {
                 let rate = Self.rate(row.rerunsPerSecond)
                 columns.add([
                     style.bold(name), row.intervalReruns > 0 ? style.red(rate) : rate,
-                    DurationText.format(UInt64(row.nanosecondsPerSecond.rounded())),
+                    DurationText.format(UInt64(saturating: row.nanosecondsPerSecond.rounded())),
                     row.intervalReruns > 0 ? DurationText.format(row.intervalP99Nanoseconds) : "-",
                     DurationText.format(row.p99Nanoseconds), "\(row.reruns)",
                     DurationText.format(row.totalNanoseconds),

@@ -4,6 +4,9 @@ struct TextColumns {
 
     var alignments: [Alignment]
     var rows: [[String]] = []
+    /// The widest a column is padded to: a longer cell (a long name or value)
+    /// runs past its column on its own row instead of widening every row.
+    static let maximumWidth = 64
 
     init(_ alignments: [Alignment]) {
         self.alignments = alignments
@@ -17,7 +20,7 @@ struct TextColumns {
         var widths = [Int](repeating: 0, count: alignments.count)
         for row in rows {
             for (column, cell) in row.enumerated() where column < widths.count {
-                widths[column] = max(widths[column], Self.visibleWidth(cell))
+                widths[column] = min(Self.maximumWidth, max(widths[column], Self.visibleWidth(cell)))
             }
         }
         var out = ""

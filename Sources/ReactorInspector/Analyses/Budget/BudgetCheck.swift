@@ -147,8 +147,7 @@ public struct BudgetCheck: Sendable, Equatable {
 
 /// A number with up to three decimals and no trailing zeros (`2`, `0.35`, `12.125`, `<0.001`).
 func formatDecimal(_ value: Double) -> String {
-    guard value.isFinite else { return String(value) }
-    let thousandths = Int64((value * 1000).rounded())
+    guard value.isFinite, let thousandths = Int64(exactly: (value * 1000).rounded()) else { return String(value) }
     if thousandths == 0, value != 0 { return value > 0 ? "<0.001" : ">-0.001" }
     let whole = thousandths / 1000
     var fraction = String(abs(thousandths % 1000))

@@ -70,7 +70,7 @@ extension TraceDiff {
     /// The `total` row of a section: every name's reruns and total time, on each side.
     static func totalsRow(_ totals: Totals) -> [String] {
         let rerunsDelta = totals.head.reruns - totals.base.reruns
-        let timeDelta = Int64(totals.head.totalNanoseconds) - Int64(totals.base.totalNanoseconds)
+        let timeDelta = totals.head.totalNanoseconds.signedDistance(from: totals.base.totalNanoseconds)
         let rerunsPercent = totals.base.reruns == 0 ? nil : Double(rerunsDelta) / Double(totals.base.reruns) * 100
         let timePercent = totals.base.totalNanoseconds == 0 ? nil
             : Double(timeDelta) / Double(totals.base.totalNanoseconds) * 100
@@ -126,7 +126,7 @@ extension TraceDiff {
     static func percent(_ value: Double?) -> String {
         guard let value else { return "" }
         let rounded = (value * 10).rounded() / 10
-        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        let text = rounded == rounded.rounded() ? Int(exactly: rounded).map(String.init) ?? String(rounded) : String(rounded)
         return " (\(rounded > 0 ? "+" : "")\(text)%)"
     }
 

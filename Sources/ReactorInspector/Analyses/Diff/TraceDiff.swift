@@ -129,7 +129,7 @@ public struct TraceDiff: Sendable, Equatable, Codable {
     public static func totals(of entries: [Entry]) -> Totals {
         func sum(_ side: (Entry) -> Measures?) -> Measures {
             entries.compactMap(side).reduce(Measures(reruns: 0, totalNanoseconds: 0, count: 0)) {
-                Measures(reruns: $0.reruns + $1.reruns, totalNanoseconds: $0.totalNanoseconds + $1.totalNanoseconds,
+                Measures(reruns: $0.reruns + $1.reruns, totalNanoseconds: $0.totalNanoseconds.saturatingAdd($1.totalNanoseconds),
                          count: $0.count + $1.count)
             }
         }
@@ -144,10 +144,10 @@ public struct TraceDiff: Sendable, Equatable, Codable {
             let after = head[name]?.1
             let kind = head[name]?.0 ?? base[name]?.0 ?? "autorun"
             let rerunsDelta = (after?.reruns ?? 0) - (before?.reruns ?? 0)
-            let timeDelta = Int64(after?.totalNanoseconds ?? 0) - Int64(before?.totalNanoseconds ?? 0)
+            let timeDelta = (after?.totalNanoseconds ?? 0).signedDistance(from: before?.totalNanoseconds ?? 0)
             let rerunsPercent = before.flatMap { $0.reruns == 0 ? nil : Double(rerunsDelta) / Double($0.reruns) * 100 }
             let timePercent = before.flatMap { $0.totalNanoseconds == 0 ? nil : Double(timeDelta) / Double($0.totalNanoseconds) * 100 }
-            let typicalDelta = Int64(after?.typicalNanoseconds ?? 0) - Int64(before?.typicalNanoseconds ?? 0)
+            let typicalDelta = (after?.typicalNanoseconds ?? 0).signedDistance(from: before?.typicalNanoseconds ?? 0)
             let typicalPercent = before.flatMap {
                 $0.typicalNanoseconds == 0 ? nil : Double(typicalDelta) / Double($0.typicalNanoseconds) * 100
             }

@@ -15,9 +15,10 @@ public struct RerunHistogram: Sendable, Equatable {
         nanoseconds == 0 ? 0 : 63 - nanoseconds.leadingZeroBitCount
     }
 
-    /// The lower bound of bucket `index` in nanoseconds.
+    /// The lower bound of bucket `index` in nanoseconds (`UInt64.max` past the
+    /// last bucket: the upper bound of bucket 63).
     public static func lowerBound(ofBucket index: Int) -> UInt64 {
-        index == 0 ? 0 : 1 << UInt64(index)
+        index <= 0 ? 0 : index >= 64 ? .max : 1 << UInt64(index)
     }
 
     /// Adds one duration.

@@ -65,7 +65,7 @@ extension TraceProfile {
                     profile.worstInvocationReruns = rerunNames(worst)
                     profile.worstInvocationOrdinal = worst.ordinal
                 }
-                profile.totalNanoseconds += action.totalNanoseconds
+                profile.totalNanoseconds = profile.totalNanoseconds.saturatingAdd(action.totalNanoseconds)
                 profile.maxNanoseconds = max(profile.maxNanoseconds, action.durations.maximum)
                 byName[qualified] = profile
             } else {

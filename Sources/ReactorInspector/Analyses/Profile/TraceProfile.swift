@@ -27,7 +27,7 @@ public final class TraceProfile: ImportedEventVisitor {
     /// The latest timestamp seen.
     public var lastTimestamp: UInt64 { model.lastTimestamp }
     /// Thread indexes seen.
-    public var threads: Set<UInt32> { Set((0..<UInt32(model.threadCount)).map { $0 }) }
+    public var threads: Set<UInt32> { Set(model.threadIndexes) }
     /// Every rerun's duration (first runs excluded).
     public private(set) var rerunHistogram = RerunHistogram()
     /// Flushes and actions in time order of their end, up to ``maximumTimelineSpans``.
@@ -175,7 +175,7 @@ public final class TraceProfile: ImportedEventVisitor {
             var call: ActionCall?
             if case let .action(charged)? = importer.cause(ofSliceIn: event)?.step { call = charged }
             let kept = appendSpan(TimelineSpan(kind: .action, thread: event.thread, start: slice.begin,
-                                               end: slice.begin + slice.durationNanoseconds,
+                                               end: slice.begin.saturatingAdd(slice.durationNanoseconds),
                                                label: importer.actionName(event.action), reruns: call?.reruns ?? 0))
             if kept, let call { actionSpanCalls.append((recordedSpans.count - 1, call)) }
         case .flushBegan:
@@ -206,7 +206,7 @@ public final class TraceProfile: ImportedEventVisitor {
         if var flushes = openFlushes[thread], !flushes.isEmpty {
             let last = flushes.count - 1
             let previous = flushes[last].reruns[computation] ?? (0, 0)
-            flushes[last].reruns[computation] = (previous.count + 1, previous.nanoseconds + duration)
+            flushes[last].reruns[computation] = (previous.count + 1, previous.nanoseconds.saturatingAdd(duration))
             flushes[last].rerunCount += 1
             openFlushes[thread] = flushes
         }
@@ -217,7 +217,7 @@ public final class TraceProfile: ImportedEventVisitor {
         openFlushes[thread] = open
         let duration = slice.durationNanoseconds
         flushes.count += 1
-        flushes.totalNanoseconds += duration
+        flushes.totalNanoseconds = flushes.totalNanoseconds.saturatingAdd(duration)
         if duration >= flushes.maxNanoseconds {
             flushes.maxNanoseconds = duration
             flushes.slowestStartNanoseconds = slice.begin
@@ -231,12 +231,12 @@ public final class TraceProfile: ImportedEventVisitor {
             let last = open.count - 1
             for (computation, value) in flush.reruns {
                 let previous = open[last].reruns[computation] ?? (0, 0)
-                open[last].reruns[computation] = (previous.count + value.count, previous.nanoseconds + value.nanoseconds)
+                open[last].reruns[computation] = (previous.count + value.count, previous.nanoseconds.saturatingAdd(value.nanoseconds))
             }
             open[last].rerunCount += flush.rerunCount
             openFlushes[thread] = open
         }
-        appendSpan(TimelineSpan(kind: .flush, thread: thread, start: slice.begin, end: slice.begin + duration,
+        appendSpan(TimelineSpan(kind: .flush, thread: thread, start: slice.begin, end: slice.begin.saturatingAdd(duration),
                                 label: "flush", reruns: flush.rerunCount))
     }
 

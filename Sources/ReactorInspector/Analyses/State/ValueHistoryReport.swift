@@ -84,7 +84,8 @@ public struct ValueHistoryReport: Sendable, Equatable {
         var timeWidth = 0, changeWidth = 0
         for entry in entries {
             timeWidth = max(timeWidth, DurationText.formatTime(entry.timeNanoseconds).count)
-            changeWidth = max(changeWidth, TextColumns.visibleWidth(change(entry)))
+            // Capped: one long value runs past the column on its own line, not every line.
+            changeWidth = min(TextColumns.maximumWidth, max(changeWidth, TextColumns.visibleWidth(change(entry))))
         }
         var text = out
         for entry in entries {

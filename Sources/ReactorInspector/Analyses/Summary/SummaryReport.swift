@@ -185,8 +185,10 @@ public struct SummaryReport: Sendable, Codable, Equatable {
             facts.add(["ended", style.yellow(text)])
         }
         if eventsDropped > 0 {
-            let produced = UInt64(events) + eventsDropped
-            facts.add(["lost", style.yellow("\(eventsDropped) of \(produced) events recorded were not written (write error)")])
+            // Both counts come from the file: a damaged end block's sum may not fit.
+            let (produced, overflow) = UInt64(clamping: events).addingReportingOverflow(eventsDropped)
+            let of = overflow ? "" : " of \(produced)"
+            facts.add(["lost", style.yellow("\(eventsDropped)\(of) events recorded were not written (write error)")])
         }
         out += facts.render(indent: "  ")
         out += "\n" + style.bold("Events by kind") + "\n"

@@ -28,7 +28,7 @@ struct ActionTracker {
 
     /// A call of the action at `action` ended after `nanoseconds`.
     mutating func ended(_ action: Int32, after nanoseconds: UInt64) {
-        stats[Int(action)].totalNanoseconds &+= nanoseconds
+        stats[Int(action)].totalNanoseconds = stats[Int(action)].totalNanoseconds.saturatingAdd(nanoseconds)
         stats[Int(action)].durations.record(nanoseconds)
     }
 

@@ -92,7 +92,7 @@ struct SliceTracker {
             // The usual case, kept short: no search, nothing ended inside.
             let duration = time &- frame.begin
             let exclusive = duration >= frame.nestedNanoseconds ? duration - frame.nestedNanoseconds : 0
-            if depth > 0 { stacks[thread][depth - 1].nestedNanoseconds &+= duration }
+            if depth > 0 { stacks[thread][depth - 1].nestedNanoseconds = stacks[thread][depth - 1].nestedNanoseconds.saturatingAdd(duration) }
             return Ended(frame: frame, depth: depth, endedInside: 0, duration: duration, exclusive: exclusive)
         } else {
             // Runs and actions opened inside it and never ended (a thrown body) end with it.
@@ -104,7 +104,9 @@ struct SliceTracker {
         let duration = time &- frame.begin
         let exclusive = duration >= frame.nestedNanoseconds ? duration - frame.nestedNanoseconds : 0
         let remaining = stacks[thread].count
-        if remaining > 0 { stacks[thread][remaining - 1].nestedNanoseconds &+= duration }
+        if remaining > 0 {
+            stacks[thread][remaining - 1].nestedNanoseconds = stacks[thread][remaining - 1].nestedNanoseconds.saturatingAdd(duration)
+        }
         return Ended(frame: frame, depth: depth, endedInside: count - 1 - depth, duration: duration, exclusive: exclusive)
     }
 
