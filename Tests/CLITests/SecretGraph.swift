@@ -20,19 +20,6 @@ final class CopyStore: Store, @unchecked Sendable {
     }
 }
 
-/// SplitMix64: a small seeded generator, so that a failing seed can be run again.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A random graph of computeds, autoruns, subjects, signals and stores over
 /// one secret source, driven by random writes, recorded with values on.
 /// `secrets` are every secret it wrote; `clearValues` texts of clear values
@@ -52,7 +39,7 @@ struct SecretGraph {
 
     /// Records the graph of `seed` at `path`.
     static func record(seed: UInt64, at path: String) throws -> SecretGraph {
-        var random = SeededGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         var graph = SecretGraph()
         func newSecret() -> String {
             let letters = Array("abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
