@@ -5,8 +5,14 @@ import Foundation
 import Synchronization
 
 /// `reactor-inspect serve`'s web server: the page, its assets and the JSON
-/// API over one ``TraceFollower``, on FlyingFox (a small server on plain
-/// sockets and Swift concurrency).
+/// API over one ``TraceFollower``. Sockets and their readiness are
+/// FlyingSocks' (FlyingFox's socket layer, an epoll/kqueue pool under Swift
+/// concurrency) and requests and answers FlyingFox's types; the accept loop
+/// and the reading of request heads are its own, so that no client can hold
+/// more than ``ServerLimits`` allow: a bounded head read in one pass, idle,
+/// head and write deadlines, a cap on connections, and `accept` failures
+/// (out of file descriptors) that close the longest-waiting connection and
+/// back off rather than end the server.
 package final class InspectorServer: Sendable {
     /// Why serving could not start.
     package enum StartError: Error, CustomStringConvertible {
@@ -23,63 +29,175 @@ package final class InspectorServer: Sendable {
         }
     }
 
-    private let server: HTTPServer
     /// The address asked for.
     package let host: String
     /// The port asked for.
     package let port: UInt16
+    /// What each client may hold.
+    package let limits: ServerLimits
+
+    private let address: any SocketAddress
+    private let handler: InspectorHandler
+    private let connections = ConnectionTable()
+    private let running = Mutex<Running?>(nil)
+    private let stopped = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// The tasks of a running server, cancelled by ``stop()``.
+    private struct Running {
+        var listener: Socket
+        var tasks: [Task<Void, Never>]
+    }
 
     /// A server for `follower` on `host` (an IP address) and `port` (0: any free port).
-    package init(follower: TraceFollower, host: String, port: UInt16) throws(StartError) {
+    package init(follower: TraceFollower, host: String, port: UInt16, limits: ServerLimits = ServerLimits()) throws(StartError) {
         self.host = host
         self.port = port
-        let isIPv6 = host.contains(":")
-        let address: any SocketAddress
+        self.limits = limits
+        guard let loopback = LoopbackAddress.isLoopback(host) else { throw .badHost(host) }
         do {
-            address = isIPv6 ? try sockaddr_in6.inet6(ip6: host, port: port) : try sockaddr_in.inet(ip4: host, port: port)
+            address = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port) : try sockaddr_in.inet(ip4: host, port: port)
         } catch {
             throw .badHost(host)
         }
-        let handler = InspectorHandler(api: InspectorAPI(follower: follower),
-                                       allowedHosts: Self.isLoopback(host) ? ["127.0.0.1", "localhost", "::1"] : nil)
-        server = HTTPServer(address: address, timeout: 60, logger: .disabled, handler: handler)
+        handler = InspectorHandler(api: InspectorAPI(follower: follower), checksHost: loopback)
     }
 
-    /// True for 127.0.0.0/8 and ::1: only this machine can connect.
+    /// True for 127.0.0.0/8, ::1 and their IPv4-mapped forms (::ffff:127.x.x.x): only this machine can connect.
     package static func isLoopback(_ host: String) -> Bool {
-        host == "::1" || host.hasPrefix("127.")
+        LoopbackAddress.isLoopback(host) == true
     }
 
-    /// Binds, calls `listening` with the page's address, then serves until the
-    /// process ends or ``stop()``. Returns why serving ended.
-    package func run(listening: @escaping @Sendable (String) -> Void) -> StartError {
-        let done = DispatchSemaphore(value: 0)
-        let failure = FailureBox()
-        let host = host, port = port
-        Task { [server] in
-            do {
-                try await server.run()
-            } catch {
-                failure.set(Self.reason(error))
-            }
-            done.signal()
+    /// Binds, calls `listening` with the page's address, then serves until
+    /// ``stop()``. `notice` gets one line the first time the process runs out
+    /// of file descriptors (the server goes on). Returns why serving ended.
+    package func run(listening: @escaping @Sendable (String) -> Void,
+                     notice: @escaping @Sendable (String) -> Void = { _ in }) -> StartError {
+        Self.raiseDescriptorLimit(toward: limits.maxConnections + 256)
+        let listener: Socket
+        do {
+            listener = try Socket(domain: Int32(type(of: address).family))
+            try listener.setValue(true, for: .localAddressReuse)
+            try listener.bind(to: address)
+            try listener.listen()
+        } catch {
+            return .cannotListen(host: host, port: port, reason: Self.reason(error))
         }
-        Task { [server] in
-            guard (try? await server.waitUntilListening(timeout: 10)) != nil,
-                  let address = await server.listeningAddress else { return }
-            switch address {
+        let pool: some AsyncSocketPool = SocketPool.make()
+        let started = DispatchSemaphore(value: 0)
+        let failure = Mutex<String?>(nil)
+        let poolTask = Task {
+            do {
+                try await pool.prepare()
+                started.signal()
+                try await pool.run()
+            } catch {
+                failure.withLock { $0 = $0 ?? Self.reason(error) }
+                started.signal()
+            }
+        }
+        started.wait()
+        guard failure.withLock({ $0 }) == nil, let socket = try? AsyncSocket(socket: listener, pool: pool) else {
+            poolTask.cancel()
+            try? listener.close()
+            return .cannotListen(host: host, port: port, reason: failure.withLock { $0 } ?? "the socket pool did not start")
+        }
+        let acceptTask = Task { await accept(on: socket, notice: notice) }
+        let sweepTask = Task { await sweep() }
+        running.withLock { $0 = Running(listener: listener, tasks: [poolTask, acceptTask, sweepTask]) }
+        if stopped.load(ordering: .acquiring) { shutDown() }
+        if let name = try? listener.sockname() {
+            switch name {
             case let .ip4(ip, port): listening("http://\(ip):\(port)/")
             case let .ip6(ip, port): listening("http://[\(ip)]:\(port)/")
             case .unix: break
             }
         }
-        done.wait()
-        return .cannotListen(host: host, port: port, reason: failure.value ?? "the server stopped")
+        finished.wait()
+        return .cannotListen(host: host, port: port, reason: failure.withLock { $0 } ?? "the server stopped")
     }
 
-    /// Stops listening and closes every connection; ``run(listening:)`` then returns.
+    /// Stops listening and closes every connection; ``run(listening:notice:)`` then returns.
     package func stop() async {
-        await server.stop(timeout: 1)
+        stopped.store(true, ordering: .releasing)
+        shutDown()
+    }
+
+    private func shutDown() {
+        guard let current = running.withLock({ running -> Running? in defer { running = nil }; return running }) else { return }
+        for task in current.tasks { task.cancel() }
+        connections.closeAll()
+        try? current.listener.close()
+        finished.signal()
+    }
+
+    /// Accepts connections until cancelled. A failed `accept` never ends the
+    /// server: out of descriptors, the longest-waiting connection is closed, the
+    /// cap lowered to what the process can hold, and accepting resumes after a
+    /// pause that grows while nothing can be freed.
+    private func accept(on listener: AsyncSocket, notice: @Sendable (String) -> Void) async {
+        var cap = limits.maxConnections
+        var pause = 0.005
+        var told = false
+        while !Task.isCancelled {
+            do {
+                let client = try await listener.accept()
+                pause = 0.005
+                admit(client, cap: cap)
+            } catch is CancellationError {
+                return
+            } catch {
+                guard !Task.isCancelled else { return }
+                if case let SocketError.failed(_, code, _) = error, [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) {
+                    let open = connections.count
+                    if !told {
+                        told = true
+                        notice("out of file descriptors with \(open) connections open: closing the longest-waiting ones "
+                               + "and holding at most \(max(1, open - 8)) (raise `ulimit -n` for more)")
+                    }
+                    cap = max(1, min(cap, open - 8))
+                    if connections.closeLongestWaiting() { pause = 0.005 } else { pause = min(pause * 2, 0.5) }
+                }
+                // Other failures (a client that reset before it was accepted…) concern one connection only.
+                try? await Task.sleep(nanoseconds: UInt64(pause * 1e9))
+            }
+        }
+    }
+
+    /// Serves `client` on a task of its own; past the cap, the connection that
+    /// has waited longest for a request makes room, or the new one gets 503.
+    private func admit(_ client: AsyncSocket, cap: Int) {
+        let now = TraceFollower.now()
+        let id = connections.open(now: now, deadline: now + InspectorConnection.nanoseconds(limits.idleTimeout))
+        let full = connections.count > cap && !connections.closeLongestWaiting(sparing: id)
+        let connection = InspectorConnection(socket: client, id: id, table: connections, limits: limits, handler: handler)
+        let task = Task {
+            if full {
+                try? await connection.refuse(status: 503, "too many connections: \(cap) are busy")
+                try? client.close()
+                connections.close(id)
+            } else {
+                await connection.serve()
+            }
+        }
+        connections.attach(task, to: id)
+    }
+
+    /// Closes the connections past their deadline, a few times per shortest timeout.
+    private func sweep() async {
+        let interval = UInt64(limits.sweepInterval * 1e9)
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: interval)
+            connections.closeExpired(now: TraceFollower.now())
+        }
+    }
+
+    /// Raises the soft limit on open files toward `wanted`, as far as the hard limit allows.
+    private static func raiseDescriptorLimit(toward wanted: Int) {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0, limit.rlim_cur < rlim_t(wanted) else { return }
+        limit.rlim_cur = min(rlim_t(wanted), limit.rlim_max)
+        setrlimit(RLIMIT_NOFILE_VALUE, &limit)
     }
 
     private static func reason(_ error: any Error) -> String {
@@ -90,9 +208,8 @@ package final class InspectorServer: Sendable {
     }
 }
 
-/// The error of the server task, set once and read after it ended.
-private final class FailureBox: Sendable {
-    private let stored = Mutex<String?>(nil)
-    var value: String? { stored.withLock { $0 } }
-    func set(_ text: String) { stored.withLock { $0 = text } }
-}
+#if canImport(Glibc)
+private let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+#else
+private let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
+#endif

@@ -4,6 +4,16 @@
 /// from markup, and the graph's SVG is parsed as XML and stripped of anything
 /// active before it joins the page.
 enum PageAssets {
+    /// The SVG elements the page keeps of a graph: the static shapes, text
+    /// and gradients Graphviz draws. Every other element is dropped.
+    static let svgElements = ["svg", "g", "title", "desc", "text", "tspan", "polygon", "polyline", "path", "ellipse",
+                              "circle", "line", "rect", "defs", "linearGradient", "radialGradient", "stop", "a"]
+
+    /// ``svgElements`` as a JavaScript array.
+    static var svgElementsJSON: String {
+        "[" + svgElements.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    }
+
     static let html = """
         <!DOCTYPE html>
         <html lang="en">
@@ -278,10 +288,13 @@ enum PageAssets {
             if (actions.length === 0) list.appendChild(element("li", "no action ended yet", "empty"));
           }
 
-          // The graph: SVG from the server, parsed as XML and stripped of anything active.
+          // The graph: SVG from the server, parsed as XML and stripped of anything active. Only the
+          // static shapes Graphviz draws are kept: any other element (a script, an animation such as
+          // <set> or <animate>, foreign content) goes with everything inside it.
+          const svgElements = new Set(\(PageAssets.svgElementsJSON));
           function sanitize(svg) {
-            for (const bad of svg.querySelectorAll("script, foreignObject, iframe, object, embed")) bad.remove();
-            for (const node of svg.querySelectorAll("*")) {
+            for (const node of Array.from(svg.querySelectorAll("*"))) {
+              if (!svgElements.has(node.localName)) { node.remove(); continue; }
               for (const attribute of Array.from(node.attributes)) {
                 const name = attribute.name.toLowerCase();
                 const value = attribute.value.trim().toLowerCase();

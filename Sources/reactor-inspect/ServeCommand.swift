@@ -69,6 +69,8 @@ struct ServeCommand: ParsableCommand {
                 Terminal.standardError.write("reactor-inspect: \(message) (Ctrl-C to stop)\n")
             }
             if openPage { Self.openInBrowser(url) }
+        } notice: { line in
+            Terminal.standardError.write("reactor-inspect: warning: \(line)\n")
         }
         throw ValidationError(failure.description)
     }
