@@ -78,6 +78,9 @@ package final class InspectorServer: Sendable {
         do {
             listener = try Socket(domain: Int32(type(of: address).family))
             try listener.setValue(true, for: .localAddressReuse)
+            #if canImport(Darwin)
+            try listener.setValue(true, for: .noSIGPIPE)  // inherited by accepted sockets; Linux sends with MSG_NOSIGNAL
+            #endif
             try listener.bind(to: address)
             try listener.listen()
         } catch {

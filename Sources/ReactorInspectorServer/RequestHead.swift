@@ -80,16 +80,20 @@ struct RequestHead: Equatable {
 /// The bytes a connection received, scanned once each for the blank line
 /// that ends a request head: a head arriving a byte at a time costs what
 /// it would cost at once.
-struct RequestHeadBuffer {
-    private(set) var bytes: [UInt8] = []
+package struct RequestHeadBuffer {
+    package private(set) var bytes: [UInt8] = []
     /// Bytes already scanned for the end of the head.
     private var scanned = 0
+    /// Bytes looked at by ``headLength()`` so far: what the scan costs.
+    package private(set) var examined = 0
+
+    package init() {}
 
     /// True when nothing of a next request has arrived.
-    var isEmpty: Bool { bytes.isEmpty }
+    package var isEmpty: Bool { bytes.isEmpty }
 
     /// Appends received bytes; empty lines before a request line are skipped (RFC 9112 §2.2).
-    mutating func append(_ more: some Collection<UInt8>) {
+    package mutating func append(_ more: some Collection<UInt8>) {
         bytes.append(contentsOf: more)
         if scanned == 0 {
             let leading = bytes.prefix { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }.count
@@ -98,11 +102,12 @@ struct RequestHeadBuffer {
     }
 
     /// The length of the head (through its blank line) once it has all arrived.
-    mutating func headLength() -> Int? {
+    package mutating func headLength() -> Int? {
         let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
         var index = max(scanned, 1)
         defer { scanned = max(scanned, bytes.count) }
         while index < bytes.count {
+            examined += 1
             if bytes[index] == newline {
                 if bytes[index - 1] == newline { return index + 1 }
                 if index >= 2, bytes[index - 1] == carriageReturn, bytes[index - 2] == newline { return index + 1 }
@@ -113,7 +118,7 @@ struct RequestHeadBuffer {
     }
 
     /// Removes the head's `length` bytes and returns them; what followed stays for the next request.
-    mutating func takeHead(_ length: Int) -> ArraySlice<UInt8> {
+    package mutating func takeHead(_ length: Int) -> ArraySlice<UInt8> {
         let head = bytes[..<length]
         bytes = Array(bytes[length...])
         scanned = 0

@@ -122,13 +122,13 @@ public final class LiveTrace {
     /// lands meanwhile: a fast recorder could keep a slow reader going forever).
     public func catchUp() throws(TraceFileError) {
         var information = stat()
-        guard stat(path, &information) == 0 else { return }
-        let size = Int(information.st_size)
-        while !status.isOver {
-            let before = bytesRead
+        let size = stat(path, &information) == 0 ? Int(information.st_size) : 0
+        // At least one poll, also of a finished trace: it notices a file replaced, rewritten or removed.
+        while true {
+            let before = (bytesRead, generation)
             try poll(maxEvents: 1 << 16)
             // Done at the size seen, or when nothing more is complete (a block still being written).
-            if bytesRead >= size || bytesRead == before { break }
+            if status.isOver || bytesRead >= size || (bytesRead == before.0 && generation == before.1) { break }
         }
     }
 
