@@ -75,13 +75,13 @@ struct InspectorHandler: HTTPHandler {
         switch route {
         case .page, .pageByName:
             return Self.response(InspectorResponse(status: 200, contentType: "text/html; charset=utf-8",
-                                                   body: Array(PageAssets.html.utf8)))
+                                                   body: PageAssets.html))
         case .script:
             return Self.response(InspectorResponse(status: 200, contentType: "text/javascript; charset=utf-8",
-                                                   body: Array(PageAssets.script.utf8)))
+                                                   body: PageAssets.script))
         case .style:
             return Self.response(InspectorResponse(status: 200, contentType: "text/css; charset=utf-8",
-                                                   body: Array(PageAssets.style.utf8)))
+                                                   body: PageAssets.style))
         case .summary:
             return Self.response(api.summary(top: try number("top", default: 5, in: 0...10_000)))
         case .snapshot:

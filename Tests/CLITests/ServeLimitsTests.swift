@@ -1,5 +1,8 @@
 import BuiltProducts
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import ReactorInspectorServer
 import Synchronization
 import Testing
@@ -222,5 +225,42 @@ enum RawClient {
         let lines = errors.split(separator: "\n")
         #expect(lines.count == 1, "\(errors)")
         #expect(errors.contains("out of file descriptors"))
+    }
+}
+
+/// The page's SVG sanitiser keeps the static elements Graphviz draws and
+/// nothing else: no script, no animation (`<set>` and `<animate>` can rewrite
+/// an attribute such as `href` after the sanitiser looked), no foreign content.
+@Suite struct PageSanitiserTests {
+    /// The element names the script keeps (its `svgElements` list).
+    static func keptElements(in script: String) throws -> Set<String> {
+        let range = try #require(script.range(of: #"const svgElements = new Set\(\[[^\]]*\]\)"#, options: .regularExpression),
+                                 "the script names the elements it keeps")
+        let list = script[range].split(separator: "[", maxSplits: 1)[1]
+        return Set(list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \n\"])")) })
+    }
+
+    @Test func onlyTheElementsGraphvizDrawsAreKept() throws {
+        let trace = try SampleTrace.stress.get()
+        let inspector = try InProcessInspector(trace: trace.path, limits: ServerLimits())
+        let script = try inspector.http.get("/app.js").text
+        let kept = try Self.keptElements(in: script)
+        // Everything else is removed, with what it holds.
+        #expect(script.contains("if (!svgElements.has(node.localName)) { node.remove(); continue; }"))
+        for active in ["set", "animate", "animateMotion", "animateTransform", "animateColor", "mpath", "discard", "script",
+                       "foreignObject", "iframe", "object", "embed", "handler", "listener", "use", "image", "feImage",
+                       "style", "audio", "video"] {
+            #expect(!kept.contains(active), "the sanitiser keeps <\(active)>")
+        }
+        // And the graph loses nothing: every element of a real graph's SVG is kept.
+        for target in ["/api/graph", "/api/graph?top=5", "/api/graph?focus=effect0&depth=1"] {
+            let answer = try inspector.http.get(target)
+            #expect(answer.status == 200, "\(target): \(answer.text.prefix(200))")
+            let svg = try #require(try answer.json()["svg"] as? String)
+            let document = try XMLDocument(xmlString: svg)
+            let names = Set(try document.nodes(forXPath: "//*").compactMap { ($0 as? XMLElement)?.localName })
+            #expect(!names.isEmpty)
+            #expect(names.subtracting(kept).isEmpty, "\(target) draws \(names.subtracting(kept).sorted()) that the page drops")
+        }
     }
 }
