@@ -4,51 +4,10 @@ import Foundation
 import FoundationXML
 #endif
 import ReactorInspectorServer
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// An ``InspectorServer`` in this process, with limits small enough for
-/// bounded tests, on a free port of 127.0.0.1.
-final class InProcessInspector {
-    let server: InspectorServer
-    let follower: TraceFollower
-    let http: LoopbackHTTP
-    private let thread: Thread
-
-    init(trace: String, limits: ServerLimits) throws {
-        follower = TraceFollower(path: trace)
-        try follower.readFirst()
-        follower.start { _ in }
-        server = try InspectorServer(follower: follower, host: "127.0.0.1", port: 0, limits: limits)
-        let address = Mutex<String?>(nil)
-        let ready = DispatchSemaphore(value: 0)
-        thread = Thread { [server] in
-            _ = server.run(listening: { url in
-                address.withLock { $0 = url }
-                ready.signal()
-            })
-            ready.signal()
-        }
-        thread.start()
-        _ = ready.wait(timeout: .now() + 10)
-        let url = try #require(address.withLock { $0 }, "the server did not start")
-        let port = try #require(UInt16(url.split(separator: ":").last?.dropLast() ?? ""))
-        http = LoopbackHTTP(port: port)
-    }
-
-    deinit {
-        let stopped = DispatchSemaphore(value: 0)
-        Task { [server] in
-            await server.stop()
-            stopped.signal()
-        }
-        stopped.wait()
-        follower.stop()
-    }
-}
 
 /// Socket helpers for the limit tests: bytes out as written, and whether and
 /// when the server closed the connection.
@@ -94,11 +53,16 @@ enum RawClient {
 /// `serve` against clients that hold on to it: too many connections, heads
 /// too long or too slow, silence, more connections than file descriptors.
 @Suite(.serialized) struct ServeLimitsTests {
-    static let small = ServerLimits(maxConnections: 8, maxHeadBytes: 4096, idleTimeout: 0.4, headTimeout: 0.6, writeTimeout: 2)
+    /// `serve` with limits small enough for bounded tests.
+    static func serve(_ trace: String, maxConnections: Int = 8, idleTimeout: Double = 0.4,
+                      headTimeout: Double = 0.6) throws -> InspectorClient {
+        try InspectorClient(trace: trace, ["--max-connections", "\(maxConnections)", "--idle-timeout", "\(idleTimeout)",
+                                           "--head-timeout", "\(headTimeout)"])
+    }
 
     @Test func aHeadLongerThanTheLimitIs431AndClosed() throws {
         let trace = try SampleTrace.todos.get()
-        let inspector = try InProcessInspector(trace: trace.path, limits: Self.small)
+        let inspector = try Self.serve(trace.path)
         let socket = try inspector.http.connect()
         defer { close(socket) }
         // A 64 KB header line without an end: refused after the limit, not read to its end.
@@ -123,7 +87,7 @@ enum RawClient {
 
     @Test func aSilentConnectionIsClosedAfterTheIdleTimeout() throws {
         let trace = try SampleTrace.todos.get()
-        let inspector = try InProcessInspector(trace: trace.path, limits: Self.small)
+        let inspector = try Self.serve(trace.path)
         let socket = try inspector.http.connect()
         defer { close(socket) }
         let answer = try #require(RawClient.readUntilClosed(socket, within: 5), "an idle connection stayed open")
@@ -132,7 +96,7 @@ enum RawClient {
 
     @Test func aHeadSentSlowlyIsClosedAfterTheHeadTimeout() throws {
         let trace = try SampleTrace.todos.get()
-        let inspector = try InProcessInspector(trace: trace.path, limits: Self.small)
+        let inspector = try Self.serve(trace.path)
         let socket = try inspector.http.connect()
         defer { close(socket) }
         // One header byte every 100 ms, each well within the idle timeout: only the head's deadline ends it.
@@ -149,10 +113,7 @@ enum RawClient {
 
     @Test func pastTheCapTheLongestWaitingConnectionMakesRoom() throws {
         let trace = try SampleTrace.todos.get()
-        var limits = Self.small
-        limits.idleTimeout = 30
-        limits.headTimeout = 30
-        let inspector = try InProcessInspector(trace: trace.path, limits: limits)
+        let inspector = try Self.serve(trace.path, idleTimeout: 30, headTimeout: 30)
         let idle = try (0..<40).map { _ in try inspector.http.connect() }
         defer { for socket in idle { close(socket) } }
         // Each request is still answered, however many idle connections came first…
@@ -162,14 +123,14 @@ enum RawClient {
         usleep(200_000)
         // …and the server holds no more than its cap of them.
         let open = idle.filter { !RawClient.isClosed($0) }.count
-        #expect(open <= limits.maxConnections)
+        #expect(open <= 8)
         #expect(open > 0)
     }
 
     @Test func whenEveryConnectionIsBusyANewOneGets503() throws {
         let trace = try SampleTrace.todos.get()
-        let inspector = try InProcessInspector(trace: trace.path, limits: Self.small)
-        let streams = try (0..<Self.small.maxConnections).map { _ in try inspector.http.openStream() }
+        let inspector = try Self.serve(trace.path)
+        let streams = try (0..<8).map { _ in try inspector.http.openStream() }
         defer { for stream in streams { close(stream.socket) } }
         let answer = try inspector.http.get("/api/summary")
         #expect(answer.status == 503)
@@ -178,7 +139,7 @@ enum RawClient {
 
     @Test func twoHostHeadersAre400() throws {
         let trace = try SampleTrace.todos.get()
-        let inspector = try InProcessInspector(trace: trace.path, limits: ServerLimits())
+        let inspector = try InspectorClient(trace: trace.path)
         let socket = try inspector.http.connect()
         defer { close(socket) }
         let port = inspector.http.port
@@ -191,7 +152,7 @@ enum RawClient {
                       "/api/why?node=x&limit=ten", "/api/replay?limit=%20"])
     func aMalformedNumberIs400(target: String) throws {
         let trace = try SampleTrace.todos.get()
-        let inspector = try InProcessInspector(trace: trace.path, limits: ServerLimits())
+        let inspector = try InspectorClient(trace: trace.path)
         let answer = try inspector.http.get(target)
         #expect(answer.status == 400, "\(target): \(answer.text)")
         #expect(try answer.json()["error"] as? String != nil)
@@ -242,7 +203,7 @@ enum RawClient {
 
     @Test func onlyTheElementsGraphvizDrawsAreKept() throws {
         let trace = try SampleTrace.stress.get()
-        let inspector = try InProcessInspector(trace: trace.path, limits: ServerLimits())
+        let inspector = try InspectorClient(trace: trace.path)
         let script = try inspector.http.get("/app.js").text
         let kept = try Self.keptElements(in: script)
         // Everything else is removed, with what it holds.
