@@ -84,24 +84,33 @@ final class ConnectionTable: Sendable {
     /// Cancels the connection that has waited longest for a request (idle or
     /// sending its head), other than `sparing`; false when every one is busy.
     func closeLongestWaiting(sparing: UInt64? = nil) -> Bool {
-        let task = entries.withLock { entries -> Task<Void, Never>? in
-            var oldest: (id: UInt64, since: UInt64)?
+        closeLongestWaiting(upTo: 1, sparing: sparing) > 0
+    }
+
+    /// Cancels up to `limit` of the connections that have waited longest for a
+    /// request, other than `sparing`, and returns how many.
+    func closeLongestWaiting(upTo limit: Int, sparing: UInt64? = nil) -> Int {
+        let tasks = entries.withLock { entries -> [Task<Void, Never>] in
+            var waiting: [(id: UInt64, since: UInt64)] = []
             for (id, entry) in entries where id != sparing && entry.task != nil && entry.deadline != nil {
                 switch entry.phase {
-                case .idle, .head:
-                    if oldest.map({ entry.since < $0.since }) ?? true { oldest = (id, entry.since) }
-                case .answering, .writing, .streaming:
-                    continue
+                case .idle, .head: waiting.append((id, entry.since))
+                case .answering, .writing, .streaming: continue
                 }
             }
-            guard let oldest, let task = entries[oldest.id]?.task else { return nil }
-            // Closed from now on: neither a deadline nor a second eviction picks it again.
-            entries[oldest.id]?.deadline = nil
-            entries[oldest.id]?.phase = .answering
-            return task
+            waiting.sort { $0.since < $1.since }
+            var tasks: [Task<Void, Never>] = []
+            for (id, _) in waiting.prefix(limit) {
+                guard let task = entries[id]?.task else { continue }
+                // Closed from now on: neither a deadline nor a second eviction picks it again.
+                entries[id]?.deadline = nil
+                entries[id]?.phase = .answering
+                tasks.append(task)
+            }
+            return tasks
         }
-        task?.cancel()
-        return task != nil
+        for task in tasks { task.cancel() }
+        return tasks.count
     }
 
     /// Cancels every connection (the server stops).

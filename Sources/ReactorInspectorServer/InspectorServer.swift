@@ -134,32 +134,55 @@ package final class InspectorServer: Sendable {
         finished.signal()
     }
 
-    /// Accepts connections until cancelled. A failed `accept` never ends the
-    /// server: out of descriptors, the longest-waiting connection is closed, the
-    /// cap lowered to what the process can hold, and accepting resumes after a
-    /// pause that grows while nothing can be freed.
+    /// Accepts connections until cancelled, never more than the cap: at the
+    /// cap, the connections that have waited longest for a request are closed
+    /// (an eighth of the cap at once, so a flood of idle connections drains
+    /// fast) before the next one is taken; when all are busy, the next one is
+    /// answered 503. The cap is held below the process's limit on open files,
+    /// with room to spare: the process never runs out of descriptors because of
+    /// its clients (libdispatch cannot survive that). Should `accept` fail for
+    /// want of descriptors all the same, the cap is lowered, the longest-waiting
+    /// connections closed, and accepting resumes after a pause that grows while
+    /// nothing can be freed. No failure of `accept` ends the server.
     private func accept(on listener: AsyncSocket, notice: @Sendable (String) -> Void) async {
-        var cap = limits.maxConnections
+        let budget = Self.descriptorBudget()
+        var cap = max(1, min(limits.maxConnections, budget.connections))
         var pause = 0.005
         var told = false
         while !Task.isCancelled {
+            var busy = false
+            if connections.count >= cap {
+                if !told, cap < limits.maxConnections {
+                    told = true
+                    notice("\(cap) connections open, as many as \(budget.limit) file descriptors allow (ulimit -n): "
+                           + "the longest-waiting ones are closed to make room")
+                }
+                busy = connections.closeLongestWaiting(upTo: max(1, cap / 8)) == 0
+                // The closed ones close their sockets on their own tasks: a moment for that.
+                var waited = 0
+                while connections.count >= cap, waited < (busy ? 20 : 200), !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 1_000_000)
+                    waited += 1
+                }
+                busy = busy && connections.count >= cap
+            }
             do {
                 let client = try await listener.accept()
                 pause = 0.005
-                admit(client, cap: cap)
+                admit(client, refusing: busy, cap: cap)
             } catch is CancellationError {
                 return
             } catch {
                 guard !Task.isCancelled else { return }
                 if case let SocketError.failed(_, code, _) = error, [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) {
                     let open = connections.count
+                    cap = max(1, min(cap, open - 8))
                     if !told {
                         told = true
                         notice("out of file descriptors with \(open) connections open: closing the longest-waiting ones "
-                               + "and holding at most \(max(1, open - 8)) (raise `ulimit -n` for more)")
+                               + "and holding at most \(cap) (raise `ulimit -n` for more)")
                     }
-                    cap = max(1, min(cap, open - 8))
-                    if connections.closeLongestWaiting() { pause = 0.005 } else { pause = min(pause * 2, 0.5) }
+                    if connections.closeLongestWaiting(upTo: max(1, cap / 8)) > 0 { pause = 0.005 } else { pause = min(pause * 2, 0.5) }
                 }
                 // Other failures (a client that reset before it was accepted…) concern one connection only.
                 try? await Task.sleep(nanoseconds: UInt64(pause * 1e9))
@@ -167,15 +190,13 @@ package final class InspectorServer: Sendable {
         }
     }
 
-    /// Serves `client` on a task of its own; past the cap, the connection that
-    /// has waited longest for a request makes room, or the new one gets 503.
-    private func admit(_ client: AsyncSocket, cap: Int) {
+    /// Serves `client` on a task of its own, or, `refusing`, answers it 503.
+    private func admit(_ client: AsyncSocket, refusing: Bool, cap: Int) {
         let now = TraceFollower.now()
         let id = connections.open(now: now, deadline: now + InspectorConnection.nanoseconds(limits.idleTimeout))
-        let full = connections.count > cap && !connections.closeLongestWaiting(sparing: id)
         let connection = InspectorConnection(socket: client, id: id, table: connections, limits: limits, handler: handler)
         let task = Task {
-            if full {
+            if refusing {
                 try? await connection.refuse(status: 503, "too many connections: \(cap) are busy")
                 try? client.close()
                 connections.close(id)
@@ -184,6 +205,21 @@ package final class InspectorServer: Sendable {
             }
         }
         connections.attach(task, to: id)
+    }
+
+    /// Descriptors kept free of connections: the trace's passes, Graphviz,
+    /// libdispatch's and the runtime's own files.
+    private static let reservedDescriptors = 32
+
+    /// The process's limit on open files, and how many connections fit under it
+    /// beside what is open now and ``reservedDescriptors``.
+    private static func descriptorBudget() -> (limit: Int, connections: Int) {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 else { return (0, Int.max) }
+        let soft = limit.rlim_cur > rlim_t(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)
+        let directory = FileManager.default.fileExists(atPath: "/proc/self/fd") ? "/proc/self/fd" : "/dev/fd"
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? 64
+        return (soft, soft - open - reservedDescriptors)
     }
 
     /// Closes the connections past their deadline, a few times per shortest timeout.
