@@ -134,11 +134,11 @@ package final class InspectorServer: Sendable {
         finished.signal()
     }
 
-    /// Accepts connections until cancelled, never more than the cap: at the
-    /// cap, the connections that have waited longest for a request are closed
-    /// (an eighth of the cap at once, so a flood of idle connections drains
-    /// fast) before the next one is taken; when all are busy, the next one is
-    /// answered 503. The cap is held below the process's limit on open files,
+    /// Accepts connections until cancelled, never holding more than the cap:
+    /// past it, the connections that have waited longest for a request are
+    /// closed (an eighth of the cap at once, so a flood of idle connections
+    /// drains fast) and their sockets awaited before the next one is taken;
+    /// when all are busy, the new one is answered 503. The cap is held below the process's limit on open files,
     /// with room to spare: the process never runs out of descriptors because of
     /// its clients (libdispatch cannot survive that). Should `accept` fail for
     /// want of descriptors all the same, the cap is lowered, the longest-waiting
@@ -150,26 +150,27 @@ package final class InspectorServer: Sendable {
         var pause = 0.005
         var told = false
         while !Task.isCancelled {
-            var busy = false
-            if connections.count >= cap {
-                if !told, cap < limits.maxConnections {
-                    told = true
-                    notice("\(cap) connections open, as many as \(budget.limit) file descriptors allow (ulimit -n): "
-                           + "the longest-waiting ones are closed to make room")
-                }
-                busy = connections.closeLongestWaiting(upTo: max(1, cap / 8)) == 0
-                // The closed ones close their sockets on their own tasks: a moment for that.
-                var waited = 0
-                while connections.count >= cap, waited < (busy ? 20 : 200), !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: 1_000_000)
-                    waited += 1
-                }
-                busy = busy && connections.count >= cap
-            }
             do {
                 let client = try await listener.accept()
                 pause = 0.005
-                admit(client, refusing: busy, cap: cap)
+                let now = TraceFollower.now()
+                let id = connections.open(now: now, deadline: now + InspectorConnection.nanoseconds(limits.idleTimeout))
+                var busy = false
+                if connections.count > cap {
+                    if !told, cap < limits.maxConnections {
+                        told = true
+                        notice("\(cap) connections open, as many as \(budget.limit) file descriptors allow (ulimit -n): "
+                               + "the longest-waiting ones are closed to make room")
+                    }
+                    busy = connections.closeLongestWaiting(upTo: max(1, cap / 8), sparing: id) == 0
+                }
+                serve(client, id: id, refusing: busy, cap: cap)
+                // The closed ones close their sockets on their own tasks: a moment for that before the next.
+                var waited = 0
+                while connections.count > cap, waited < 200, !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 1_000_000)
+                    waited += 1
+                }
             } catch is CancellationError {
                 return
             } catch {
@@ -190,10 +191,8 @@ package final class InspectorServer: Sendable {
         }
     }
 
-    /// Serves `client` on a task of its own, or, `refusing`, answers it 503.
-    private func admit(_ client: AsyncSocket, refusing: Bool, cap: Int) {
-        let now = TraceFollower.now()
-        let id = connections.open(now: now, deadline: now + InspectorConnection.nanoseconds(limits.idleTimeout))
+    /// Serves `client` (registered as `id`) on a task of its own, or, `refusing`, answers it 503.
+    private func serve(_ client: AsyncSocket, id: UInt64, refusing: Bool, cap: Int) {
         let connection = InspectorConnection(socket: client, id: id, table: connections, limits: limits, handler: handler)
         let task = Task {
             if refusing {
