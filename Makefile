@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: setup otlp-proto browser build test tsan bench bench-table demo profile-demo clean
+.PHONY: setup otlp-proto browser page-check screenshots build test tsan bench bench-table demo profile-demo clean
 
 # Debian packages $(1), installed as root or through sudo. The package lists
 # are fetched at most once a make run (the stamp is named after make's pid).
@@ -50,10 +50,25 @@ browser:
 	fi
 	$(call python_venv,$(BROWSER_VENV),selenium,selenium)
 
+# Checks the page of `serve` (Sources/ReactorInspectorServer/Page): the script
+# parses under Node, the HTML is balanced and has every id the script uses.
+page-check:
+	@if ! command -v node >/dev/null 2>&1; then \
+		echo "==> installing nodejs (to check the page's script)"; \
+		$(call apt_install,nodejs); \
+	fi
+	@python3 Tests/BrowserTests/check_page.py
+
+# The screenshots of serve's page in docs/images (README, docs/SERVE.md): records
+# the todos sample and a 4-thread stress run and photographs each view.
+screenshots: setup browser
+	$(SWIFT) build --product reactor-inspect && $(SWIFT) build --product todos && $(SWIFT) build --product stress
+	$(BROWSER_VENV)/bin/python Tests/BrowserTests/screenshots.py --bin "$$($(SWIFT) build --show-bin-path)" --out docs/images
+
 build: setup
 	$(SWIFT) build
 
-test: setup otlp-proto browser
+test: setup otlp-proto browser page-check
 	$(SWIFT) build --build-tests
 	REACTOR_REQUIRE_OTLP_VALIDATION=1 REACTOR_REQUIRE_BROWSER=1 $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
 

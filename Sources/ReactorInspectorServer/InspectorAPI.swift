@@ -30,13 +30,35 @@ package struct InspectorAPI: Sendable {
         return Self.json(text: (try? JSONText.encode(snapshot)) ?? "")
     }
 
-    /// The dependency graph as SVG (rendered by Graphviz) with the name of each drawn node.
-    package func graph(focus: String?, depth: Int, top: Int?) -> InspectorResponse {
+    /// The dependency graph as SVG (rendered by Graphviz) with the name of each drawn node;
+    /// with `at`, as it stood at that moment (`graph --at`: a pass over the trace up to it).
+    package func graph(focus: String?, depth: Int, top: Int?, at: String? = nil,
+                       layers: Set<Int>? = nil) -> InspectorResponse {
         let current = follower.current
-        guard let model = current.model else { return Self.waiting(current.status) }
+        guard var model = current.model else { return Self.waiting(current.status) }
+        var moment: UInt64?
+        if let at {
+            let parsed: TraceMoment
+            switch TraceMoment.parse(at) {
+            case let .success(value): parsed = value
+            case let .failure(error): return Self.error(status: 400, error.description)
+            }
+            do {
+                let (atModel, resolved, _) = try TraceFile.model(path: follower.path, at: parsed)
+                model = atModel
+                moment = resolved.timestamp
+            } catch {
+                switch error {
+                case .moment: return Self.error(status: 404, error.description)
+                default: return Self.error(status: 500, error.description)
+                }
+            }
+        }
         let selection: GraphSelection
         if let focus, !focus.isEmpty {
             selection = .focus(name: focus, depth: depth)
+        } else if let layers {
+            selection = .layers(expanded: layers)
         } else if let top {
             selection = .top(top)
         } else {
@@ -44,13 +66,16 @@ package struct InspectorAPI: Sendable {
         }
         do {
             let title = (follower.path as NSString).lastPathComponent
-            let rendered = try GraphRenderer.render(model: model, options: GraphOptions(selection: selection), title: title)
+            let rendered = try GraphRenderer.render(model: model, options: GraphOptions(selection: selection, at: moment),
+                                                    title: title)
             let answer = GraphAnswer(
                 version: current.version, graphVersion: current.graphVersion, svg: rendered.output,
                 nodes: rendered.graph.nodes.enumerated().map { index, node in
-                    GraphAnswer.Node(id: DOTWriter.elementID(ofNodeAt: index), name: node.name, kind: node.kind.label)
+                    GraphAnswer.Node(id: DOTWriter.elementID(ofNodeAt: index), name: node.name, kind: node.kind.label,
+                                     layer: node.layer, members: node.layer == nil ? nil : node.members.count)
                 },
-                notice: rendered.graph.notice)
+                notice: rendered.graph.notice, totalNodes: rendered.graph.totalNodes,
+                names: Array(Set(model.nodes.map(\.name))).sorted())
             return Self.json(answer)
         } catch {
             return Self.error(status: 404, error.description)
@@ -96,15 +121,17 @@ package struct InspectorAPI: Sendable {
         }
     }
 
-    /// `replay --json` with filter terms: the last `limit` matching lines of the trace so far.
-    package func replay(terms: [String], limit: Int) -> InspectorResponse {
+    /// `replay` with filter terms: the last `limit` matching lines of the trace
+    /// so far, as `--json` objects, or with `text` as the lines `replay` prints
+    /// (one formatter for both).
+    package func replay(terms: [String], limit: Int, text: Bool = false) -> InspectorResponse {
         var filter = ReplayFilter()
         do {
             try filter.add(terms: terms)
         } catch {
             return Self.error(status: 400, error.description)
         }
-        var formatter = ReplayFormatter(filter: filter, json: true)
+        var formatter = ReplayFormatter(filter: filter, json: !text)
         var line: [UInt8] = []
         var kept: [[UInt8]] = []
         kept.reserveCapacity(limit)
@@ -129,10 +156,27 @@ package struct InspectorAPI: Sendable {
         var body = Array("{\"matched\":\(matched),\"lines\":[".utf8)
         for (index, line) in ordered.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
-            body += line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
+            let bytes = line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
+            if text {
+                body += Array(JSONText.quoted(String(decoding: bytes, as: UTF8.self)).utf8)
+            } else {
+                body += bytes
+            }
         }
         body += Array("]}\n".utf8)
         return InspectorResponse(status: 200, contentType: "application/json", body: body)
+    }
+
+    /// The timeline between `from` and `to` (trace nanoseconds; nil: the
+    /// trace's first or last event) for a picture `width` pixels wide: one
+    /// pass over the trace as it stands (``TraceTimeline``).
+    package func timeline(from: UInt64?, to: UInt64?, width: Int) -> InspectorResponse {
+        if let from, let to, from > to { return Self.error(status: 400, "from must not be after to") }
+        do {
+            return Self.json(try TraceTimeline.read(path: follower.path, from: from, to: to, width: width))
+        } catch {
+            return Self.error(status: 500, error.description)
+        }
     }
 
     // MARK: - Responses
@@ -164,6 +208,9 @@ struct GraphAnswer: Encodable {
         let id: String
         let name: String
         let kind: String
+        /// For a layer drawn as one node: its layer, and how many nodes it stands for.
+        let layer: Int?
+        let members: Int?
     }
 
     let version: Int
@@ -171,6 +218,10 @@ struct GraphAnswer: Encodable {
     let svg: String
     let nodes: [Node]
     let notice: String?
+    /// How many nodes the whole graph has (drawn or not, before layers are grouped).
+    let totalNodes: Int
+    /// Every node's name, drawn or not: what the page's search box can find.
+    let names: [String]
 }
 
 /// `GET /api/state`.

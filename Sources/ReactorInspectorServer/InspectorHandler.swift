@@ -28,6 +28,7 @@ struct InspectorHandler: HTTPHandler {
         case why = "/api/why"
         case state = "/api/state"
         case replay = "/api/replay"
+        case timeline = "/api/timeline"
     }
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -95,7 +96,15 @@ struct InspectorHandler: HTTPHandler {
             let focus = query["focus"]
             let depth = try number("depth", default: 2, in: 0...20)
             let top = try Self.number("top", in: query, default: nil, in: 1...10_000)
-            return Self.response(await Self.offloaded(on: Self.graphWork) { api.graph(focus: focus, depth: depth, top: top) })
+            let at = query["at"].flatMap { $0.isEmpty ? nil : $0 }
+            // `layers=` (none expanded) or `layers=1,3` (those drawn node by node).
+            let layerText = query["layers"]
+            let layerNumbers = layerText.map { $0.split(separator: ",").map { Int($0).flatMap { $0 >= 0 ? $0 : nil } } }
+            if let layerText, let layerNumbers, layerNumbers.contains(where: { $0 == nil }) {
+                return Self.response(InspectorAPI.error(status: 400, "layers must be numbers separated by commas, not '\(layerText)'"))
+            }
+            let layers = layerNumbers.map { Set($0.compactMap { $0 }) }
+            return Self.response(await Self.offloaded(on: Self.graphWork) { api.graph(focus: focus, depth: depth, top: top, at: at, layers: layers) })
         case .why:
             guard let name = query["node"], !name.isEmpty else {
                 return Self.response(InspectorAPI.error(status: 400, "name the computation: /api/why?node=NAME"))
@@ -108,10 +117,31 @@ struct InspectorHandler: HTTPHandler {
             }
             let filter = query["filter"].flatMap { $0.isEmpty ? nil : $0 }
             return Self.response(await Self.offloaded(on: Self.stateWork) { api.state(at: moment, filter: filter) })
+        case .timeline:
+            // Strict: a malformed number is the client's mistake, not a default.
+            var window: [String: UInt64] = [:]
+            for name in ["from", "to", "width"] {
+                guard let text = query[name] else { continue }
+                guard let number = UInt64(text) else {
+                    return Self.response(InspectorAPI.error(status: 400, "\(name) must be a whole number, not '\(text)'"))
+                }
+                window[name] = number
+            }
+            let width = Int(min(max(window["width"] ?? 1000, 1), 20_000))
+            let (from, to) = (window["from"], window["to"])
+            return Self.response(await Self.offloaded(on: Self.timelineWork) {
+                api.timeline(from: from, to: to, width: width)
+            })
         case .replay:
             let terms = query.filter { $0.name == "filter" && !$0.value.isEmpty }.map(\.value)
             let limit = try number("limit", default: 200, in: 0...5000)
-            return Self.response(await Self.offloaded(on: Self.replayWork) { api.replay(terms: terms, limit: limit) })
+            let text: Bool
+            switch query["format"] {
+            case nil, "json": text = false
+            case "text": text = true
+            case let other?: return Self.response(InspectorAPI.error(status: 400, "format must be json or text, not '\(other)'"))
+            }
+            return Self.response(await Self.offloaded(on: Self.replayWork) { api.replay(terms: terms, limit: limit, text: text) })
         }
     }
 
@@ -174,4 +204,5 @@ struct InspectorHandler: HTTPHandler {
     private static let whyWork = DispatchQueue(label: "reactor-inspect serve: why")
     private static let stateWork = DispatchQueue(label: "reactor-inspect serve: state")
     private static let replayWork = DispatchQueue(label: "reactor-inspect serve: replay")
+    private static let timelineWork = DispatchQueue(label: "reactor-inspect serve: timeline")
 }

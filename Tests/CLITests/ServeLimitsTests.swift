@@ -214,7 +214,7 @@ enum RawClient {
             #expect(!kept.contains(active), "the sanitiser keeps <\(active)>")
         }
         // And the graph loses nothing: every element of a real graph's SVG is kept.
-        for target in ["/api/graph", "/api/graph?top=5", "/api/graph?focus=effect0&depth=1"] {
+        for target in ["/api/graph", "/api/graph?top=5", "/api/graph?focus=effect0&depth=1", "/api/graph?layers=", "/api/graph?layers=0,1"] {
             let answer = try inspector.http.get(target)
             #expect(answer.status == 200, "\(target): \(answer.text.prefix(200))")
             let svg = try #require(try answer.json()["svg"] as? String)

@@ -214,3 +214,39 @@ extension EventScript {
         }
     }
 }
+
+/// Large graphs drawn by dependency layer: each layer's computations as one
+/// node until it is opened.
+@Suite struct GraphLayerTests {
+    @Test func eachLayersComputationsAreOneNodeWithTheirEdgesMerged() throws {
+        let model = EventScript.todos(adds: 3).model()
+        let full = try DependencyGraph(model: model, options: GraphOptions(selection: .all))
+        let graph = try DependencyGraph(model: model, options: GraphOptions(selection: .layers(expanded: [])))
+        // Layer 0: the properties; 1: visibleTodos and count read them; 2: list reads visibleTodos.
+        #expect(Set(graph.nodes.map(\.name)) == ["TodoStore.todos", "TodoStore.filter", "layer 1", "list"])
+        let layer = try #require(graph.node(named: "layer 1"))
+        #expect(layer.layer == 1)
+        #expect(layer.members == ["count", "visibleTodos"])
+        let parts = full.nodes.filter { ["count", "visibleTodos"].contains($0.name) }
+        #expect(layer.runs.reruns == parts.reduce(0) { $0 + $1.runs.reruns })
+        let todos = try #require(graph.node(named: "TodoStore.todos"))
+        let merged = try #require(graph.edges.first { $0.from == todos.key && $0.to == layer.key })
+        let separate = full.edges.filter { $0.from == todos.key && parts.map(\.key).contains($0.to) }
+        #expect(separate.count == 2)
+        #expect(merged.invalidations == separate.reduce(0) { $0 + $1.invalidations })
+        #expect(graph.edges.contains { $0.from == layer.key && $0.to == graph.node(named: "list")?.key })
+        #expect(graph.totalNodes == full.nodes.count)
+    }
+
+    @Test func anOpenedLayerIsDrawnNodeByNode() throws {
+        let model = EventScript.todos(adds: 3).model()
+        let full = try DependencyGraph(model: model, options: GraphOptions(selection: .all))
+        let opened = try DependencyGraph(model: model, options: GraphOptions(selection: .layers(expanded: [1])))
+        #expect(opened.nodes.map(\.name) == full.nodes.map(\.name))
+        #expect(opened.edges == full.edges)
+        // The DOT of a closed layer draws it as one box naming how many it holds.
+        let dot = DOTWriter(graph: try DependencyGraph(model: model, options: GraphOptions(selection: .layers(expanded: [])))).dot()
+        #expect(dot.contains("shape=box3d"))
+        #expect(dot.contains("2 computeds") || dot.contains("2 autoruns"))
+    }
+}

@@ -345,6 +345,8 @@ public final class TraceModelBuilder {
         model.valueHistory = valueHistory
         model.latestTimestampRead = max(latestRead, lastTimestamp)
         model.hasValues = valuesAfterMoment || eventCounts[Int(TraceEventKind.value.rawValue)] > 0
+        model.pendingReruns = Set((0..<states.count).lazy.filter { self.states[$0].pendingRoot != Self.notPending }
+            .map { self.nodes[$0].id })
         return model
     }
 }

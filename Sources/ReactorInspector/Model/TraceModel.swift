@@ -53,6 +53,9 @@ public struct TraceModel: Sendable {
     /// True if the trace holds value events (recorded with value capture on).
     /// (Also when they all came after ``TraceModelOptions/until``.)
     public internal(set) var hasValues = false
+    /// The computations invalidated and not yet rerun when the pass ended (at
+    /// a moment: stale then, their rerun pending).
+    public internal(set) var pendingReruns: Set<UInt64> = []
 
     let positions: [UInt64: Int]
 

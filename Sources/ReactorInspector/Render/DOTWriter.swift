@@ -90,6 +90,7 @@ package struct DOTWriter: Sendable {
         let level = scale.level(of: node.heat)
         var attributes: [String] = []
         switch node.kind {
+        case _ where node.layer != nil: attributes.append("shape=box3d")
         case .computation: attributes.append("shape=box, style=\"rounded,filled\"")
         case .computed: attributes.append("shape=hexagon")
         case .operator, .binding: attributes.append("shape=cds")
@@ -108,6 +109,11 @@ package struct DOTWriter: Sendable {
 
     /// The label's lines, unescaped.
     private func label(for node: DependencyGraph.Node, inCluster: Bool) -> [String] {
+        if node.layer != nil {
+            let metric = graph.heat == .time ? DurationText.format(node.runs.totalNanoseconds)
+                : "\(node.runs.reruns) rerun\(node.runs.reruns == 1 ? "" : "s")"
+            return [node.name, "\(node.members.count) \(node.kind.label)s", metric]
+        }
         var name = node.name
         // In its store's cluster, a property goes by its short name.
         if inCluster, let store = node.store, name.hasPrefix(store + ".") { name = String(name.dropFirst(store.count + 1)) }
@@ -128,6 +134,11 @@ package struct DOTWriter: Sendable {
 
     /// The tooltip's lines, unescaped.
     private func tooltip(for node: DependencyGraph.Node) -> [String] {
+        if node.layer != nil {
+            let shown = node.members.prefix(12).joined(separator: ", ")
+            return ["\(node.name): \(node.members.count) computations (click to expand)",
+                    shown + (node.members.count > 12 ? ", … \(node.members.count - 12) more" : "")]
+        }
         var lines = ["\(node.name) (\(node.kind.label)\(node.ids.count > 1 ? ", \(node.ids.count) instances" : ""))"]
         if let site = node.site { lines.append("created at \(site)") }
         if let value = node.value { lines.append("value: \(value)") }

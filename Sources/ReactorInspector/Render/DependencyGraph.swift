@@ -30,6 +30,11 @@ public struct DependencyGraph: Sendable {
         public var value: String?
         /// Where the first instance with a recorded site was created (`#fileID:#line`).
         public var site: String?
+        /// For a layer drawn as one node (``GraphSelection/layers(expanded:)``):
+        /// the names of the nodes it stands for; empty for any other node.
+        public var members: [String] = []
+        /// The dependency layer of a layer node.
+        public var layer: Int?
 
         /// True for nodes that run: autoruns, computeds, operators and bindings.
         public var isComputation: Bool { kind.runs }
@@ -116,6 +121,9 @@ public struct DependencyGraph: Sendable {
             }
             chosen = Self.neighbourhood(of: start, depth: max(0, depth), in: full)
             note = "the nodes within \(max(0, depth)) edges of '\(name)'"
+        case let .layers(expanded):
+            full = Self.grouped(full, expanded: expanded)
+            chosen = Set(full.nodes.indices)
         }
         if chosen.count < full.nodes.count, let what = note {
             omissionNote = "Showing \(chosen.count) of \(full.nodes.count) nodes: \(what). "
@@ -319,6 +327,101 @@ extension DependencyGraph {
             frontier = next
         }
         return chosen
+    }
+
+    /// Each node's dependency layer: 0 for what no computation's run
+    /// produced (properties, subjects, dependencies), one more than the
+    /// deepest layer a computation reads from otherwise (nesting edges do not
+    /// count). A cycle, which a trace can hold across runs, is broken at the
+    /// nodes it leaves unplaced, which take one more than the deepest layer placed.
+    static func layers(of full: Full) -> [Int] {
+        let count = full.nodes.count
+        var incoming = [Int](repeating: 0, count: count)
+        var outgoing = [[Int]](repeating: [], count: count)
+        for (edge, pair) in zip(full.edges, full.pairs) where !edge.isNesting {
+            incoming[pair.to] += 1
+            outgoing[pair.from].append(pair.to)
+        }
+        var layer = [Int](repeating: 0, count: count)
+        var placed = [Bool](repeating: false, count: count)
+        var ready = (0..<count).filter { incoming[$0] == 0 }
+        while let node = ready.popLast() {
+            placed[node] = true
+            for next in outgoing[node] {
+                layer[next] = max(layer[next], layer[node] + 1)
+                incoming[next] -= 1
+                if incoming[next] == 0 { ready.append(next) }
+            }
+        }
+        let deepest = (0..<count).filter { placed[$0] }.map { layer[$0] }.max() ?? 0
+        for node in 0..<count where !placed[node] { layer[node] = deepest + 1 }
+        return layer
+    }
+
+    /// `full` with the computations of each layer not in `expanded` (and
+    /// holding more than one) drawn as one node; properties of stores keep
+    /// their clusters. Edges are merged between the nodes that remain.
+    static func grouped(_ full: Full, expanded: Set<Int>) -> Full {
+        let layer = layers(of: full)
+        var members: [Int: [Int]] = [:]
+        for node in full.nodes.indices where full.nodes[node].isComputation && !expanded.contains(layer[node]) {
+            members[layer[node], default: []].append(node)
+        }
+        members = members.filter { $0.value.count > 1 }
+        var target = Array(full.nodes.indices)
+        var nodes: [Node] = []
+        var position = [Int](repeating: -1, count: full.nodes.count)
+        for node in full.nodes.indices where members[layer[node]] == nil || !full.nodes[node].isComputation {
+            position[node] = nodes.count
+            nodes.append(full.nodes[node])
+        }
+        for (level, group) in members.sorted(by: { $0.key < $1.key }) {
+            let parts = group.map { full.nodes[$0] }
+            var kinds: [TraceNodeKind: Int] = [:]
+            for part in parts { kinds[part.kind, default: 0] += 1 }
+            let kind = kinds.max { ($0.value, $1.key.rawValue) < ($1.value, $0.key.rawValue) }!.key
+            var node = Node(key: "layer \(level)", name: "layer \(level)", kind: kind, ids: parts.flatMap(\.ids),
+                            runs: RunStats(), changes: 0, invalidations: InvalidationCounts(), store: nil,
+                            heat: parts.map(\.heat).max() ?? 0)
+            for part in parts {
+                node.runs.merge(part.runs)
+                node.changes += part.changes
+                node.invalidations.merge(part.invalidations)
+            }
+            node.members = parts.map(\.name).sorted()
+            node.layer = level
+            for member in group { position[member] = nodes.count }
+            nodes.append(node)
+        }
+        // A name taken by a layer node is the layer's: the node is told apart by kind.
+        let taken = Set(nodes.filter { $0.layer == nil }.map(\.key))
+        for index in nodes.indices where nodes[index].layer != nil && taken.contains(nodes[index].key) {
+            nodes[index].key += " [layer]"
+        }
+        for node in full.nodes.indices { target[node] = position[node] }
+        var edges: [Edge] = []
+        var pairs: [(from: Int, to: Int)] = []
+        var seen: [String: Int] = [:]
+        for (edge, pair) in zip(full.edges, full.pairs) {
+            let from = target[pair.from], to = target[pair.to]
+            guard from != to else { continue }
+            let id = "\(from)>\(to)>\(edge.isNesting)"
+            if let existing = seen[id] {
+                edges[existing].invalidations += edge.invalidations
+                edges[existing].depends += edge.depends
+            } else {
+                seen[id] = edges.count
+                edges.append(Edge(from: nodes[from].key, to: nodes[to].key, isNesting: edge.isNesting,
+                                  invalidations: edge.invalidations, depends: edge.depends))
+                pairs.append((from, to))
+            }
+        }
+        var adjacency = [[(node: Int, weight: Int)]](repeating: [], count: nodes.count)
+        for (edge, pair) in zip(edges, pairs) {
+            adjacency[pair.from].append((pair.to, edge.invalidations + edge.depends))
+            adjacency[pair.to].append((pair.from, edge.invalidations + edge.depends))
+        }
+        return Full(nodes: nodes, edges: edges, adjacency: adjacency, pairs: pairs)
     }
 
     private static func suggestions(for name: String, in nodes: [Node]) -> [String] {

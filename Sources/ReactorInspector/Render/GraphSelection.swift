@@ -10,4 +10,8 @@ public enum GraphSelection: Sendable, Equatable {
     case top(Int)
     /// The node named `name` and everything within `depth` edges of it.
     case focus(name: String, depth: Int)
+    /// Every node, with the computations of each dependency layer drawn as
+    /// one node, except the layers in `expanded`: a readable overview of a
+    /// large graph (``DependencyGraph/layers(of:)`` says what a layer is).
+    case layers(expanded: Set<Int>)
 }

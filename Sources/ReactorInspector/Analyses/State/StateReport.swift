@@ -19,6 +19,9 @@ public struct StateReport: Sendable, Equatable {
         public let valueTimeNanoseconds: UInt64?
         /// For a computation: the names of what it depended on then; nil for other nodes.
         public let dependencies: [String]?
+        /// For a computation: invalidated and not yet rerun then (its
+        /// dependencies are the ones its next run will collect anew).
+        public var pendingRerun: Bool = false
 
         /// Encodes `value` as null when absent (the contract), other absent fields not at all.
         public func encode(to encoder: any Encoder) throws {
@@ -29,10 +32,11 @@ public struct StateReport: Sendable, Equatable {
             try container.encode(value, forKey: .value)
             try container.encodeIfPresent(valueTimeNanoseconds, forKey: .valueTimeNanoseconds)
             try container.encodeIfPresent(dependencies, forKey: .dependencies)
+            if pendingRerun { try container.encode(true, forKey: .pendingRerun) }
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, name, kind, value, valueTimeNanoseconds, dependencies
+            case id, name, kind, value, valueTimeNanoseconds, dependencies, pendingRerun
         }
 
         /// True for nodes that run (they have dependencies, not values of their own, except computeds).
@@ -61,9 +65,11 @@ public struct StateReport: Sendable, Equatable {
         entries = model.nodes.compactMap { node in
             guard node.isAlive(at: moment.timestamp) else { return nil }
             if let filter, !filter.isEmpty, !node.name.contains(filter) { return nil }
-            return Entry(id: node.id, name: node.name, kind: node.kind.label, value: node.value,
-                         valueTimeNanoseconds: node.value == nil ? nil : node.valueTimestamp,
-                         dependencies: node.isComputation ? (dependencies[node.id] ?? []).map(model.name(of:)) : nil)
+            var entry = Entry(id: node.id, name: node.name, kind: node.kind.label, value: node.value,
+                              valueTimeNanoseconds: node.value == nil ? nil : node.valueTimestamp,
+                              dependencies: node.isComputation ? (dependencies[node.id] ?? []).map(model.name(of:)) : nil)
+            entry.pendingRerun = node.isComputation && model.pendingReruns.contains(node.id)
+            return entry
         }
     }
 
