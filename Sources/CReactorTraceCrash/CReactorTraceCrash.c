@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT };
 #define FATAL_SIGNAL_COUNT (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
@@ -48,17 +49,64 @@ static void hand_on(int signal_number, siginfo_t *info, void *context) {
     raise(signal_number);
 }
 
+/// Asks the writer to write the end block for `signal_number` and waits for it, a bounded time.
+static void flush_for(int signal_number) {
+    if (!atomic_load(&armed) || atomic_load(&writer_thread) == (uintptr_t)pthread_self()) return;
+    int expected = 0;
+    atomic_compare_exchange_strong(&pending_signal, &expected, signal_number);
+    int limit = atomic_load(&timeout_milliseconds);
+    struct timespec millisecond = { 0, 1000000 };
+    for (int waited = 0; waited < limit && !atomic_load(&flushed); waited++) {
+        nanosleep(&millisecond, NULL);
+    }
+}
+
+/// The value of a signal from outside that the writer thread passed on to another thread.
+#define PASSED_ON_BY_WRITER 0x52545243
+
+/// True for a signal another process sent (`kill`), as opposed to a fault of
+/// this process or one it raised itself (`abort`).
+static int sent_from_outside(const siginfo_t *info) {
+    if (info == NULL) return 0;
+    if (info->si_code == SI_QUEUE && info->si_value.sival_int == PASSED_ON_BY_WRITER) return 1;
+    return (info->si_code == SI_USER || info->si_code == SI_QUEUE) && info->si_pid != getpid();
+}
+
+/// True when the signal, blocked while its handler runs, is pending with the
+/// default action: the process ends as the handler returns.
+static int ends_on_return(int signal_number) {
+    sigset_t pending;
+    struct sigaction current;
+    if (sigpending(&pending) != 0 || sigaction(signal_number, NULL, &current) != 0) return 1;
+    int is_default = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL;
+    return sigismember(&pending, signal_number) && is_default;
+}
+
 static void handle_fatal_signal(int signal_number, siginfo_t *info, void *context) {
     int saved_errno = errno;
-    if (atomic_load(&armed) && atomic_load(&writer_thread) != (uintptr_t)pthread_self()) {
-        int expected = 0;
-        atomic_compare_exchange_strong(&pending_signal, &expected, signal_number);
-        int limit = atomic_load(&timeout_milliseconds);
-        struct timespec millisecond = { 0, 1000000 };
-        for (int waited = 0; waited < limit && !atomic_load(&flushed); waited++) {
-            nanosleep(&millisecond, NULL);
-        }
+    struct sigaction *previous = &previous_actions[signal_number];
+    int previous_is_handler = (previous->sa_flags & SA_SIGINFO) ? previous->sa_sigaction != NULL
+        : (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN);
+    if (sent_from_outside(info) && atomic_load(&armed) && atomic_load(&writer_thread) == (uintptr_t)pthread_self()) {
+        // The writer cannot write the end block while it handles the signal: sent again to the
+        // process, the signal (blocked here while this handler runs) goes to another thread.
+        union sigval value;
+        value.sival_int = PASSED_ON_BY_WRITER;
+        sigqueue(getpid(), signal_number, value);
+        errno = saved_errno;
+        return;
     }
+    if (sent_from_outside(info) && previous_is_handler) {
+        // A signal from outside need not end the process: the app's handler (a backtracer
+        // that reports and returns, say) decides. The end block is written only when the
+        // process is sure to die: the handler left the signal pending with the default action.
+        if (previous->sa_flags & SA_SIGINFO) previous->sa_sigaction(signal_number, info, context);
+        else previous->sa_handler(signal_number);
+        if (ends_on_return(signal_number)) flush_for(signal_number);
+        errno = saved_errno;
+        return;
+    }
+    flush_for(signal_number);
     errno = saved_errno;
     hand_on(signal_number, info, context);
 }

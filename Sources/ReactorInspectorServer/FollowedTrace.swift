@@ -6,6 +6,8 @@ import ReactorTraceFormat
 package struct FollowedTrace: Sendable {
     /// Where the recording stands.
     package var status: LiveTraceStatus
+    /// The ``LiveTrace/generation`` shown: another recording of the same path bumps it.
+    package var generation = 0
     /// Bumped by every update.
     package var version = 0
     /// The model so far; nil while the trace is awaited.

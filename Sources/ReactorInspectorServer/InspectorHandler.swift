@@ -9,10 +9,11 @@ import Foundation
 /// but the trace being followed.
 struct InspectorHandler: HTTPHandler {
     let api: InspectorAPI
-    /// Host names a request may name (its `Host` header), so that a page of
-    /// another site that rebinds its name to this address cannot read the
-    /// trace; nil: any (the user chose a non-loopback `--host`).
-    let allowedHosts: Set<String>?
+    /// True when a request must name this machine in its `Host` header
+    /// (`localhost` or a loopback address), so that a page of another site
+    /// that rebinds its name to this address cannot read the trace; false
+    /// when the user chose a non-loopback `--host`.
+    let checksHost: Bool
 
     /// The paths answered, and what answers them.
     enum Route: String, CaseIterable {
@@ -36,9 +37,9 @@ struct InspectorHandler: HTTPHandler {
             response.headers[HTTPHeader("Allow")] = "GET"
             return response
         }
-        if let allowedHosts {
+        if checksHost {
             let host = request.headers[.host].map(Self.hostName) ?? ""
-            guard allowedHosts.contains(host) else {
+            guard host == "localhost" || LoopbackAddress.isLoopback(host) == true else {
                 return Self.response(InspectorAPI.error(status: 403, "unexpected Host header: open the address reactor-inspect printed"))
             }
         }
@@ -46,9 +47,31 @@ struct InspectorHandler: HTTPHandler {
             return Self.response(InspectorAPI.error(status: 404, "no such page"))
         }
         let query = request.query
-        func number(_ name: String, default value: Int, in range: ClosedRange<Int>) -> Int {
-            guard let text = query[name], let number = Int(text) else { return value }
-            return min(max(number, range.lowerBound), range.upperBound)
+        do {
+            return try await answer(route, query: query)
+        } catch {
+            return Self.response(InspectorAPI.error(status: 400, error.message))
+        }
+    }
+
+    /// A query parameter that is not what its endpoint takes.
+    struct BadParameter: Error {
+        let message: String
+    }
+
+    /// The whole number `name` of `query`, held to `range`; `value` when absent or empty.
+    static func number(_ name: String, in query: [HTTPRequest.QueryItem], default value: Int?,
+                       in range: ClosedRange<Int>) throws(BadParameter) -> Int? {
+        guard let text = query[name], !text.isEmpty else { return value }
+        guard let number = Int(text) else {
+            throw BadParameter(message: "\(name) must be a whole number, not '\(text.prefix(40))'")
+        }
+        return min(max(number, range.lowerBound), range.upperBound)
+    }
+
+    private func answer(_ route: Route, query: [HTTPRequest.QueryItem]) async throws(BadParameter) -> HTTPResponse {
+        func number(_ name: String, default value: Int, in range: ClosedRange<Int>) throws(BadParameter) -> Int {
+            try Self.number(name, in: query, default: value, in: range) ?? value
         }
         switch route {
         case .page, .pageByName:
@@ -61,7 +84,7 @@ struct InspectorHandler: HTTPHandler {
             return Self.response(InspectorResponse(status: 200, contentType: "text/css; charset=utf-8",
                                                    body: PageAssets.style))
         case .summary:
-            return Self.response(api.summary(top: number("top", default: 5, in: 0...10_000)))
+            return Self.response(api.summary(top: try number("top", default: 5, in: 0...10_000)))
         case .snapshot:
             return Self.response(api.snapshot())
         case .stream:
@@ -71,8 +94,8 @@ struct InspectorHandler: HTTPHandler {
             return response
         case .graph:
             let focus = query["focus"]
-            let depth = number("depth", default: 2, in: 0...20)
-            let top = query["top"].flatMap(Int.init).map { min(max($0, 1), 10_000) }
+            let depth = try number("depth", default: 2, in: 0...20)
+            let top = try Self.number("top", in: query, default: nil, in: 1...10_000)
             let at = query["at"].flatMap { $0.isEmpty ? nil : $0 }
             // `layers=` (none expanded) or `layers=1,3` (those drawn node by node).
             let layerText = query["layers"]
@@ -86,7 +109,7 @@ struct InspectorHandler: HTTPHandler {
             guard let name = query["node"], !name.isEmpty else {
                 return Self.response(InspectorAPI.error(status: 400, "name the computation: /api/why?node=NAME"))
             }
-            let limit = number("limit", default: 20, in: 0...1000)
+            let limit = try number("limit", default: 20, in: 0...1000)
             return Self.response(await Self.offloaded(on: Self.whyWork) { api.why(name, limit: limit) })
         case .state:
             guard let moment = query["at"], !moment.isEmpty else {
@@ -111,7 +134,7 @@ struct InspectorHandler: HTTPHandler {
             })
         case .replay:
             let terms = query.filter { $0.name == "filter" && !$0.value.isEmpty }.map(\.value)
-            let limit = number("limit", default: 200, in: 0...5000)
+            let limit = try number("limit", default: 200, in: 0...5000)
             let text: Bool
             switch query["format"] {
             case nil, "json": text = false
@@ -158,6 +181,7 @@ struct InspectorHandler: HTTPHandler {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 431: "Request Header Fields Too Large"
         case 503: "Service Unavailable"
         default: "Internal Server Error"
         }

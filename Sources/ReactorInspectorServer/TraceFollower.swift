@@ -92,7 +92,14 @@ package final class TraceFollower: Sendable {
         while !stopped.load(ordering: .acquiring) {
             let stepStart = Self.now()
             var read = 0
-            if !trace.status.isOver {
+            do {
+                // Also when the trace is over: the poll notices a file replaced, rewritten or removed.
+                read += try trace.poll(maxEvents: 1 << 16)
+            } catch {
+                failed(error)
+                return
+            }
+            if !trace.status.isOver, read > 0 {
                 // A bounded slice under a heavy load, so updates keep flowing while the reader catches up.
                 let deadline = stepStart + UInt64(interval * 0.6 * 1e9)
                 do {
@@ -107,7 +114,7 @@ package final class TraceFollower: Sendable {
                 }
             }
             let before = current
-            if read > 0 || trace.status != before.status || before.version == 0 {
+            if read > 0 || trace.status != before.status || before.version == 0 || before.generation != trace.generation {
                 publish()
                 lastPush = Self.now()
             } else if Double(Self.now() - lastPush) / 1e9 >= Self.heartbeatSeconds {
@@ -132,8 +139,10 @@ package final class TraceFollower: Sendable {
         let snapshot = live.sampler.withLock { $0.snapshot(of: trace, model: model, elapsedNanoseconds: elapsed) }
         // The graph's shape: nodes and held edges. A change asks the page to draw it again.
         let shape = [model.nodes.count, model.finalEdges.count, model.edges.count]
-        let graphVersion = shape == previous.graphShape ? previous.graphVersion : previous.graphVersion + 1
+        let sameRun = previous.generation == trace.generation
+        let graphVersion = shape == previous.graphShape && sameRun ? previous.graphVersion : previous.graphVersion + 1
         var next = FollowedTrace(status: trace.status)
+        next.generation = trace.generation
         next.version = previous.version + 1
         next.model = trace.status.isWaiting ? nil : model
         next.end = trace.end

@@ -21,6 +21,10 @@ struct ServeCommand: ParsableCommand {
               stress --loop --trace out/live.trace &
               reactor-inspect serve out/live.trace
               reactor-inspect serve out/todos.trace --port 0 --open
+
+            No client can hold it: request heads are limited to 16 KiB (431), silent and slow
+            connections are closed (--idle-timeout, --head-timeout), at most --max-connections
+            are held, and running out of file descriptors is told once and survived.
             """
     )
 
@@ -35,8 +39,20 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Open the page in a browser: $BROWSER (a program's path) if set, else xdg-open or open.")
     var open = false
 
+    @Option(help: "Connections held at once; past it the one that waited longest for a request is closed.")
+    var maxConnections = ServerLimits().maxConnections
+
+    @Option(help: ArgumentHelp("Seconds a connection may stay silent before its next request.", valueName: "seconds"))
+    var idleTimeout = ServerLimits().idleTimeout
+
+    @Option(help: ArgumentHelp("Seconds from a request's first byte to the end of its headers.", valueName: "seconds"))
+    var headTimeout = ServerLimits().headTimeout
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be between 1 and 100000") }
+        guard (0.1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 0.1 and 3600 seconds") }
+        guard (0.1...3600).contains(headTimeout) else { throw ValidationError("--head-timeout must be between 0.1 and 3600 seconds") }
     }
 
     func run() throws {
@@ -49,7 +65,8 @@ struct ServeCommand: ParsableCommand {
         }
         let server: InspectorServer
         do {
-            server = try InspectorServer(follower: follower, host: host, port: UInt16(port))
+            let limits = ServerLimits(maxConnections: maxConnections, idleTimeout: idleTimeout, headTimeout: headTimeout)
+            server = try InspectorServer(follower: follower, host: host, port: UInt16(port), limits: limits)
         } catch {
             throw ValidationError(error.description)
         }
@@ -69,6 +86,8 @@ struct ServeCommand: ParsableCommand {
                 Terminal.standardError.write("reactor-inspect: \(message) (Ctrl-C to stop)\n")
             }
             if openPage { Self.openInBrowser(url) }
+        } notice: { line in
+            Terminal.standardError.write("reactor-inspect: warning: \(line)\n")
         }
         throw ValidationError(failure.description)
     }

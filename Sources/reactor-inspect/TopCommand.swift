@@ -71,11 +71,10 @@ struct TopCommand: ParsableCommand {
         let period = Int(interval * 1000)
         var last = Self.now()
         while true {
-            if !live.status.isOver {
-                // Caught up or, under a heavy load, a bounded slice: the screen keeps refreshing.
-                let deadline = Self.now() + UInt64(period) * 500_000
-                while try read(live) > 0, Self.now() < deadline {}
-            }
+            // Caught up or, under a heavy load, a bounded slice: the screen keeps refreshing. Also
+            // when the trace is over: the poll notices a file replaced, rewritten or removed.
+            let deadline = Self.now() + UInt64(period) * 500_000
+            while try read(live) > 0, Self.now() < deadline {}
             let now = Self.now()
             let snapshot = sampler.snapshot(of: live, model: live.model(), elapsedNanoseconds: now - last)
             last = now

@@ -8,6 +8,8 @@ import Glibc
 /// away), which the path-safety tests need.
 struct LoopbackHTTP: Sendable {
     let port: UInt16
+    /// The IPv4 address connected to (the server's `--host`).
+    var address = "127.0.0.1"
 
     struct Failure: Error, CustomStringConvertible {
         let message: String
@@ -31,7 +33,7 @@ struct LoopbackHTTP: Sendable {
     func request(_ target: String, method: String = "GET", host: String? = nil) throws -> Response {
         let socket = try connect()
         defer { close(socket) }
-        let request = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n\r\n"
+        let request = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "\(address):\(port)")\r\nConnection: close\r\n\r\n"
         try send(socket, request)
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -65,7 +67,8 @@ struct LoopbackHTTP: Sendable {
         return EventStreamUpdates(socket: socket, received: received)
     }
 
-    private func connect() throws -> Int32 {
+    /// A connected socket (its reads time out after 30 s).
+    func connect() throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(message: "socket() failed") }
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
@@ -73,7 +76,7 @@ struct LoopbackHTTP: Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(self.address)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -83,7 +86,7 @@ struct LoopbackHTTP: Sendable {
         return socket
     }
 
-    private func send(_ socket: Int32, _ text: String) throws {
+    func send(_ socket: Int32, _ text: String) throws {
         let bytes = Array(text.utf8)
         guard Glibc.send(socket, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
             throw Failure(message: "send failed")

@@ -8,7 +8,11 @@
 // recorder's writer thread (a healthy thread, free to take locks and allocate)
 // to ship what every recording thread has published and write the end block,
 // waits for it a bounded time, then hands the signal to the handler that was
-// installed before (or the default action, which ends the process).
+// installed before (or the default action, which ends the process). A signal
+// another process sent (`kill`) goes to the handler installed before first,
+// when there is one: the end block is written only if that handler leaves the
+// process to die (the signal pending with the default action), so an app that
+// survives it (a backtracer that reports and returns) goes on recording.
 
 /// Installs the handlers for SIGSEGV, SIGBUS, SIGILL, SIGTRAP and SIGABRT,
 /// once per process; later calls do nothing.

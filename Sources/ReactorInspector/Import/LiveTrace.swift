@@ -14,7 +14,14 @@ import ReactorTraceFormat
 /// written), and never takes a block written only in part for damage (see
 /// ``TraceReader/init(following:)``). A header that stays incomplete for
 /// `headerPatience` is damage, not a recording: the recorder writes the
-/// whole header at once, as it creates the file. Beside the model it keeps the most
+/// whole header at once, as it creates the file.
+///
+/// It follows the file at `path`, not the one it opened: a file truncated
+/// below what was read, replaced (another inode), rewritten in place (a
+/// restarted app writes a header of its own) or removed is noticed at the
+/// next poll, and the trace starts over (``generation`` goes up): the new
+/// recording is read from its start, or, while there is no file, the status
+/// says it was removed. Beside the model it keeps the most
 /// recent actions with the dependencies they changed, and optionally the
 /// latest event lines as `replay` prints them, both read from the same
 /// import (``ImportedEventVisitor``): actions are paired, and values resolved,
@@ -46,9 +53,20 @@ public final class LiveTrace {
     public var actionsBegun: Int { builder.outermostActionsBegun }
     /// How many distinct changed dependencies an action keeps.
     public static let changedLimit = 8
+    /// Bumped each time the file turns out to be another recording (or gone)
+    /// and the trace starts over; a view that keeps figures between polls
+    /// (rates) starts them over too.
+    public private(set) var generation = 0
 
-    private let builder: TraceModelBuilder
+    private var builder: TraceModelBuilder
+    private let options: TraceModelOptions
     private var reader: TraceReader?
+    /// What the opened file is: its device and inode, and its header's bytes.
+    private var identity: (device: UInt64, inode: UInt64, header: [UInt8])?
+    /// True once a file that was read is gone (until one appears again).
+    private var removed = false
+    /// When the file was last checked to be the one read (monotonic nanoseconds).
+    private var lastIdentityCheck: UInt64 = 0
     /// How long a file may hold less than a whole header, without growing.
     private let headerPatience: Duration
     /// The size of a file seen without its whole header, and since when.
@@ -94,6 +112,7 @@ public final class LiveTrace {
         // Values are tracked for the actions' changes and the lines' old → new.
         var options = options
         options.tracksValues = true
+        self.options = options
         let builder = TraceModelBuilder(options: options)
         self.builder = builder
         self.actionLimit = max(0, actionLimit)
@@ -107,13 +126,13 @@ public final class LiveTrace {
     /// lands meanwhile: a fast recorder could keep a slow reader going forever).
     public func catchUp() throws(TraceFileError) {
         var information = stat()
-        guard stat(path, &information) == 0 else { return }
-        let size = Int(information.st_size)
-        while !status.isOver {
-            let before = bytesRead
+        let size = stat(path, &information) == 0 ? Int(information.st_size) : 0
+        // At least one poll, also of a finished trace: it notices a file replaced, rewritten or removed.
+        while true {
+            let before = (bytesRead, generation)
             try poll(maxEvents: 1 << 16)
             // Done at the size seen, or when nothing more is complete (a block still being written).
-            if bytesRead >= size || bytesRead == before { break }
+            if status.isOver || bytesRead >= size || (bytesRead == before.0 && generation == before.1) { break }
         }
     }
 
@@ -133,6 +152,7 @@ public final class LiveTrace {
     /// missing file or an unfinished header is waited for.
     @discardableResult
     public func poll(maxEvents: Int = .max) throws(TraceFileError) -> Int {
+        if reader != nil { checkIdentity() }
         guard let reader = try openedReader() else { return 0 }
         var count = 0
         while count < maxEvents, (try? reader.nextBatch({ batch in
@@ -163,12 +183,14 @@ public final class LiveTrace {
         if let reader { return reader }
         var information = stat()
         guard stat(path, &information) == 0 else {
-            status = .waiting("waiting for \(path) to appear")
+            status = .waiting(removed ? "the trace was removed: waiting for a new recording at \(path)" : "waiting for \(path) to appear")
             return nil
         }
         do {
             let opened = try TraceReader(following: path)
             reader = opened
+            identity = (UInt64(information.st_dev), UInt64(information.st_ino), Self.firstBytes(of: path, count: opened.header.length))
+            removed = false
             status = .recording
             return opened
         } catch {
@@ -181,6 +203,61 @@ public final class LiveTrace {
             }
         }
         return nil
+    }
+
+    /// Starts over when the file at `path` is no longer the recording being
+    /// read: gone, another inode, shorter than what was read, or with another
+    /// header (a recorder that truncated and rewrote it). At most every 50 ms:
+    /// a reader catching up polls in a tight loop.
+    private func checkIdentity() {
+        let now = Self.monotonicNanoseconds()
+        guard now &- lastIdentityCheck >= 50_000_000, let identity, let reader else { return }
+        lastIdentityCheck = now
+        var information = stat()
+        guard stat(path, &information) == 0 else {
+            startOver()
+            removed = true
+            return
+        }
+        let replaced = UInt64(information.st_dev) != identity.device || UInt64(information.st_ino) != identity.inode
+        let shortened = Int(information.st_size) < reader.bytesRead
+        if replaced || shortened || Self.firstBytes(of: path, count: identity.header.count) != identity.header {
+            startOver()
+        }
+    }
+
+    /// Forgets the recording read so far: the next poll opens the file anew.
+    private func startOver() {
+        reader = nil
+        identity = nil
+        incompleteHeader = nil
+        builder = TraceModelBuilder(options: options)
+        formatter = ReplayFormatter(filter: eventFilter, style: .plain, importer: builder)
+        openActions = [:]
+        recentActions = []
+        recentEvents = []
+        eventLinesMade = 0
+        eventsRead = 0
+        eventsLeftInBatch = 0
+        textWindow = 0
+        generation += 1
+        status = .waiting("waiting for \(path) to appear")
+    }
+
+    /// The first `count` bytes of the file at `path` (fewer if it is shorter; none if it cannot be read).
+    private static func firstBytes(of path: String, count: Int) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
+        return Array(bytes.prefix(max(0, got)))
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// True once the file has held the same incomplete header for `headerPatience`.

@@ -145,11 +145,14 @@
   }
 
   // The graph: SVG from the server (Graphviz's layout), parsed as XML and
-  // stripped of anything active, then navigated by its viewBox.
+  // stripped of anything active, then navigated by its viewBox. Only the static shapes, text and
+  // gradients Graphviz draws are kept: any other element (a script, SMIL animation such as <set> or
+  // <animate>, which can rewrite an href or an event attribute, foreign content) goes with all it holds.
+  const svgElements = new Set(["svg", "g", "title", "desc", "text", "tspan", "polygon", "polyline", "path", "ellipse",
+                               "circle", "line", "rect", "defs", "linearGradient", "radialGradient", "stop", "a"]);
   function sanitize(svg) {
-    // Scripts, embedded documents and SMIL animation (which can rewrite an href or an event attribute).
-    for (const bad of svg.querySelectorAll("script, foreignObject, iframe, object, embed, set, animate, animateMotion, animateTransform, discard, handler, listener")) bad.remove();
-    for (const node of svg.querySelectorAll("*")) {
+    for (const node of Array.from(svg.querySelectorAll("*"))) {
+      if (!svgElements.has(node.localName)) { node.remove(); continue; }
       for (const attribute of Array.from(node.attributes)) {
         const name = attribute.name.toLowerCase();
         const value = attribute.value.trim().toLowerCase();

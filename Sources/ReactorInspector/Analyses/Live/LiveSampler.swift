@@ -9,6 +9,8 @@ public struct LiveSampler: Sendable {
     private var previousRuns: [String: RunStats] = [:]
     private var previousEvents = 0
     private var sampled = false
+    /// The ``LiveTrace/generation`` sampled: another recording starts the rates over.
+    private var generation = 0
 
     /// A sampler listing `top` computations and `recent` actions and issues.
     public init(top: Int = 10, recent: Int = 8) {
@@ -22,6 +24,12 @@ public struct LiveSampler: Sendable {
     /// whole trace.
     public mutating func snapshot(of trace: LiveTrace, model: TraceModel,
                                   elapsedNanoseconds: UInt64? = nil) -> LiveSnapshot {
+        if trace.generation != generation {
+            generation = trace.generation
+            previousRuns = [:]
+            previousEvents = 0
+            sampled = false
+        }
         let whole = model.eventCount > 0 ? model.durationNanoseconds : 0
         let interval = sampled ? (elapsedNanoseconds ?? whole) : whole
         let seconds = interval > 0 ? Double(interval) / 1e9 : 0
