@@ -14,8 +14,8 @@ final class TraceTableWriter: ImportedEventVisitor {
     private let changes: SQLiteStatement
     private let values: SQLiteStatement
     private let issues: SQLiteStatement
-    /// Per thread, the arguments of the actions open on it, innermost last.
-    private var openArguments: [[String]] = []
+    /// Per thread index (those the trace holds): the arguments of its open actions.
+    private var openArguments: [Int: [String]] = [:]
     /// Action names by the importer's position (a name is built once).
     private var actionNames: [String?] = []
     /// The first write error; the pass goes on, the import then fails with it.
@@ -79,10 +79,9 @@ final class TraceTableWriter: ImportedEventVisitor {
             runs.bind(9, actionName(event.rootAction, importer))
             insert(runs)
         case .actionBegan(_, _, let arguments):
-            while openArguments.count <= thread { openArguments.append([]) }
-            openArguments[thread].append(importer.string(arguments))
+            openArguments[thread, default: []].append(importer.string(arguments))
         case .actionEnded:
-            let arguments = thread < openArguments.count ? openArguments[thread].popLast() : nil
+            let arguments = openArguments[thread]?.popLast()
             guard let slice = event.slice else { return }
             actions.bind(2, thread)
             actions.bind(3, event.depth)

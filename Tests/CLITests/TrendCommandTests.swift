@@ -12,8 +12,11 @@ import Testing
         for number in 1...6 {
             let folder = root.appendingPathComponent("c\(number)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // Labelled as CI labels them (REACTOR_TRACE_COMMIT, REACTOR_TRACE_SCENARIO): the
+            // recording's metadata names its commit and scenario, as its folder and file do.
             let recorder = try TraceRecorder(path: folder.appendingPathComponent("screen.trace").path,
-                                             options: TraceRecorder.Options(values: .described(maxLength: 100)))
+                                             options: TraceRecorder.Options(values: .described(maxLength: 100),
+                                                                            metadata: ["commit": "c\(number)", "scenario": "screen"]))
             let store: UInt64 = 1, items: UInt64 = 2, list: UInt64 = 3
             recorder.nodeCreated(store, kind: .store, name: "Screen", parent: 0)
             recorder.nodeCreated(items, kind: .reactiveValue, name: "Screen.items", parent: store)

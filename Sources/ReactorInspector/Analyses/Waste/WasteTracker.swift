@@ -47,8 +47,9 @@ final class WasteTracker {
 
     private var reads: [Int32: Reads] = [:]
     private(set) var tallies: [Int32: Tally] = [:]
-    /// Per thread index: the computed whose run ended last, awaiting its change.
-    private var endedComputeds: [EndedComputed?] = []
+    /// Per thread index: the computed whose run ended last, awaiting its change
+    /// (keyed by the indexes a trace holds: a hostile index costs one entry).
+    private var endedComputeds: [Int: EndedComputed] = [:]
 
     /// What a recorded description cannot tell apart: a secret, or a description cut at the limit.
     static func isComparable(_ value: String) -> Bool {
@@ -57,7 +58,7 @@ final class WasteTracker {
 
     func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
         let thread = Int(event.thread)
-        if thread < endedComputeds.count, let ended = endedComputeds[thread] {
+        if let ended = endedComputeds[thread] {
             // The new value's event comes between the run's end and its change.
             if case .value = event.record, event.node == ended.node {
             } else {
@@ -130,7 +131,6 @@ final class WasteTracker {
         }
         tallies[node] = tally
         if importer.kind(ofNode: node) == .computed {
-            while endedComputeds.count <= thread { endedComputeds.append(nil) }
             endedComputeds[thread] = EndedComputed(node: node, nanoseconds: slice.durationNanoseconds)
         }
     }
@@ -139,7 +139,7 @@ final class WasteTracker {
     /// still awaiting its change made none (the pass itself may go on).
     var finishedTallies: [Int32: Tally] {
         var finished = tallies
-        for case let ended? in endedComputeds {
+        for ended in endedComputeds.values {
             finished[ended.node, default: Tally()].equalResults += 1
             finished[ended.node, default: Tally()].equalResultNanoseconds &+= ended.nanoseconds
         }
