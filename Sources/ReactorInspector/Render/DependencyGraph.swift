@@ -222,38 +222,51 @@ extension DependencyGraph {
                 nodes[index].heat = Double(nodes[index].changes)
             }
         }
-        var edgePosition: [String: Int] = [:]
-        var edges: [Edge] = []
-        func add(_ from: Int, _ to: Int, nesting: Bool, invalidations: Int, depends: Int) {
-            let id = "\(from)>\(to)>\(nesting)"
-            if let existing = edgePosition[id] {
-                edges[existing].invalidations += invalidations
-                edges[existing].depends += depends
-            } else {
-                edgePosition[id] = edges.count
-                edges.append(Edge(from: nodes[from].key, to: nodes[to].key, isNesting: nesting,
-                                  invalidations: invalidations, depends: depends))
-            }
-        }
+        var links: [Link] = []
         for edge in model.edges {
             if let snapshot, !snapshot.edges.contains(edge.key) { continue }
             guard let from = nodeOf[edge.dependency], let to = nodeOf[edge.computation], from != to else { continue }
-            add(from, to, nesting: false, invalidations: edge.invalidations, depends: edge.depends)
+            links.append(Link(from: from, to: to, isNesting: false, invalidations: edge.invalidations, depends: edge.depends))
         }
         for node in model.nodes where node.isComputation && node.parent != 0 {
             guard let child = nodeOf[node.id], let parent = nodeOf[node.parent], child != parent else { continue }
-            add(parent, child, nesting: true, invalidations: node.invalidations.byParent, depends: 0)
+            links.append(Link(from: parent, to: child, isNesting: true, invalidations: node.invalidations.byParent, depends: 0))
+        }
+        return assembled(nodes, links: links)
+    }
+
+    /// An edge between node positions, before edges of one direction and kind are merged.
+    struct Link {
+        let from: Int
+        let to: Int
+        let isNesting: Bool
+        let invalidations: Int
+        let depends: Int
+    }
+
+    /// `nodes` with `links` merged into one edge per pair, direction and kind (counts
+    /// summed, first appearance first), and the adjacency the selections walk.
+    static func assembled(_ nodes: [Node], links: [Link]) -> Full {
+        var position: [String: Int] = [:]
+        var edges: [Edge] = []
+        var pairs: [(from: Int, to: Int)] = []
+        for link in links {
+            let id = "\(link.from)>\(link.to)>\(link.isNesting)"
+            if let existing = position[id] {
+                edges[existing].invalidations += link.invalidations
+                edges[existing].depends += link.depends
+            } else {
+                position[id] = edges.count
+                edges.append(Edge(from: nodes[link.from].key, to: nodes[link.to].key, isNesting: link.isNesting,
+                                  invalidations: link.invalidations, depends: link.depends))
+                pairs.append((link.from, link.to))
+            }
         }
         var adjacency = [[(node: Int, weight: Int)]](repeating: [], count: nodes.count)
-        var pairs: [(from: Int, to: Int)] = []
-        pairs.reserveCapacity(edges.count)
-        let index = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1.key, $0) })
-        for edge in edges {
-            let from = index[edge.from]!, to = index[edge.to]!
+        for (edge, pair) in zip(edges, pairs) {
             let weight = edge.invalidations + edge.depends
-            adjacency[from].append((to, weight))
-            adjacency[to].append((from, weight))
-            pairs.append((from, to))
+            adjacency[pair.from].append((pair.to, weight))
+            adjacency[pair.to].append((pair.from, weight))
         }
         return Full(nodes: nodes, edges: edges, adjacency: adjacency, pairs: pairs)
     }
@@ -368,7 +381,6 @@ extension DependencyGraph {
             members[layer[node], default: []].append(node)
         }
         members = members.filter { $0.value.count > 1 }
-        var target = Array(full.nodes.indices)
         var nodes: [Node] = []
         var position = [Int](repeating: -1, count: full.nodes.count)
         for node in full.nodes.indices where members[layer[node]] == nil || !full.nodes[node].isComputation {
@@ -393,35 +405,17 @@ extension DependencyGraph {
             for member in group { position[member] = nodes.count }
             nodes.append(node)
         }
-        // A name taken by a layer node is the layer's: the node is told apart by kind.
+        // A layer whose key a node of the graph already has is told apart by a suffix.
         let taken = Set(nodes.filter { $0.layer == nil }.map(\.key))
         for index in nodes.indices where nodes[index].layer != nil && taken.contains(nodes[index].key) {
             nodes[index].key += " [layer]"
         }
-        for node in full.nodes.indices { target[node] = position[node] }
-        var edges: [Edge] = []
-        var pairs: [(from: Int, to: Int)] = []
-        var seen: [String: Int] = [:]
-        for (edge, pair) in zip(full.edges, full.pairs) {
-            let from = target[pair.from], to = target[pair.to]
-            guard from != to else { continue }
-            let id = "\(from)>\(to)>\(edge.isNesting)"
-            if let existing = seen[id] {
-                edges[existing].invalidations += edge.invalidations
-                edges[existing].depends += edge.depends
-            } else {
-                seen[id] = edges.count
-                edges.append(Edge(from: nodes[from].key, to: nodes[to].key, isNesting: edge.isNesting,
-                                  invalidations: edge.invalidations, depends: edge.depends))
-                pairs.append((from, to))
-            }
+        let links = zip(full.edges, full.pairs).compactMap { edge, pair -> Link? in
+            let from = position[pair.from], to = position[pair.to]
+            return from == to ? nil : Link(from: from, to: to, isNesting: edge.isNesting,
+                                           invalidations: edge.invalidations, depends: edge.depends)
         }
-        var adjacency = [[(node: Int, weight: Int)]](repeating: [], count: nodes.count)
-        for (edge, pair) in zip(edges, pairs) {
-            adjacency[pair.from].append((pair.to, edge.invalidations + edge.depends))
-            adjacency[pair.to].append((pair.from, edge.invalidations + edge.depends))
-        }
-        return Full(nodes: nodes, edges: edges, adjacency: adjacency, pairs: pairs)
+        return assembled(nodes, links: links)
     }
 
     private static func suggestions(for name: String, in nodes: [Node]) -> [String] {
