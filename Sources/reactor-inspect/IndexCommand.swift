@@ -38,7 +38,7 @@ struct IndexCommand: ParsableCommand {
         let size = index.encoded().count
         let share = index.identity.size == 0 ? 0 : Double(size) * 100 / Double(index.identity.size)
         Terminal.print("\(TerminalEscaping.escape(TraceIndex.path(forTrace: path))): \(index.batches.count) chunks of "
-                       + "\(report.events) events, \(size) bytes (\(String(format: "%.2f", share))% of the trace)\n")
+                       + "\(report.events) events\(index.keepsModel ? " and the whole trace's model" : ""), \(size) bytes (\(String(format: "%.2f", share))% of the trace)\n")
         try report.finish()
     }
 }

@@ -71,8 +71,63 @@ import Testing
             bytes.appendLittleEndian(UInt16(0))
             bytes.appendLittleEndian(UInt32(body.count))
             bytes.appendLittleEndian(CRC32.checksum(body))
+            bytes.appendLittleEndian(IndexKey.current?.tag(body) ?? 0)
             _ = try? TraceIndex.decode(bytes + body)
         }
+    }
+
+    /// The kept model reads back as the pass built it, field for field.
+    @Test func theKeptModelReadsBackAsBuilt() throws {
+        let path = try Self.trace("model")
+        let index = try Self.built(path)
+        let kept = try #require(index.model).model
+        let (passed, _) = try TraceFile.model(path: path)
+        #expect(IndexedModel(passed) == IndexedModel(kept))
+        let read = try #require(try TraceIndex.decode(index.encoded()).model).model
+        #expect(IndexedModel(read) == IndexedModel(passed))
+        #expect(read.nodes.map(\.name) == passed.nodes.map(\.name))
+        #expect(read.nodes.map(\.runs) == passed.nodes.map(\.runs))
+        #expect(read.actions == passed.actions)
+        #expect(read.edges == passed.edges && read.finalEdges == passed.finalEdges)
+    }
+
+    /// A model changed under a fitting CRC is refused unless tagged with this user's key;
+    /// model sections of random bytes under a fitting CRC and tag give an error or an index, never a trap.
+    @Test func aForgedModelIsRefusedByItsTag() throws {
+        var index = try Self.built(try Self.trace("forged", count: 30))
+        var model = try #require(index.model).model
+        model.nodes[0].runs.runs += 1
+        index.model = IndexedModel(model)
+        var bytes = index.encoded()
+        #expect(try TraceIndex.decode(bytes).model?.model.nodes[0].runs.runs == model.nodes[0].runs.runs)
+        let body = Array(bytes[TraceIndex.prefixLength...])
+        let otherTag = SipHash24(key: (1, 2)).tag(body)
+        for offset in 0..<8 { bytes[20 + offset] = UInt8(truncatingIfNeeded: otherTag >> UInt64(8 * offset)) }
+        #expect(throws: TraceIndexError.untrusted) { try TraceIndex.decode(bytes) }
+
+        let honest = try Self.built(try Self.trace("fuzz", count: 30)).encoded()
+        let modelStart = honest.count - (try #require(index.model).bytes.count)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            var body = Array(honest[TraceIndex.prefixLength...])
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let position = Int.random(in: (modelStart - TraceIndex.prefixLength)..<body.count, using: &generator)
+                body[position] = UInt8.random(in: 0...255, using: &generator)
+            }
+            var bytes = Array(honest[0..<TraceIndex.prefixLength - 8])
+            bytes.replaceSubrange(16..<20, with: [0, 0, 0, 0])
+            let checksum = CRC32.checksum(body)
+            for offset in 0..<4 { bytes[16 + offset] = UInt8(truncatingIfNeeded: checksum >> UInt32(8 * offset)) }
+            bytes.appendLittleEndian(IndexKey.current?.tag(body) ?? 0)
+            _ = try? TraceIndex.decode(bytes + body)
+        }
+    }
+
+    /// SipHash-2-4's reference vector (key 00…0f, message 00…0e).
+    @Test func theTagIsSipHash24() {
+        let hash = SipHash24(key: (0x0706_0504_0302_0100, 0x0F0E_0D0C_0B0A_0908))
+        #expect(hash.tag(Array(0..<15)) == 0xA129_CA61_49BE_45E5)
+        #expect(hash.tag([]) == 0x726F_DB47_DD0E_0E31)
     }
 
     /// A moment read with the index, stopping early, is the model of a whole pass.
