@@ -123,6 +123,25 @@ import Testing
         }
     }
 
+    /// A model larger than a reader accepts beside its trace is left out, so the
+    /// index written reads back (with its table) instead of being rebuilt on every question.
+    @Test func aModelTooLargeForItsTraceIsLeftOut() throws {
+        let path = try Self.trace("large", count: 5)
+        var index = try Self.built(path)
+        let kept = try #require(index.model).model
+        let names = String(repeating: "n", count: 1_000)
+        let nodes = (0..<2_000).map { TraceNode(id: UInt64($0 + 1), kind: .computed, givenName: "\(names)\($0)") }
+        index.model = IndexedModel(TraceModel(nodes: nodes, edges: [], finalEdges: [], snapshot: nil, actions: [],
+                                              eventCount: kept.eventCount, eventsByKind: [:], firstTimestamp: 0,
+                                              lastTimestamp: 0, threadCount: 1, flushes: FlushStats(), issueCounts: [:],
+                                              issues: [], explanations: [:], unfinishedRuns: 0))
+        #expect(UInt64(index.encoded().count) > TraceIndex.sizeLimit(forTrace: index.identity.size))
+        try index.write(forTrace: path)
+        let read = try #require(try TraceIndex.load(forTrace: path))
+        #expect(!read.keepsModel)
+        #expect(read.batches == index.batches)
+    }
+
     /// SipHash-2-4's reference vector (key 00…0f, message 00…0e).
     @Test func theTagIsSipHash24() {
         let hash = SipHash24(key: (0x0706_0504_0302_0100, 0x0F0E_0D0C_0B0A_0908))

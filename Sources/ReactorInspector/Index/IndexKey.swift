@@ -35,6 +35,7 @@ enum IndexKey {
         var bytes: [UInt8] = []
         for _ in 0..<16 { bytes.append(UInt8.random(in: .min ... .max, using: &random)) }
         let temporary = "\(path).\(getpid()).tmp"
+        unlink(temporary)   // left by a process of the same id that died between open and unlink
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return nil }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, 16) }

@@ -175,16 +175,28 @@ extension RunStats {
 }
 
 extension DurationHistogram {
+    /// Sparse: the buckets' length, then each bucket in use as (gap from the previous one, count).
     func encode(to fields: inout IndexFieldWriter) {
         fields.put(counts.count)
-        for bucket in counts { fields.put(UInt64(bucket)) }
+        fields.put(counts.lazy.filter { $0 > 0 }.count)
+        var previous = -1
+        for (bucket, bucketCount) in counts.enumerated() where bucketCount > 0 {
+            fields.put(bucket - previous - 1)
+            fields.put(UInt64(bucketCount))
+            previous = bucket
+        }
         fields.put(count); fields.put(sum); fields.put(minimum); fields.put(maximum)
     }
 
     static func decode(from fields: inout IndexFieldReader) throws(TraceIndexError) -> DurationHistogram {
-        var counts: [UInt32] = []
-        for _ in 0..<(try fields.elements(eachAtLeast: 1)) {
-            counts.append(UInt32(try fields.count(atMost: UInt64(UInt32.max))))
+        let length = try fields.count(atMost: UInt64(bucket(of: .max) + 1))
+        var counts = [UInt32](repeating: 0, count: length)
+        var next = 0
+        for _ in 0..<(try fields.count(atMost: UInt64(length))) {
+            let bucket = next + (try fields.count(atMost: UInt64(length)))
+            guard bucket < length else { throw .damaged("a histogram bucket out of range") }
+            counts[bucket] = UInt32(try fields.count(atMost: UInt64(UInt32.max)))
+            next = bucket + 1
         }
         let count = try fields.int(), sum = try fields.next(), minimum = try fields.next(), maximum = try fields.next()
         guard let histogram = DurationHistogram(counts: counts, count: count, sum: sum, minimum: minimum,
