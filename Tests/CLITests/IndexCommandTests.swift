@@ -51,7 +51,8 @@ import Testing
         let (model, _) = try TraceFile.model(path: path)
         var commands = [["hot", path], ["hot", path, "--json", "--top", "1000"], ["summary", path],
                         ["summary", path, "--json"], ["graph", path, "--format", "dot", "-o", "-"],
-                        ["graph", path, "--top", "5", "--format", "json", "-o", "-"]]
+                        ["graph", path, "--top", "5", "--format", "json", "-o", "-"],
+                        ["export", path, "--format", "otlp", "-o", "-"]]
         if let busiest = model.nodes.filter(\.isComputation).max(by: { ($0.runs.runs, $1.name) < ($1.runs.runs, $0.name) }) {
             commands.append(["why", path, busiest.name])
         }
