@@ -3,6 +3,7 @@ import Foundation
 import ReactorInspector
 import ReactorTraceFormat
 import Testing
+import TraceForgery
 
 /// The index beside a trace (TRACE.rindex) changes how much of the trace a
 /// question reads, never its answer: every command that uses it prints the
@@ -198,8 +199,7 @@ import Testing
         var bytes = [UInt8](bytes)
         #expect(bytes.count > 28)
         bytes[bytes.count - 1] ^= 1
-        let checksum = CRC32.checksum(Array(bytes[28...]))
-        for offset in 0..<4 { bytes[16 + offset] = UInt8(truncatingIfNeeded: checksum >> UInt32(8 * offset)) }
+        TraceBytes.setUInt32(&bytes, at: 16, CRC32.checksum(Array(bytes[28...])))
         return Data(bytes)
     }
 

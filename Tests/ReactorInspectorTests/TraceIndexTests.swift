@@ -66,14 +66,19 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             let body = (0..<Int.random(in: 0..<64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            var bytes = TraceIndex.magic
-            bytes.appendLittleEndian(TraceIndex.version)
-            bytes.appendLittleEndian(UInt16(0))
-            bytes.appendLittleEndian(UInt32(body.count))
-            bytes.appendLittleEndian(CRC32.checksum(body))
-            bytes.appendLittleEndian(IndexKey.current?.tag(body) ?? 0)
-            _ = try? TraceIndex.decode(bytes + body)
+            _ = try? TraceIndex.decode(Self.sealed(body))
         }
+    }
+
+    /// An index file of `body` under a CRC that fits and `tag` (by default this user's).
+    static func sealed(_ body: [UInt8], tag: UInt64? = nil) -> [UInt8] {
+        var bytes = TraceIndex.magic
+        bytes.appendLittleEndian(TraceIndex.version)
+        bytes.appendLittleEndian(UInt16(0))
+        bytes.appendLittleEndian(UInt32(body.count))
+        bytes.appendLittleEndian(CRC32.checksum(body))
+        bytes.appendLittleEndian(tag ?? IndexKey.current?.tag(body) ?? 0)
+        return bytes + body
     }
 
     /// The kept model reads back as the pass built it, field for field.
@@ -98,12 +103,12 @@ import Testing
         var model = try #require(index.model).model
         model.nodes[0].runs.runs += 1
         index.model = IndexedModel(model)
-        var bytes = index.encoded()
+        let bytes = index.encoded()
         #expect(try TraceIndex.decode(bytes).model?.model.nodes[0].runs.runs == model.nodes[0].runs.runs)
         let body = Array(bytes[TraceIndex.prefixLength...])
-        let otherTag = SipHash24(key: (1, 2)).tag(body)
-        for offset in 0..<8 { bytes[20 + offset] = UInt8(truncatingIfNeeded: otherTag >> UInt64(8 * offset)) }
-        #expect(throws: TraceIndexError.untrusted) { try TraceIndex.decode(bytes) }
+        #expect(throws: TraceIndexError.untrusted) {
+            try TraceIndex.decode(Self.sealed(body, tag: SipHash24(key: (1, 2)).tag(body)))
+        }
 
         let honest = try Self.built(try Self.trace("fuzz", count: 30)).encoded()
         let modelStart = honest.count - (try #require(index.model).bytes.count)
@@ -114,12 +119,7 @@ import Testing
                 let position = Int.random(in: (modelStart - TraceIndex.prefixLength)..<body.count, using: &generator)
                 body[position] = UInt8.random(in: 0...255, using: &generator)
             }
-            var bytes = Array(honest[0..<TraceIndex.prefixLength - 8])
-            bytes.replaceSubrange(16..<20, with: [0, 0, 0, 0])
-            let checksum = CRC32.checksum(body)
-            for offset in 0..<4 { bytes[16 + offset] = UInt8(truncatingIfNeeded: checksum >> UInt32(8 * offset)) }
-            bytes.appendLittleEndian(IndexKey.current?.tag(body) ?? 0)
-            _ = try? TraceIndex.decode(bytes + body)
+            _ = try? TraceIndex.decode(Self.sealed(body))
         }
     }
 
