@@ -65,7 +65,7 @@ read -r hot_s hot_k <<< "$(measure hot "$trace" --no-index)"
 row '`hot` (one pass)' "$hot_s" "$hot_k" ""
 rm -f "$trace.rindex"
 read -r index_s index_k <<< "$(measure index "$trace")"
-row '`index` (build it)' "$index_s" "$index_k" "$(awk -v a="$index_s" -v b="$hot_s" 'BEGIN { printf "%.2f× a \`hot\` pass", a / b }')"
+row '`index` (build it)' "$index_s" "$index_k" "$(awk -v a="$index_s" -v b="$hot_s" 'BEGIN { printf "%.2f× a `hot` pass", a / b }')"
 index_bytes=$(stat -c %s "$trace.rindex")
 # Questions about the whole trace: the plain model the index keeps, and `why` (by a pass either way).
 for command in "hot --top 10" "summary --json" "graph --top 5 --format dot -o /dev/null" "why effect47"; do
