@@ -165,7 +165,10 @@ public final class TraceDatabase {
             throw TraceSQLError("the traces table is damaged")
         }
         let builder = TraceModelBuilder()
+        // The rows go in on the writer's thread while this one decodes: the
+        // connection is that thread's until `finish()` (or `cancel()`) returns.
         var writer = try TraceTableWriter(connection: connection, traceID: traceID)
+        defer { writer.cancel() }
         let report = try read { batch in builder.consume(batch, visiting: &writer) }
         try writer.finish()
         try insertActionNames(builder, upTo: writer.lastActionPosition, traceID: traceID)
