@@ -106,9 +106,15 @@ public final class TraceDatabase {
             if tables.value(0) == .integer(0) {
                 try connection.execute(Self.schema + "PRAGMA user_version = \(Self.schemaVersion);")
             } else if version.value(0) != .integer(Self.schemaVersion) {
-                throw TraceSQLError(version.value(0) == .integer(0)
+                // The first schema set no version; its run_slices held the trace's label.
+                let earlier = try connection.prepare("""
+                    SELECT count(*) FROM pragma_table_info('run_slices') WHERE name = 'trace'
+                    """)
+                _ = try earlier.step()
+                let version = earlier.value(0) == .integer(1) ? "1" : version.value(0).text
+                throw TraceSQLError(version == "0"
                     ? "it holds other tables than reactor-inspect's (give a new file)"
-                    : "it holds reactor-inspect's tables of another version (schema \(version.value(0).text), this one reads \(Self.schemaVersion)): import the traces into a new file")
+                    : "it holds reactor-inspect's tables of another version (schema \(version), this one reads \(Self.schemaVersion)): import the traces into a new file")
             }
         } catch {
             rollback()

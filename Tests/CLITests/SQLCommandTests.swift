@@ -197,9 +197,13 @@ import Testing
     @Test func aDatabaseOfOtherTablesOrAnotherVersionIsRefusedAndKept() throws {
         let counter = try SampleTrace.counter.get().path
         let folder = try CICommand.temporaryDirectory()
-        for (name, sql) in [("foreign", "CREATE TABLE mine(x); INSERT INTO mine VALUES (42);"),
-                            ("older", "CREATE TABLE traces(trace TEXT PRIMARY KEY); INSERT INTO traces VALUES ('a');"),
-                            ("newer", "PRAGMA user_version = 99; CREATE TABLE traces(trace TEXT); INSERT INTO traces VALUES ('a');")] {
+        for (name, sql, says) in [
+            ("foreign", "CREATE TABLE mine(x); INSERT INTO mine VALUES (42);", "other tables"),
+            ("first", "CREATE TABLE traces(trace TEXT PRIMARY KEY); CREATE TABLE run_slices(trace TEXT, node INTEGER);",
+             "schema 1"),
+            ("newer", "PRAGMA user_version = 99; CREATE TABLE traces(trace TEXT); INSERT INTO traces VALUES ('a');",
+             "schema 99"),
+        ] {
             let db = folder.appendingPathComponent("sql-\(name)-\(UUID().uuidString).db").path
             defer { try? FileManager.default.removeItem(atPath: db) }
             try Self.makeDatabase(db, sql)
@@ -208,6 +212,7 @@ import Testing
                 let result = try BuiltProducts.run("reactor-inspect", arguments)
                 #expect(result.status == 2, "\(name): \(arguments)")
                 #expect(result.stderrLines.count == 1, "\(name): \(result.stderr)")
+                #expect(result.stderr.contains(says), "\(name): \(result.stderr)")
                 #expect(result.stdout.isEmpty)
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "\(name)")
