@@ -56,6 +56,18 @@ final class TableInsertThread: @unchecked Sendable {
         if let failed { throw failed }
     }
 
+    /// Drops the blocks still waiting and waits until the thread has ended
+    /// (the import failed: what it would insert is rolled back).
+    func cancel() {
+        condition.withLock {
+            queue.removeAll()
+            head = 0
+            closed = true
+            condition.broadcast()
+            while running { condition.wait() }
+        }
+    }
+
     private func run() {
         while let block = next() {
             do {

@@ -61,7 +61,7 @@ final class TraceTableWriter: ImportedEventVisitor {
     }
 
     deinit {
-        try? inserts.finish()
+        inserts.cancel()
     }
 
     /// Inserts the rows still pending and waits until every row is in; the
@@ -70,25 +70,13 @@ final class TraceTableWriter: ImportedEventVisitor {
         for block in [runs, actions, flushes, invalidations, changes, values, issues] where block.count > 0 {
             inserts.send(block)
         }
-        for index in 0..<7 { clear(index) }
         try inserts.finish()
     }
 
-    /// Stops the inserts without waiting for a result (the import failed).
+    /// Ends the inserts' thread, dropping the rows not yet in (the import
+    /// failed); after ``finish()`` it does nothing.
     func cancel() {
-        try? inserts.finish()
-    }
-
-    private func clear(_ table: Int) {
-        switch table {
-        case 0: runs = runs.emptied()
-        case 1: actions = actions.emptied()
-        case 2: flushes = flushes.emptied()
-        case 3: invalidations = invalidations.emptied()
-        case 4: changes = changes.emptied()
-        case 5: values = values.emptied()
-        default: issues = issues.emptied()
-        }
+        inserts.cancel()
     }
 
     @inline(__always)
@@ -127,7 +115,7 @@ final class TraceTableWriter: ImportedEventVisitor {
             runs.set(7, slice.firstRun)
             setAction(&runs, 8, event.rootAction)
             endRow(&runs)
-            let key = Int64(event.node) << 32 | Int64(event.rootAction + 1)
+            let key = Int64(event.node) << 32 | (Int64(event.rootAction) + 1)
             runsByRootAction[key, default: (0, 0)].runs += 1
             if !slice.firstRun { runsByRootAction[key, default: (0, 0)].reruns += 1 }
         case .actionBegan(_, _, let arguments):
