@@ -59,7 +59,7 @@ struct MCPTool: Sendable {
         MCPTool(name: "check", description: "Check the trace against a performance budget file (check --json); an exceeded budget is an error result with the report.",
                 parameters: [.option("budget", .string, "the budget JSON file (docs/BUDGETS.md)", required: true)],
                 answeringStatuses: [0, 1]),
-        MCPTool(name: "sql", description: "Answer one read-only SQL query over the trace imported into SQLite (sql --json: an array of rows); tables in docs/SQL.md (runs, nodes, invalidations, actions, flushes…).",
+        MCPTool(name: "sql", description: "Answer one read-only SQL query over the trace imported into SQLite (sql --json: an array of rows); tables in docs/SQL.md (node_stats, node_actions, action_stats per name; runs, invalidations, actions, flushes… per event).",
                 parameters: [.argument("query", "one SELECT statement"),
                              .option("db", .string, "keep the database in this file")]),
         MCPTool(name: "graph", description: "The dependency graph as Graphviz DOT text (graph --format dot).",

@@ -2,7 +2,7 @@ import ReactorInspector
 
 extension TraceDatabase {
     /// The recordings the database holds, for `trend`: reruns and rerun time
-    /// per computation from the runs table (unneeded reruns are not stored: nil).
+    /// per computation from `node_stats` (unneeded reruns are not stored: nil).
     /// Commit and scenario are the metadata's, else the trace path's folder and file name.
     public func trendRecordings() throws(TraceSQLError) -> [TrendRecording] {
         let traces = try connection.prepare("""
@@ -17,8 +17,7 @@ extension TraceDatabase {
             var recordedAt: UInt64 = 0
             if case let .integer(value) = traces.value(4) { recordedAt = UInt64(bitPattern: value) }
             let runs = try connection.prepare("""
-                SELECT name, sum(NOT first_run), sum(CASE WHEN first_run THEN 0 ELSE duration_ns END)
-                FROM runs WHERE trace = ?1 GROUP BY name
+                SELECT name, sum(reruns), sum(rerun_ns) FROM node_stats WHERE trace = ?1 AND runs > 0 GROUP BY name
                 """)
             runs.bind(1, label)
             var computations: [String: TrendRecording.Figures] = [:]

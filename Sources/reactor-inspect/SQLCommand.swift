@@ -9,18 +9,19 @@ struct SQLCommand: ParsableCommand {
         commandName: "sql",
         abstract: "Answer a read-only SQL query over one or more traces imported into SQLite.",
         discussion: """
-            The tables (docs/SQL.md): traces, nodes, runs (a view of run_slices with names),
-            dependencies, invalidations, changes, node_values, actions, flushes, issues. Every
-            row has a trace column: the trace's file name. --db FILE keeps the database, and
-            adds the traces given to the ones it holds; with --db and no trace the query
-            reads what the database holds. The query may only read; a bad query is one line
-            on stderr, exit status 2, and leaves the database as it was.
+            The tables (docs/SQL.md): per-name figures computed at import (node_stats,
+            node_actions, action_stats: fast on any trace), traces, nodes, dependencies, and one
+            row per event (the views runs, invalidations, changes, node_values, actions, flushes,
+            issues). Every view has a trace column: the trace's file name. --db FILE keeps the
+            database, and adds the traces given to the ones it holds; with --db and no trace the
+            query reads what the database holds. The query may only read; a bad query is one
+            line on stderr, exit status 2, and leaves the database as it was.
 
             Examples:
               reactor-inspect sql out/todos.trace \\
-                "SELECT name, count(*) AS reruns FROM runs WHERE NOT first_run GROUP BY name"
+                "SELECT name, reruns, p99_ns FROM node_stats ORDER BY reruns DESC"
               reactor-inspect sql base.trace head.trace --db out/traces.db --csv \\
-                "SELECT trace, sum(duration_ns) FROM runs GROUP BY trace"
+                "SELECT trace, name, reruns FROM node_stats ORDER BY name, trace"
             """ + MetricsHelp.pointer
     )
 

@@ -1,4 +1,5 @@
 import BuiltProducts
+import CSQLite
 import Foundation
 import Testing
 
@@ -38,6 +39,21 @@ import Testing
             #expect(row["longest"] as? Int == entry["maxNanoseconds"] as? Int, "\(sample): \(key) max")
         }
         #expect(byKey.count == hot.filter { $0["runs"] as? Int != 0 }.count)
+        // node_stats holds hot's figures per name and kind, percentiles included.
+        let stats = try Self.rows(trace.path, """
+            SELECT name, kind, instances, runs, reruns, total_ns, self_ns, p50_ns, p99_ns, max_ns, invalidations FROM node_stats
+            """)
+        #expect(stats.count == hot.count, "\(sample): node_stats rows")
+        for entry in hot {
+            let row = try #require(stats.first { $0["name"] as? String == entry["name"] as? String
+                && $0["kind"] as? String == entry["kind"] as? String }, "\(sample): \(entry["name"] ?? "") not in node_stats")
+            for (column, key) in [("instances", "instances"), ("runs", "runs"), ("reruns", "reruns"),
+                                  ("total_ns", "totalNanoseconds"), ("self_ns", "selfNanoseconds"),
+                                  ("p50_ns", "p50Nanoseconds"), ("p99_ns", "p99Nanoseconds"), ("max_ns", "maxNanoseconds"),
+                                  ("invalidations", "invalidations")] {
+                #expect(row[column] as? Int == entry[key] as? Int, "\(sample): \(entry["name"] ?? "") \(column)")
+            }
+        }
     }
 
     @Test(arguments: samples)
@@ -71,6 +87,16 @@ import Testing
             #expect(row?["runs"] as? Int ?? 0 == action["runsCaused"] as? Int, "\(sample): \(name) runs caused")
             #expect(row?["reruns"] as? Int ?? 0 == action["rerunsCaused"] as? Int, "\(sample): \(name) reruns caused")
         }
+        // action_stats holds summary's figures per action.
+        let stats = try Self.rows(trace.path, "SELECT name, calls, runs_caused, reruns_caused FROM action_stats")
+        #expect(stats.count == actions.count, "\(sample): action_stats rows")
+        for action in actions {
+            let row = try #require(stats.first { $0["name"] as? String == action["name"] as? String },
+                                   "\(sample): \(action["name"] ?? "") not in action_stats")
+            #expect(row["calls"] as? Int == action["count"] as? Int, "\(sample): \(action["name"] ?? "") calls")
+            #expect(row["runs_caused"] as? Int == action["runsCaused"] as? Int, "\(sample): \(action["name"] ?? "") runs")
+            #expect(row["reruns_caused"] as? Int == action["rerunsCaused"] as? Int, "\(sample): \(action["name"] ?? "") reruns")
+        }
     }
 
     @Test(arguments: samples)
@@ -100,6 +126,18 @@ import Testing
         var sqlByAction: [String: Int] = [:]
         for row in sql { sqlByAction[row["root_action"] as? String ?? ""] = row["reruns"] as? Int }
         #expect(sqlByAction == byAction, "\(sample): \(name)")
+        // node_actions holds the same counts, added up at import.
+        let kind = try #require(hot.first?["kind"] as? String)
+        let stats = try Self.rows(trace.path, """
+            SELECT root_action, runs, reruns FROM node_actions WHERE name = '\(quoted)' AND kind = '\(kind)'
+            """)
+        var statsByAction: [String: Int] = [:]
+        for row in stats {
+            guard let action = row["root_action"] as? String, let reruns = row["reruns"] as? Int, reruns > 0 else { continue }
+            statsByAction[action] = reruns
+        }
+        #expect(statsByAction == byAction, "\(sample): \(name) node_actions")
+        #expect(stats.reduce(0) { $0 + ($1["runs"] as? Int ?? 0) } == hot.first?["runs"] as? Int, "\(sample): \(name) runs")
     }
 
     @Test func severalTracesGoIntoOneKeptDatabaseAndAQueryOnlyReads() throws {
@@ -128,6 +166,58 @@ import Testing
         #expect(csv.stdout.hasPrefix("trace,events\r\ncounter.trace,"))
         let table = try BuiltProducts.inspect("sql", "--db", db, "SELECT count(*) AS traces FROM traces")
         #expect(table.stdout == "traces\n------\n     2\n(1 row)\n")
+    }
+
+    @Test func aTraceImportedAgainReplacesItsRows() throws {
+        let todos = try SampleTrace.todos.get()
+        let db = try CICommand.temporaryDirectory().appendingPathComponent("sql-again-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: db) }
+        let query = """
+            SELECT (SELECT count(*) FROM traces) AS traces, (SELECT count(*) FROM runs) AS runs,
+                   (SELECT count(*) FROM node_stats) AS stats, (SELECT count(*) FROM invalidations) AS invalidations,
+                   (SELECT count(*) FROM node_values) AS node_values, (SELECT count(*) FROM actions) AS actions,
+                   (SELECT count(*) FROM node_actions) AS node_actions, (SELECT count(*) FROM nodes) AS nodes
+            """
+        let once = try #require(try AgreementTests.json("sql", todos.path, "--db", db, "--json", query) as? [[String: Any]])
+        let twice = try #require(try AgreementTests.json("sql", todos.path, "--db", db, "--json", query) as? [[String: Any]])
+        #expect(once.first?["traces"] as? Int == 1)
+        #expect((once.first?["runs"] as? Int ?? 0) > 0)
+        #expect((once.first?["node_values"] as? Int ?? 0) > 0)
+        #expect(NSDictionary(dictionary: once.first ?? [:]) == NSDictionary(dictionary: twice.first ?? [:]))
+    }
+
+    /// Makes a SQLite database at `path` by running `sql` (the test's own, not reactor-inspect's).
+    static func makeDatabase(_ path: String, _ sql: String) throws {
+        var handle: OpaquePointer?
+        try #require(sqlite3_open(path, &handle) == SQLITE_OK)
+        defer { sqlite3_close(handle) }
+        try #require(sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK)
+    }
+
+    @Test func aDatabaseOfOtherTablesOrAnotherVersionIsRefusedAndKept() throws {
+        let counter = try SampleTrace.counter.get().path
+        let folder = try CICommand.temporaryDirectory()
+        for (name, sql, says) in [
+            ("foreign", "CREATE TABLE mine(x); INSERT INTO mine VALUES (42);", "other tables"),
+            ("first", "CREATE TABLE traces(trace TEXT PRIMARY KEY); CREATE TABLE run_slices(trace TEXT, node INTEGER);",
+             "schema 1"),
+            ("newer", "PRAGMA user_version = 99; CREATE TABLE traces(trace TEXT); INSERT INTO traces VALUES ('a');",
+             "schema 99"),
+        ] {
+            let db = folder.appendingPathComponent("sql-\(name)-\(UUID().uuidString).db").path
+            defer { try? FileManager.default.removeItem(atPath: db) }
+            try Self.makeDatabase(db, sql)
+            let before = try Data(contentsOf: URL(fileURLWithPath: db))
+            for arguments in [["sql", counter, "--db", db, "SELECT 1"], ["sql", "--db", db, "SELECT count(*) FROM traces"]] {
+                let result = try BuiltProducts.run("reactor-inspect", arguments)
+                #expect(result.status == 2, "\(name): \(arguments)")
+                #expect(result.stderrLines.count == 1, "\(name): \(result.stderr)")
+                #expect(result.stderr.contains(says), "\(name): \(result.stderr)")
+                #expect(result.stdout.isEmpty)
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "\(name)")
+            #expect(FileManager.default.fileExists(atPath: db))
+        }
     }
 
     @Test func badInputIsOneLineAndLeavesNoDatabase() throws {
