@@ -63,9 +63,13 @@ struct ReplayCommand: ParsableCommand {
         // where they were built: no String per line, no copy.
         // Plain events, a chunk at a time, read in place: no TraceEvent per line either.
         // Nothing after to:TIME is shown: with the index, the trace is read only up to there.
+        // A trace still being recorded may have grown since the lookahead's pass: what it did not read is left out.
+        var left = lookahead?.events ?? .max
         let report = try TraceArgument.reading(trace.path, output: output) { progress throws(TraceFileError) in
             try TraceFile.forEachBatch(path: trace.path, until: replayFilter.to, index: trace.indexUse,
                                        progress: progress) { batch in
+                guard left > 0 else { return }
+                left -= batch.count
                 formatter.withLines(of: batch) { Terminal.write($0) }
             }
         }
