@@ -1,4 +1,5 @@
 import Foundation
+import TraceForgery
 import ReactorCore
 import Testing
 @testable import ReactorTrace
