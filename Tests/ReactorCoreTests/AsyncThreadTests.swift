@@ -60,15 +60,20 @@ import Testing
         let cart = Cart()
         // Written as a user writes it: the expression inside the loop's header, no trailing closure
         // (the suite builds without warnings, so this form must not warn either).
+        // The writer waits for the loop's first value: writes made before the loop subscribes are
+        // already in the value it starts from.
+        let listening = AsyncStream.makeStream(of: Void.self)
         let consumer = Task {
             var seen: [Int] = []
             for await total in reactor.changes({ cart.total }) {
                 seen.append(total)
+                listening.continuation.yield()
                 if total >= 10 { break }
             }
             return seen
         }
         let writer = Task.detached {
+            for await _ in listening.stream { break }
             for price in [3, 0, 7] {   // adding 0 leaves the total at 3: no new value
                 cart.prices.value.append(price)
             }

@@ -43,7 +43,7 @@ extension Computation {
     /// A read must refresh this computed first (see `refreshDerived()`).
     @inlinable @inline(__always)
     var needsRefresh: Bool {
-        derivedState != .clean || isDeriving || isChecking
+        derivedState != .clean || activity != .idle
     }
 
     /// Records the computed's new value (its first, or one that changed), if

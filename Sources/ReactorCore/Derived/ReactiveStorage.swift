@@ -41,8 +41,21 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
     /// The dependency through which computations depend on this property.
     public var projectedDependency: Dependency { dependency }
 
+    /// The value, its read recorded. The read with the lock held (inside a
+    /// computation) is all that inlines: the lock's and the naming's paths
+    /// are out of line, so that the code of a read stays small.
     @inlinable
     func get() -> Value {
+        if dependency.graph.lock.isHeldByCurrentThread {
+            dependency.dependLocked()
+            return value
+        }
+        return getSlowly()
+    }
+
+    /// `get()` without the lock, or its taking.
+    @inlinable @inline(never)
+    func getSlowly() -> Value {
         // Inside a computation the lock is held: no closure, no lock call.
         if dependency.graph.lock.isHeldByCurrentThread {
             dependency.dependLocked()
@@ -56,8 +69,19 @@ public final class ReactiveStorage<Value>: @unchecked Sendable {
 
     /// Reads through the owning object: names the property on first access.
     /// `isNamed` is checked with the lock held: another thread may be naming it.
+    /// The read with the lock held, of a named property, inlines, as `get()`'s.
     @inlinable
     func get<Owner: AnyObject>(namingFrom owner: Owner) -> Value {
+        if dependency.graph.lock.isHeldByCurrentThread && isNamed {
+            dependency.dependLocked()
+            return value
+        }
+        return getSlowly(namingFrom: owner)
+    }
+
+    /// `get(namingFrom:)` without the lock, or before the property is named.
+    @inlinable @inline(never)
+    func getSlowly<Owner: AnyObject>(namingFrom owner: Owner) -> Value {
         if dependency.graph.lock.isHeldByCurrentThread {
             if !isNamed { name(from: owner) }
             dependency.dependLocked()

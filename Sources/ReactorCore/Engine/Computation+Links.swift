@@ -32,6 +32,10 @@ extension Computation {
         releaseSelfIfUnheld()
     }
 
+    /// It holds the reference to itself (it has links or pending entries).
+    @inline(__always)
+    var holdsItself: Bool { dependencies.count != 0 || pendingEntries != 0 }
+
     /// Takes the reference this computation holds to itself, unless it holds
     /// it already (for its links or its pending entries): before a first link
     /// or entry is added.

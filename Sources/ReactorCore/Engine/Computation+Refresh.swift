@@ -29,7 +29,7 @@ extension Computation {
     @inlinable @inline(__always)
     func refreshDerived() {
         // Clean and idle: the common case of a value read again.
-        if derivedState == .clean && !isDeriving && !isChecking { return }
+        if derivedState == .clean && activity == .idle { return }
         refreshStaleDerived()
     }
 
@@ -65,7 +65,7 @@ extension Computation {
     func refreshStaleDerived(traced: Bool) {
         // Reached again while it computes, or while it checks its sources:
         // computeds that read each other.
-        if isDeriving || isChecking {
+        if activity != .idle {
             reportCycle()
             return
         }
@@ -90,8 +90,8 @@ extension Computation {
     func refreshStep(traced: Bool, isRoot: Bool) -> Unmanaged<Computation>? {
         if derivedState == .check {
             var cursor: LinkPointer?
-            if !isChecking {
-                isChecking = true
+            if activity != .checking {
+                activity = .checking
                 checkGeneration = dependencies.generation
                 cursor = dependencies.head
             } else if dependencies.generation != checkGeneration {
@@ -104,7 +104,7 @@ extension Computation {
             walk: while let link = cursor {
                 if let source = link.pointee.source {
                     let descend = source._withUnsafeGuaranteedRef { source in
-                        if source.isDeriving || source.isChecking {
+                        if source.activity != .idle {
                             checkCursor = link
                             graph.derivingTop = self
                             source.reportCycle()
@@ -133,7 +133,7 @@ extension Computation {
                 cursor = link.pointee.nextDependency
             }
         }
-        isChecking = false
+        activity = .idle
         if derivedState == .dirty && derived != nil {
             rederive(traced: traced)  // which takes it off the chain
         } else {
@@ -151,7 +151,7 @@ extension Computation {
     /// and tells its readers if the value changed.
     @inline(__always)
     func rederive(traced: Bool) {
-        isDeriving = true
+        activity = .deriving
         derivedState = .clean
         graph.derivingTop = self
         // The traced copy calls the tracer inline: it is the hot path there.
@@ -176,7 +176,7 @@ extension Computation {
         let endWaits = traced && traceRerunEnded(changed: changed && !firstRun ? derivedOutput : nil)
         // Off the chain before its readers hear of the change.
         graph.derivingTop = derivingCaller
-        isDeriving = false
+        activity = .idle
         let wasFirstRun = firstRun
         if wasFirstRun { firstRun = false }
         if traced, changed || wasFirstRun, TraceEmit.valuesOn { recordDerivedValue() }

@@ -32,9 +32,10 @@ public final class Computation: @unchecked Sendable {
     /// The computation of a `Computed` (it derives a value on demand) rather than an autorun.
     @usableFromInline let isDerived: Bool
     @usableFromInline @exclusivity(unchecked) var derivedState = DerivedState.dirty
-    @usableFromInline @exclusivity(unchecked) var isDeriving = false
-    /// Refreshing its computed sources to learn whether it must recompute.
-    @usableFromInline @exclusivity(unchecked) var isChecking = false
+    /// Deriving its value, or checking its computed sources (never both:
+    /// a check ends before its rederive begins): one byte, so that a read's
+    /// test of a clean, idle computed is two compares, not three.
+    @usableFromInline @exclusivity(unchecked) var activity = RefreshActivity.idle
     @usableFromInline @exclusivity(unchecked) var firstRun = true
     @usableFromInline @exclusivity(unchecked) var invalidated = false
     @usableFromInline @exclusivity(unchecked) var stopped = false
@@ -97,6 +98,17 @@ public final class Computation: @unchecked Sendable {
 
     @usableFromInline
     enum DerivedState { case clean, check, dirty }
+
+    /// What a computed's refresh is doing with it (see `activity`).
+    @usableFromInline
+    enum RefreshActivity { case idle, deriving, checking }
+
+    /// Running its body to derive its value.
+    @inlinable
+    var isDeriving: Bool { activity == .deriving }
+    /// Refreshing its computed sources to learn whether it must recompute.
+    @inlinable
+    var isChecking: Bool { activity == .checking }
 
     /// `recomputeDerived` of an autorun, which derives no value.
     @usableFromInline

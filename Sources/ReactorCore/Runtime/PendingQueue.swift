@@ -33,6 +33,18 @@ struct PendingQueue: ~Copyable {
         count += 1
     }
 
+    /// There is room for one more entry without growing.
+    var hasRoom: Bool { count < capacity }
+
+    /// `append(_:)` for a computation that holds itself already
+    /// (`Computation.holdsItself`), with room in the queue.
+    @inline(__always)
+    mutating func appendHeld(_ computation: Computation) {
+        computation.pendingEntries &+= 1
+        entries.unsafelyUnwrapped[count] = .passUnretained(computation)
+        count &+= 1
+    }
+
     /// Drops the first `dropped` entries, keeping the ones after them in order.
     /// A computation whose last hold that was lets go of itself, which may
     /// deinitialize it and run code that appends more.

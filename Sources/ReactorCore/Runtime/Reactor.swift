@@ -199,8 +199,19 @@ private func writeToStandardError(_ text: String) {
 // MARK: - Flushing (graph lock held)
 
 extension Reactor {
+    /// Queues `computation` for the next flush. The usual case (a flush is
+    /// due already, the queue has room, the computation holds itself for its
+    /// links) calls nothing, so that it needs no frame; the rest is
+    /// `enqueueSlowly(_:)`, a tail call.
     func enqueue(_ computation: Computation) {
         if computation.queued { return }
+        guard willFlush, pending.hasRoom, computation.holdsItself else { return enqueueSlowly(computation) }
+        computation.queued = true
+        pending.appendHeld(computation)
+    }
+
+    @inline(never)
+    func enqueueSlowly(_ computation: Computation) {
         computation.queued = true
         pending.append(computation)
         requireFlush()
