@@ -127,7 +127,10 @@ package struct InspectorAPI: Sendable {
 
     /// `replay` with filter terms: the last `limit` matching lines of the trace
     /// so far, as `--json` objects, or with `text` as the lines `replay` prints
-    /// (one formatter for both).
+    /// (one formatter for both). As `replay`, a pass of its own first reads every value
+    /// and name (``TraceLookahead``): old → new in time order across threads and each
+    /// node's final name, as the trace holds them when asked; the lines stop where
+    /// that pass stopped, on a trace the recorder kept writing meanwhile.
     package func replay(terms: [String], limit: Int, text: Bool = false) -> InspectorResponse {
         var filter = ReplayFilter()
         do {
@@ -135,15 +138,19 @@ package struct InspectorAPI: Sendable {
         } catch {
             return Self.error(status: 400, error.description)
         }
-        var formatter = ReplayFormatter(filter: filter, json: !text)
         var line: [UInt8] = []
         var kept: [[UInt8]] = []
         kept.reserveCapacity(limit)
         var next = 0, matched = 0
         do {
+            let lookahead = try TraceLookahead.read(path: follower.path)
+            var formatter = ReplayFormatter(filter: filter, json: !text, lookahead: lookahead)
+            var left = lookahead.events
             _ = try TraceFile.forEachBatch(path: follower.path) { batch in
                 let strings = batch.strings
                 for event in batch.events {
+                    guard left > 0 else { return }
+                    left -= 1
                     line.removeAll(keepingCapacity: true)
                     guard formatter.write(event, strings: strings, to: &line) else { continue }
                     matched += 1

@@ -45,6 +45,11 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print one JSON object a line: timeNanoseconds, thread, kind, name and the event's fields.")
     var json = false
 
+    /// For measuring what the lookahead pass costs (Benchmarks/README, "Replay"): one pass,
+    /// old → new in file order and names as read so far, which docs/METRICS.md's rules forbid.
+    @Flag(name: .customLong("without-lookahead"), help: .hidden)
+    var withoutLookahead = false
+
     func run() throws {
         var replayFilter = ReplayFilter()
         var terms = filter + kind.map { "kind:\($0)" } + name.map { "name:\($0)" }
@@ -57,15 +62,19 @@ struct ReplayCommand: ParsableCommand {
         }
         // Old → new in time order across threads and final names need every value event and
         // name first: a pass of its own (an unreadable trace fails in the pass below, with its one line).
-        let lookahead = try? TraceLookahead.read(path: trace.path)
+        let lookahead = withoutLookahead ? nil : try? TraceLookahead.read(path: trace.path)
         var formatter = ReplayFormatter(filter: replayFilter, style: output.style, json: json, lookahead: lookahead)
         // Lines are built as bytes and written a chunk's worth at a time, from
         // where they were built: no String per line, no copy.
         // Plain events, a chunk at a time, read in place: no TraceEvent per line either.
         // Nothing after to:TIME is shown: with the index, the trace is read only up to there.
+        // A trace still being recorded may have grown since the lookahead's pass: what it did not read is left out.
+        var left = lookahead?.events ?? .max
         let report = try TraceArgument.reading(trace.path, output: output) { progress throws(TraceFileError) in
             try TraceFile.forEachBatch(path: trace.path, until: replayFilter.to, index: trace.indexUse,
                                        progress: progress) { batch in
+                guard left > 0 else { return }
+                left -= batch.count
                 formatter.withLines(of: batch) { Terminal.write($0) }
             }
         }

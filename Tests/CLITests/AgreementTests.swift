@@ -4,8 +4,10 @@ import ReactorTrace
 import Testing
 
 /// Every view of a trace gives the same figures for what they share: runs,
-/// reruns, totals and maxima per computation (docs/METRICS.md), through the
-/// built binary's JSON outputs and the Chrome and OTLP exports.
+/// reruns, totals, self time, maxima and percentiles per computation, events, flushes and
+/// what a killed recording left unfinished (docs/METRICS.md), each node's values (`state`,
+/// `history`, `replay`), through the built binary's JSON outputs and the Chrome and OTLP
+/// exports, on every sample (values on and off, one thread and four, a killed recording).
 @Suite struct AgreementTests {
     struct Key: Hashable, CustomStringConvertible {
         var name: String
@@ -20,10 +22,37 @@ import Testing
         var maxNanoseconds: Int
     }
 
+    /// A command's JSON; a killed recording's trace is read up to its end with one warning and status 2.
     static func json(_ arguments: String...) throws -> Any {
         let result = try BuiltProducts.run("reactor-inspect", arguments)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        #expect(readWhole(result), "\(arguments): \(result.stderr)")
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+    }
+
+    /// Status 0, or for a killed recording's trace 2 with the one warning that it has no end block.
+    static func readWhole(_ result: BuiltProducts.Run) -> Bool {
+        result.status == 0 || (result.status == 2 && result.stderr.contains("has no end block"))
+    }
+
+    /// Every event of the trace: the end block's count, or for a trace without one the chunks' counts.
+    static func events(of reader: TraceReader) throws -> Int {
+        _ = try reader.skipToEnd()
+        return reader.end.map { Int($0.events) } ?? reader.eventsRead + reader.skippedEvents + reader.clockEvents
+    }
+
+    /// Each record's seven figures (docs/METRICS.md's per-computation keys), by name and kind.
+    static func allFigures(_ array: Any?) throws -> [Key: [String: Int]] {
+        var result: [Key: [String: Int]] = [:]
+        for entry in try #require(array as? [[String: Any]]) {
+            let key = Key(name: try #require(entry["name"] as? String), kind: try #require(entry["kind"] as? String))
+            var figures: [String: Int] = [:]
+            for field in ["runs", "reruns", "totalNanoseconds", "selfNanoseconds", "maxNanoseconds", "p50Nanoseconds",
+                          "p99Nanoseconds"] {
+                figures[field] = entry[field] as? Int
+            }
+            result[key] = figures
+        }
+        return result
     }
 
     static func records(_ array: Any?) throws -> [Key: Figures] {
@@ -52,6 +81,8 @@ import Testing
         let report = try #require(try Self.json("report", trace.path, "--format", "json", "-o", "-") as? [String: Any])
         let reportRecords = try Self.records(report["computations"])
         #expect(reportRecords == hot)
+        let hotFigures = try Self.allFigures(try Self.json("hot", trace.path, "--json", "--top", "1000000"))
+        #expect(try Self.allFigures(report["computations"]) == hotFigures)
 
         // check --json: the records the budget was measured on.
         let budget = FileManager.default.temporaryDirectory.appendingPathComponent("agreement-budget-\(sample).json").path
@@ -59,6 +90,19 @@ import Testing
         let check = try #require(try Self.json("check", trace.path, "--budget", budget, "--json") as? [String: Any])
         #expect(check["passed"] as? Bool == true)
         #expect(try Self.records(check["computations"]) == hot)
+        #expect(try Self.allFigures(check["computations"]) == hotFigures)
+
+        // top --json: every computation's reruns, total and p99, and the events.
+        let top = try #require(try Self.json("top", trace.path, "--json", "--top", "1000000") as? [String: Any])
+        let topRows = try #require(top["hot"] as? [[String: Any]])
+        #expect(topRows.count == hot.count)
+        for row in topRows {
+            let key = Key(name: try #require(row["name"] as? String), kind: try #require(row["kind"] as? String))
+            let figures = try #require(hotFigures[key], "top's \(key) is not in hot")
+            #expect(row["reruns"] as? Int == figures["reruns"], "\(key)")
+            #expect(row["totalNanoseconds"] as? Int == figures["totalNanoseconds"], "\(key)")
+            #expect(row["p99Nanoseconds"] as? Int == figures["p99Nanoseconds"], "\(key)")
+        }
 
         // summary --json: the sums, and every event the end block counts.
         let summary = try #require(try Self.json("summary", trace.path, "--json") as? [String: Any])
@@ -67,9 +111,13 @@ import Testing
         #expect(report["runs"] as? Int == hot.values.reduce(0) { $0 + $1.runs })
         #expect(report["reruns"] as? Int == hot.values.reduce(0) { $0 + $1.reruns })
         let reader = try TraceReader(path: trace.path)
-        try reader.skipToEnd()
-        #expect(summary["events"] as? Int == reader.end.map { Int($0.events) })
-        #expect(report["events"] as? Int == reader.end.map { Int($0.events) })
+        let eventCount = try Self.events(of: reader)
+        #expect(summary["events"] as? Int == eventCount)
+        #expect(report["events"] as? Int == eventCount)
+        #expect(top["events"] as? Int == eventCount)
+        let unfinishedRuns = try #require(summary["unfinishedRuns"] as? Int)
+        let unfinishedFlushes = try #require(summary["unfinishedFlushes"] as? Int)
+        if sample.hasSuffix("killed") { #expect(unfinishedRuns > 0 && unfinishedFlushes > 0) }
 
         // diff of the trace with itself: each side's reruns and total.
         let diffDocument = try #require(try Self.json("diff", trace.path, trace.path, "--json") as? [String: Any])
@@ -96,24 +144,36 @@ import Testing
             #expect(why["reruns"] as? Int == hot[key]?.reruns, "\(key)")
         }
 
+        // state at the end, history and replay: each node's values, in time order, for nodes with one name.
+        if summary["eventsByKind"].flatMap({ ($0 as? [String: Any])?["value"] }) != nil {
+            try Self.compareValues(trace.path)
+        }
+
         // The Chrome export: one slice per run, as long as the run.
         let exported = FileManager.default.temporaryDirectory.appendingPathComponent("agreement-\(sample).json").path
         let export = try BuiltProducts.run("reactor-inspect", ["export", trace.path, "--format", "chrome", "-o", exported])
-        #expect(export.status == 0, "\(export.stderr)")
+        #expect(Self.readWhole(export), "\(export.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: exported)))
             as? [String: Any])
         let events = try #require(document["traceEvents"] as? [[String: Any]])
         var open: [Int: [(Key?, Int)]] = [:]
         var slices: [Key: Figures] = [:]
+        var flushSlices = 0, truncated: [String: Int] = [:]
         for event in events {
             guard let phase = event["ph"] as? String, phase == "B" || phase == "E",
                   let tid = event["tid"] as? Int, let ts = event["ts"] as? Double else { continue }
             let nanoseconds = Int((ts * 1000).rounded())
+            let args = event["args"] as? [String: String] ?? [:]
             if phase == "B" {
-                let args = event["args"] as? [String: String] ?? [:]
                 let key = args["run"] == nil ? nil : Key(name: event["name"] as? String ?? "", kind: args["kind"] ?? "")
                 open[tid, default: []].append((key, nanoseconds))
-            } else if let (key, begin) = open[tid]?.popLast(), let key {
+                if args["kind"] == "flush" { flushSlices += 1 }
+            } else if args["truncated"] != nil {
+                // Where the trace stopped: its run, flush or action went on.
+                let kind = open[tid]?.last?.0 == nil ? (event["name"] as? String == "flush" ? "flush" : "action") : "run"
+                truncated[kind, default: 0] += 1
+            }
+            if phase == "E", let (key, begin) = open[tid]?.popLast(), let key {
                 let duration = nanoseconds - begin
                 var figures = slices[key] ?? Figures(runs: 0, reruns: 0, totalNanoseconds: 0, maxNanoseconds: 0)
                 figures.runs += 1
@@ -126,6 +186,9 @@ import Testing
         let named = events.filter { $0["ph"] as? String == "M" && $0["name"] as? String == "thread_name" }
         #expect(Set(named.compactMap { $0["tid"] as? Int }).count == reader.threadCount)
         #expect(named.allSatisfy { (($0["args"] as? [String: Any])?["name"] as? String)?.hasPrefix("thread ") == true })
+        #expect(flushSlices - truncated["flush", default: 0] == summary["flushes"] as? Int)
+        #expect(truncated["flush", default: 0] == unfinishedFlushes)
+        #expect(truncated["run", default: 0] == unfinishedRuns)
         for (key, figures) in hot where figures.runs > 0 {
             let exportedFigures = try #require(slices[key], "\(key) has no slices")
             #expect(exportedFigures.runs == figures.runs, "\(key)")
@@ -136,24 +199,31 @@ import Testing
         // The OTLP export: one run span per run, as long as the run.
         let spansPath = FileManager.default.temporaryDirectory.appendingPathComponent("agreement-\(sample).otlp.json").path
         let otlp = try BuiltProducts.run("reactor-inspect", ["export", trace.path, "--format", "otlp", "-o", spansPath])
-        #expect(otlp.status == 0, "\(otlp.stderr)")
+        #expect(Self.readWhole(otlp), "\(otlp.stderr)")
         let request = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: spansPath)))
             as? [String: Any])
         let resource = try #require((request["resourceSpans"] as? [[String: Any]])?.first)
         let spans = try #require(((resource["scopeSpans"] as? [[String: Any]])?.first)?["spans"] as? [[String: Any]])
         var spanFigures: [Key: Figures] = [:]
+        var flushSpans = 0, unfinishedSpans: [String: Int] = [:]
         for span in spans {
             var attributes: [String: String] = [:]
+            var unfinished = false
             for attribute in span["attributes"] as? [[String: Any]] ?? [] {
                 if let key = attribute["key"] as? String, let value = (attribute["value"] as? [String: Any])?["stringValue"] as? String {
                     attributes[key] = value
                 }
+                if attribute["key"] as? String == "reactor.unfinished" {
+                    unfinished = (attribute["value"] as? [String: Any])?["boolValue"] as? Bool == true
+                }
             }
+            if unfinished { unfinishedSpans[attributes["reactor.span.kind"] ?? "", default: 0] += 1 }
+            if attributes["reactor.span.kind"] == "flush", !unfinished { flushSpans += 1 }
             if attributes["reactor.span.kind"] == "recording" {
                 // The recording's event count is the trace's: every event, as summary counts them.
                 let events = (span["attributes"] as? [[String: Any]] ?? []).first { $0["key"] as? String == "reactor.events" }
                 let count = ((events?["value"] as? [String: Any])?["intValue"]).flatMap { "\($0)" }
-                #expect(count == reader.end.map { "\($0.events)" }, "\(sample): reactor.events")
+                #expect(count == "\(eventCount)", "\(sample): reactor.events")
             }
             guard attributes["reactor.span.kind"] == "run" else { continue }
             let key = Key(name: span["name"] as? String ?? "", kind: attributes["reactor.node.kind"] ?? "")
@@ -166,11 +236,48 @@ import Testing
             spanFigures[key] = figures
         }
         #expect(Set(spanFigures.keys) == Set(hot.filter { $0.value.runs > 0 }.keys))
+        #expect(flushSpans == summary["flushes"] as? Int)
+        #expect(unfinishedSpans["flush", default: 0] == unfinishedFlushes)
+        #expect(unfinishedSpans["run", default: 0] == unfinishedRuns)
         for (key, figures) in hot where figures.runs > 0 {
             let exportedFigures = try #require(spanFigures[key], "\(key) has no spans")
             #expect(exportedFigures.runs == figures.runs, "\(key)")
             #expect(exportedFigures.totalNanoseconds == figures.totalNanoseconds, "\(key)")
             #expect(exportedFigures.maxNanoseconds == figures.maxNanoseconds, "\(key)")
+        }
+    }
+
+    /// Each node's values at the end of the trace (`state --at end`), its history (`history`,
+    /// old → new each the value before) and `replay`'s value lines in time order: the same
+    /// values, for three nodes with a name of their own and one whose name others share.
+    static func compareValues(_ path: String) throws {
+        let state = try #require(try json("state", path, "--at", "end", "--json") as? [[String: Any]])
+        var holders: [String: Int] = [:]
+        for entry in state { holders[entry["name"] as? String ?? "", default: 0] += 1 }
+        let valued = state.filter { $0["value"] is String }
+        let chosen = Array(valued.filter { holders[$0["name"] as? String ?? ""] == 1 }.prefix(3))
+            + valued.filter { holders[$0["name"] as? String ?? "", default: 0] > 1 }.prefix(1)
+        #expect(!chosen.isEmpty)
+        let replay = try BuiltProducts.run("reactor-inspect", ["replay", path, "--json", "--filter", "kind:value"])
+        var replayed: [String: [(time: Int, line: Int, value: String)]] = [:]
+        for (index, line) in replay.stdout.split(separator: "\n").enumerated() {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            guard let name = object["name"] as? String, let value = object["value"] as? String,
+                  let time = object["timeNanoseconds"] as? Int else { continue }
+            replayed[name, default: []].append((time, index, value))
+        }
+        for entry in chosen {
+            let name = try #require(entry["name"] as? String), id = try #require(entry["id"] as? Int)
+            let history = try #require(try json("history", path, name, "--json") as? [[String: Any]])
+            let mine = history.filter { $0["node"] as? Int == id }
+            #expect(mine.last?["value"] as? String == entry["value"] as? String, "\(name)")
+            #expect(mine.last?["timeNanoseconds"] as? Int == entry["valueTimeNanoseconds"] as? Int, "\(name)")
+            for (before, after) in zip(mine, mine.dropFirst()) {
+                #expect(after["previous"] as? String == before["value"] as? String, "\(name)")
+            }
+            guard holders[name] == 1 else { continue }
+            let values = (replayed[name] ?? []).sorted { ($0.time, $0.line) < ($1.time, $1.line) }.map(\.value)
+            #expect(values == mine.compactMap { $0["value"] as? String }, "\(name)")
         }
     }
 
@@ -193,30 +300,37 @@ import Testing
         let trace = try SampleTrace.named(sample)
         let hot = Self.byName(try Self.records(try Self.json("hot", trace.path, "--json", "--top", "1000000")))
         let result = try BuiltProducts.run("reactor-inspect", ["replay", trace.path, "--json", "--filter", "rerun"])
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.readWhole(result), "\(result.stderr)")
         var replayed: [String: Figures] = [:]
+        var open: [Int: [String]] = [:]
         for line in result.stdout.split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            let name = try #require(object["name"] as? String)
+            let name = try #require(object["name"] as? String), thread = try #require(object["thread"] as? Int)
             var figures = replayed[name] ?? Figures(runs: 0, reruns: 0, totalNanoseconds: 0, maxNanoseconds: 0)
             if object["kind"] as? String == "rerun-begin" {
                 figures.runs += 1
                 if object["firstRun"] as? Bool == false { figures.reruns += 1 }
+                open[thread, default: []].append(name)
             } else if let duration = object["durationNanoseconds"] as? Int {
                 figures.totalNanoseconds += duration
                 figures.maxNanoseconds = max(figures.maxNanoseconds, duration)
+                if let index = open[thread]?.lastIndex(of: name) { open[thread]!.removeSubrange(index...) }
             }
             replayed[name] = figures
         }
         #expect(!replayed.isEmpty)
-        #expect(replayed == hot)
+        // A run the trace did not end has no end line to give its duration: its name's runs are compared.
+        let unfinished = Set(open.values.joined())
+        #expect(sample.hasSuffix("killed") ? !unfinished.isEmpty : unfinished.isEmpty)
+        #expect(replayed.mapValues { [$0.runs, $0.reruns] } == hot.mapValues { [$0.runs, $0.reruns] })
+        #expect(replayed.filter { !unfinished.contains($0.key) } == hot.filter { !unfinished.contains($0.key) })
     }
 
     @Test(arguments: SampleTrace.agreementSamples)
     func replayTimesNeverGoBackWithinAThread(sample: String) throws {
         let trace = try SampleTrace.named(sample)
         let result = try BuiltProducts.run("reactor-inspect", ["replay", trace.path, "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.readWhole(result), "\(result.stderr)")
         let reader = try TraceReader(path: trace.path)
         let count = try reader.skipToEnd()
         var latest: [Int: Int] = [:]

@@ -57,24 +57,11 @@ import Testing
         }
     }
 
-    /// `top`'s live trace reads the one import: its event lines are replay's
-    /// and its actions' durations and values are the model's.
+    /// `top`'s live trace reads the one import: its actions' durations and values are the model's.
     @Test(arguments: samples)
-    func liveTraceShowsWhatReplayAndTheModelShow(sample: String) throws {
+    func liveTraceShowsWhatTheModelShows(sample: String) throws {
         let trace = try SampleTrace.named(sample)
-        // The last lines exactly, also where a write's value folds into its change and where a filter drops events.
-        for (limit, filter) in [(5, ReplayFilter()), (40, ReplayFilter()), (7, ReplayFilter(kinds: [.rerunBegan]))] {
-            let window = LiveTrace(path: trace.path, actionLimit: 0, eventLimit: limit, eventFilter: filter)
-            try window.catchUp()
-            var formatter = ReplayFormatter(filter: filter)
-            var lines: [String] = []
-            _ = try TraceFile.forEachEvent(path: trace.path) { event in
-                if let line = formatter.line(for: event) { lines.append(line) }
-            }
-            #expect(window.eventLinesMade == lines.count, "\(limit)")
-            #expect(window.recentEvents == Array(lines.suffix(limit)), "\(limit) \(filter)")
-        }
-        let live = LiveTrace(path: trace.path, actionLimit: 1_000_000, eventLimit: 40)
+        let live = LiveTrace(path: trace.path, actionLimit: 1_000_000)
         try live.catchUp()
         let model = live.model()
         #expect(live.recentActions.count == model.actions.reduce(0) { $0 + $1.count })

@@ -1,5 +1,6 @@
 import BuiltProducts
 import Foundation
+import ReactorInspector
 
 /// Traces recorded once per test run from the real samples, with the counts
 /// each sample printed about itself (its own ground truth).
@@ -62,9 +63,30 @@ struct SampleTrace: Sendable {
         try record("stress", ["--computations", "60", "--writes", "400", "--threads", "4", "--trace-values", "64"],
                    file: "stress-threads-values")
     }
-    /// Every sample, values on and off, one thread and four: what the agreement tests run on.
+    /// A 4-thread recording with values killed (SIGKILL) while it wrote: no end block, and a run
+    /// and a flush still open where it stopped (recorded again, up to five times, until it has both).
+    static let stressThreadsValuesKilled = Result { () throws -> SampleTrace in
+        let path = directory.appendingPathComponent("stress-threads-values-killed.trace").path
+        for _ in 0..<5 {
+            unlink(path)
+            let (stress, _) = try BuiltProducts.launch("stress", ["--computations", "60", "--loop", "--threads", "4",
+                                                                  "--trace-values", "64", "--trace", path])
+            let deadline = ContinuousClock.now + .seconds(300)
+            while RecordingProgress.fileSize(path) < 600_000, stress.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+            kill(stress.processIdentifier, SIGKILL)
+            stress.waitUntilExit()
+            let (model, _) = try TraceFile.model(path: path)
+            if model.unfinishedRuns > 0, model.unfinishedFlushes > 0 {
+                return SampleTrace(name: "stress", path: path, reruns: [:], totalReruns: nil)
+            }
+        }
+        throw SampleError.failed("stress --loop", "no kill left a run and a flush open")
+    }
+
+    /// Every sample, values on and off, one thread and four, and a killed recording: what the agreement tests run on.
     static let agreementSamples = ["counter", "counter-values", "todos", "todos-plain", "profile", "profile-values",
-                                   "stress", "stress-values", "stress-threads", "stress-threads-values"]
+                                   "stress", "stress-values", "stress-threads", "stress-threads-values",
+                                   "stress-threads-values-killed"]
     /// A stress graph for `diff`, and the same graph with more writes: every computation reruns at least as often.
     static let stressBase = Result { try record("stress", ["--computations", "40", "--writes", "300", "--seed", "7"], file: "stress-base") }
     static let stressHead = Result { try record("stress", ["--computations", "40", "--writes", "600", "--seed", "7"], file: "stress-head") }
@@ -81,6 +103,7 @@ struct SampleTrace: Sendable {
         case "profile-values": try profileValues.get()
         case "stress-values": try stressValues.get()
         case "stress-threads-values": try stressThreadsValues.get()
+        case "stress-threads-values-killed": try stressThreadsValuesKilled.get()
         default: try stress.get()
         }
     }

@@ -10,7 +10,8 @@ import Testing
 @Suite struct ViewRulesTests {
     static func json(_ arguments: String...) throws -> Any {
         let result = try BuiltProducts.run("reactor-inspect", arguments)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        #expect(result.status == 0 || (result.status == 2 && result.stderr.contains("has no end block")),
+                "\(arguments): \(result.stderr)")
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
     }
 
@@ -154,9 +155,7 @@ import Testing
     @Test(arguments: SampleTrace.agreementSamples)
     func everyViewCountsTheSameEvents(sample: String) throws {
         let trace = try SampleTrace.named(sample)
-        let reader = try TraceReader(path: trace.path)
-        try reader.skipToEnd()
-        let events = try #require(reader.end.map { Int($0.events) })
+        let events = try AgreementTests.events(of: try TraceReader(path: trace.path))
         let summary = try #require(try Self.json("summary", trace.path, "--json") as? [String: Any])
         let top = try #require(try Self.json("top", trace.path, "--json") as? [String: Any])
         #expect(summary["events"] as? Int == events)

@@ -147,6 +147,44 @@ import ReactorTrace
         #expect(model.unfinishedRuns == 1)
     }
 
+    /// A run still open when the run around it ends (its body threw past it) ends with that
+    /// run (docs/METRICS.md, "Unfinished runs"): the model and both exports give it one duration.
+    @Test func aRunEndedByItsParentsThrowLastsUntilThatEndEverywhere() throws {
+        var script = TraceScript()
+        script.add(.nodeCreated(id: 1, kind: .computation, name: "outer", parent: 0))
+        script.add(.nodeCreated(id: 2, kind: .computation, name: "inner", parent: 1))
+        script.add(.rerunBegan(computation: 1, firstRun: false), advance: 10)
+        script.add(.rerunBegan(computation: 2, firstRun: false), advance: 1_000)
+        script.add(.rerunEnded(computation: 1), advance: 30_000)
+        let model = TraceModel(events: script.events)
+        let inner = try #require(model.nodes.first { $0.id == 2 }?.runs)
+        let outer = try #require(model.nodes.first { $0.id == 1 }?.runs)
+        #expect(inner.runs == 1 && inner.totalNanoseconds == 30_000 && inner.maxNanoseconds == 30_000)
+        #expect(inner.rerunNanoseconds == 30_000 && inner.maxRerunNanoseconds == 30_000)
+        #expect(outer.totalNanoseconds == 31_000 && outer.selfNanoseconds == 1_000)
+        #expect(model.unfinishedRuns == 0)
+
+        let (spans, _) = try spans(try export(script.events))
+        func duration(_ name: String) throws -> UInt64 {
+            let span = try #require(spans.first { $0["name"] as? String == name })
+            return try #require(UInt64(span["endTimeUnixNano"] as? String ?? "")) - (try #require(UInt64(span["startTimeUnixNano"] as? String ?? "")))
+        }
+        #expect(try duration("inner") == inner.totalNanoseconds)
+        #expect(try duration("outer") == outer.totalNanoseconds)
+
+        var bytes: [UInt8] = []
+        try ChromeTraceExporter.export(script.events, to: ByteOutput(capacity: 1 << 16) { bytes += $0 }, traceName: "t")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let slices = try #require(root["traceEvents"] as? [[String: Any]])
+        func chromeDuration(_ name: String) throws -> Double {
+            let begin = try #require(slices.first { $0["name"] as? String == name && $0["ph"] as? String == "B" }?["ts"] as? Double)
+            let end = try #require(slices.first { $0["name"] as? String == name && $0["ph"] as? String == "E" }?["ts"] as? Double)
+            return ((end - begin) * 1_000).rounded()
+        }
+        #expect(try chromeDuration("inner") == Double(inner.totalNanoseconds))
+        #expect(try chromeDuration("outer") == Double(outer.totalNanoseconds))
+    }
+
     @Test func aWrittenValueIsAnAttributeOfItsChange() throws {
         var script = TraceScript()
         script.setUp()

@@ -97,6 +97,17 @@ import ReactorTrace
         HTMLAssertions.expectBalanced(svg)
     }
 
+    /// An action's span gives the reruns that action caused, not the count so far: two
+    /// `addTodo`s that rerun three computations each read "caused 3 reruns" both.
+    @Test func timelineGivesEachActionsOwnReruns() {
+        let profile = TraceProfile.build(from: TraceScript.todos(count: 2))
+        let svg = ProfileReport(profile: profile, traceName: "t").timelineSVG()
+        #expect(svg.components(separatedBy: "TodoStore.addTodo(_:) at ").count - 1 == 2, "\(svg)")
+        #expect(svg.components(separatedBy: ", caused 3 reruns<").count - 1 == 2, "\(svg)")
+        #expect(!svg.contains("caused 6 reruns"))
+        #expect(svg.contains("3 reruns inside"))
+    }
+
     @Test func timelineHasLanesPerThread() {
         var script = TraceScript()
         script.setUp()

@@ -139,6 +139,23 @@ import Testing
         #expect(model.node(1)?.runs.runs == 1)
     }
 
+    /// An unfinished flush is not a flush (docs/METRICS.md): `summary` counts it apart,
+    /// as it counts unfinished runs.
+    @Test func anUnfinishedFlushIsCountedApart() {
+        var script = EventScript()
+        script.create(1, .computation, "cut")
+        script.flush { _ in }
+        script.emit(.flushBegan)
+        script.emit(.rerunBegan(computation: 1, firstRun: false))
+        let model = script.model()
+        #expect(model.flushes.count == 1)
+        #expect(model.unfinishedFlushes == 1)
+        let summary = SummaryReport(model: model)
+        #expect(summary.flushes == 1)
+        #expect(summary.unfinishedFlushes == 1)
+        #expect(summary.text().contains("1 run and 1 flush had not finished when the trace ends"))
+    }
+
     /// A site may name a node the trace has not created (yet, in this file's
     /// order): the importer adds the node, as for any other reference.
     @Test func aSiteOfANodeNotYetSeenAddsIt() throws {

@@ -101,11 +101,11 @@ import Testing
         header[10] = 9
         TraceBytes.setUInt32(&header, at: 12, 60)
         header.appendLittleEndian(CRC32.checksum(header))
-        // A block of an unknown type, and a chunk with an extension event (tag 67,
+        // A block of an unknown type, and a chunk with an extension event (tag 80,
         // length-prefixed, unknown to this version) between two known ones on a new thread.
         let unknownBlock = TraceBytes.block(type: 0x5859_5A57, payload: [1, 2, 3, 4, 5])
         let payload: [UInt8] = [TraceEventKind.changed.rawValue, 14,            // changed(dependency: 7)
-                                67, 3, 0xFF, 0xFE, 0xFD,                        // extension event, 3 bytes
+                                80, 3, 0xFF, 0xFE, 0xFD,                        // extension event, 3 bytes
                                 TraceEventKind.changed.rawValue, 2]             // changed(dependency: 8)
         let chunk = TraceBytes.block(type: TraceFormat.chunkBlock, thread: 99, events: 3,
                                      flags: TraceFormat.freshContextFlag, payload: payload)

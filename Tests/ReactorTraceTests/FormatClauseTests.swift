@@ -55,8 +55,8 @@ import Testing
     /// Section 5: extension events and events with unknown values are skipped
     /// and counted, so that read + skipped is the count the end block gives.
     @Test func skippedEventsAreCountedWithTheRest() throws {
-        // changed(5); extension tag 67 (unknown) with a 2-byte body; invalidated(9) with cause 7 (unknown).
-        let payload: [UInt8] = [0x05, 0x0A, 0x43, 0x02, 0xAA, 0xBB, 0x06, 0x12, 0x07]
+        // changed(5); extension tag 80 (unknown) with a 2-byte body; invalidated(9) with cause 7 (unknown).
+        let payload: [UInt8] = [0x05, 0x0A, 0x50, 0x02, 0xAA, 0xBB, 0x06, 0x12, 0x07]
         let chunk = TraceBytes.block(type: TraceFormat.chunkBlock, events: 3, flags: 1, payload: payload)
         let (events, reader) = try TraceFixtures.readAll(Self.header + chunk + Self.endBlock(events: 3, chunks: 1))
         #expect(events.count == 1)

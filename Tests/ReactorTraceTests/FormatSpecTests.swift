@@ -115,7 +115,7 @@ import Testing
         }
         let chunk = Array(bytes[TraceBytes.chunkOffsets(bytes)[0]...])
         #expect(TraceBytes.uint32(chunk, at: 0) == TraceFormat.chunkBlock)
-        // A clock event first (the thread's first event is untimed): tag 65, its length, its time.
+        // A clock event first (the thread's first event is untimed): tag 67, its length, its time.
         #expect(chunk[28] == TraceFormat.clockTag)
         let events = 28 + 2 + Int(chunk[29])
         #expect(Array(chunk[events..<events + 8]) == [0x05, 0x0A, 0x06, 0x12, 0x09, 0x04, 0x00, 0x00])

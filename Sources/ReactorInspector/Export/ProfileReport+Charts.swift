@@ -32,7 +32,7 @@ extension ProfileReport {
             let low = RerunHistogram.lowerBound(ofBucket: bucket)
             let high = RerunHistogram.lowerBound(ofBucket: bucket + 1)
             let label = "\(DurationText.format(low))–\(DurationText.format(high))"
-            svg += "<g><title>\(Self.x(label)): \(count) reruns</title>"
+            svg += "<g><title>\(Self.x(label)): \(CountText.of(count, "rerun"))</title>"
             svg += "<rect class=\"bar\" x=\"\(Self.f(xPosition))\" y=\"\(Self.f(y))\" width=\"\(Self.f(barWidth))\" height=\"\(Self.f(max(barHeight, count > 0 ? 1 : 0)))\" rx=\"2\"/>"
             if count > 0 {
                 svg += "<text class=\"count\" x=\"\(Self.f(xPosition + barWidth / 2))\" y=\"\(Self.f(y - 5))\" text-anchor=\"middle\">\(count)</text>"

@@ -22,10 +22,12 @@ import ReactorTraceFormat
 /// next poll, and the trace starts over (``generation`` goes up): the new
 /// recording is read from its start, or, while there is no file, the status
 /// says it was removed. Beside the model it keeps the most
-/// recent actions with the dependencies they changed, and optionally the
-/// latest event lines as `replay` prints them, both read from the same
+/// recent actions with the dependencies they changed, read from the same
 /// import (``ImportedEventVisitor``): actions are paired, and values resolved,
-/// by the importer.
+/// by the importer; nodes are named when a view draws them, by the model of
+/// that moment. It makes no event lines: a line's old → new and names need
+/// what a later chunk may hold (docs/METRICS.md), so a live view asks for
+/// `replay`'s lines over the file as it then is (`serve`'s `/api/replay`).
 ///
 /// Used from one thread at a time.
 public final class LiveTrace {
@@ -37,10 +39,6 @@ public final class LiveTrace {
     public private(set) var eventsRead = 0
     /// The latest actions that ended, oldest first (at most `actionLimit`).
     public private(set) var recentActions: [LiveAction] = []
-    /// The latest event lines, `replay`'s plain format, oldest first (at most `eventLimit`).
-    public private(set) var recentEvents: [String] = []
-    /// Event lines made so far (the number of the last line in ``recentEvents``).
-    public private(set) var eventLinesMade = 0
     /// Bytes of the file read so far.
     public var bytesRead: Int { reader?.bytesRead ?? 0 }
     /// The end block, once read (how the recording ended, what it lost).
@@ -72,15 +70,8 @@ public final class LiveTrace {
     /// The size of a file seen without its whole header, and since when.
     private var incompleteHeader: (size: Int, since: ContinuousClock.Instant)?
     private let actionLimit: Int
-    private let eventLimit: Int
-    private var formatter: ReplayFormatter
-    private let eventFilter: ReplayFilter
     /// Open actions per thread: the innermost last.
     private var openActions: [UInt32: [OpenAction]] = [:]
-    /// Events of the batch being read still to come.
-    private var eventsLeftInBatch = 0
-    /// How many of the batch's last events are formatted: enough to hold its last `eventLimit` lines.
-    private var textWindow = 0
 
     /// What an open action has changed so far.
     private struct OpenAction {
@@ -100,25 +91,20 @@ public final class LiveTrace {
         func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) { trace.take(event, importer) }
     }
 
-    /// Follows the trace at `path` (which need not exist yet). `actionLimit`
-    /// actions and `eventLimit` event lines are kept (0: no event lines are
-    /// made, which costs nothing per event). A file that holds less than a
-    /// whole header and has not grown for `headerPatience` is refused as truncated.
+    /// Follows the trace at `path` (which need not exist yet), keeping its latest
+    /// `actionLimit` actions. A file that holds less than a whole header and has
+    /// not grown for `headerPatience` is refused as truncated.
     public init(path: String, options: TraceModelOptions = TraceModelOptions(), actionLimit: Int = 20,
-                eventLimit: Int = 0, eventFilter: ReplayFilter = ReplayFilter(),
                 headerPatience: Duration = .seconds(2)) {
         self.path = path
         self.headerPatience = headerPatience
-        // Values are tracked for the actions' changes and the lines' old → new.
+        // Values are tracked for the actions' changes.
         var options = options
         options.tracksValues = true
         self.options = options
         let builder = TraceModelBuilder(options: options)
         self.builder = builder
         self.actionLimit = max(0, actionLimit)
-        self.eventLimit = max(0, eventLimit)
-        formatter = ReplayFormatter(filter: eventFilter, style: .plain, importer: builder)
-        self.eventFilter = eventFilter
         status = .waiting("waiting for \(path) to appear")
     }
 
@@ -232,14 +218,9 @@ public final class LiveTrace {
         identity = nil
         incompleteHeader = nil
         builder = TraceModelBuilder(options: options)
-        formatter = ReplayFormatter(filter: eventFilter, style: .plain, importer: builder)
         openActions = [:]
         recentActions = []
-        recentEvents = []
-        eventLinesMade = 0
         eventsRead = 0
-        eventsLeftInBatch = 0
-        textWindow = 0
         generation += 1
         status = .waiting("waiting for \(path) to appear")
     }
@@ -269,11 +250,8 @@ public final class LiveTrace {
     }
 
     private func consume(_ batch: borrowing TraceEventBatch) {
-        eventsLeftInBatch = batch.count
-        textWindow = eventLimit == 0 ? 0 : textWindow(of: batch)
         var feed = Feed(trace: self)
         builder.consume(batch, visiting: &feed)
-        if recentEvents.count > eventLimit { recentEvents.removeFirst(recentEvents.count - eventLimit) }
     }
 
     /// Takes the next event as the importer resolved it.
@@ -309,34 +287,6 @@ public final class LiveTrace {
         default:
             break
         }
-        eventsLeftInBatch -= 1
-        guard eventLimit > 0 else { return }
-        // Every event goes through the filter, so lines are counted; only the last are kept.
-        let keepingText = eventsLeftInBatch < textWindow
-        guard formatter.line(for: event, importer, keepingText: keepingText) else { return }
-        eventLinesMade += 1
-        if keepingText { recentEvents.append(formatter.lastLine) }
-    }
-
-    /// How many of `batch`'s last events hold its last `eventLimit` lines at
-    /// least: counted back over the events sure to make a line. Not all events
-    /// make one (a write's value folds into its change; the filter drops some),
-    /// and a name filter is only decided once the importer knows the names, so
-    /// then every event is formatted.
-    private func textWindow(of batch: borrowing TraceEventBatch) -> Int {
-        let events = batch.events
-        guard eventFilter.names.isEmpty else { return events.count }
-        var sure = 0, position = events.count
-        while position > 0 && sure < eventLimit {
-            position -= 1
-            let time = events[position].timestamp
-            if case .value = events[position].record { continue }
-            if let from = eventFilter.from, time < from { continue }
-            if let to = eventFilter.to, time > to { continue }
-            if let kinds = eventFilter.kinds, !kinds.contains(events[position].record.kind) { continue }
-            sure += 1
-        }
-        return events.count - position
     }
 
     private func finish(_ open: OpenAction, duration: UInt64) {

@@ -16,9 +16,14 @@ public struct TraceLookahead: Sendable {
     let texts: [String]
     /// The last name the trace gives each node it names.
     let finalNames: [UInt64: String]
+    /// The events the pass read (decoded, as a batch holds them): a trace still being
+    /// recorded may hold more by the time another pass reads it, and those later events
+    /// are not in the lookahead, so a view that needs them all stops at this many.
+    public let events: Int
 
     /// The lookahead of the value events and names a pass collected.
-    init(nodes: [UInt64], timestamps: [UInt64], values: [Int32], texts: [String], finalNames: [UInt64: String]) {
+    init(nodes: [UInt64], timestamps: [UInt64], values: [Int32], texts: [String], finalNames: [UInt64: String],
+         events: Int) {
         let order = nodes.indices.sorted { (nodes[$0], timestamps[$0], $0) < (nodes[$1], timestamps[$1], $1) }
         var previous = [Int32](repeating: -1, count: nodes.count)
         for (rank, index) in order.enumerated() where rank > 0 {
@@ -28,13 +33,16 @@ public struct TraceLookahead: Sendable {
         self.previous = previous
         self.texts = texts
         self.finalNames = finalNames
+        self.events = events
     }
 
     /// Reads the value events and names of the trace at `path` (one pass; nothing else is kept).
     public static func read(path: String) throws(TraceFileError) -> TraceLookahead {
         var nodes: [UInt64] = [], timestamps: [UInt64] = [], values: [Int32] = []
         var texts: [String] = [], index: [String: Int32] = [:], names: [UInt64: String] = [:]
+        var events = 0
         _ = try TraceFile.forEachBatch(path: path) { batch in
+            events += batch.count
             for event in batch.events {
                 switch event.record {
                 case let .value(node, value):
@@ -60,7 +68,8 @@ public struct TraceLookahead: Sendable {
                 }
             }
         }
-        return TraceLookahead(nodes: nodes, timestamps: timestamps, values: values, texts: texts, finalNames: names)
+        return TraceLookahead(nodes: nodes, timestamps: timestamps, values: values, texts: texts, finalNames: names,
+                              events: events)
     }
 
     /// The previous value (in time order) of the value event at `position` in file order:

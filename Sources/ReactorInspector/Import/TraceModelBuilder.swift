@@ -356,25 +356,9 @@ public final class TraceModelBuilder {
         var table = nodes.table.array
         guard options.until == nil, options.untilAction == nil else { return table }
         for (thread, last) in threadLast {
-            // Innermost first: each run's time goes into the one around it, as a run's end does.
-            var inner: UInt64 = 0
-            for frame in slices.open(thread).reversed() {
-                let duration = last >= frame.begin ? last - frame.begin : 0
-                if frame.isAction {
-                    inner = 0   // an action's end adds nothing to what encloses it
-                    continue
-                }
-                let nested = frame.nestedNanoseconds &+ inner
-                let exclusive = duration >= nested ? duration - nested : 0
-                inner = duration
-                let node = Int(frame.node)
-                table[node].runs.totalNanoseconds &+= duration
-                table[node].runs.selfNanoseconds &+= exclusive
-                table[node].runs.durations.record(duration)
-                if !frame.firstRun {
-                    table[node].runs.rerunNanoseconds &+= duration
-                    table[node].runs.maxRerunNanoseconds = max(table[node].runs.maxRerunNanoseconds, duration)
-                }
+            for ended in SliceTracker.ending(slices.open(thread)[...], at: last).ended where !ended.frame.isAction {
+                table[Int(ended.frame.node)].runs.ended(duration: ended.duration, exclusive: ended.exclusive,
+                                                        firstRun: ended.frame.firstRun)
             }
         }
         return table
@@ -401,6 +385,7 @@ public final class TraceModelBuilder {
                           issueCounts: issues.byKind, issues: issues.kept, explanations: explanations,
                           unfinishedRuns: unfinished)
         model.valueHistory = valueHistory
+        model.unfinishedFlushes = flushes.unfinished
         model.threadIndexes = threadIndexes
         model.latestTimestampRead = max(latestRead, lastTimestamp)
         model.hasValues = valuesAfterMoment || eventCounts[Int(TraceEventKind.value.rawValue)] > 0
@@ -753,13 +738,14 @@ extension TraceModelBuilder {
         guard let computation = nodes.find(computationID) else { return nil }
         guard let ended = slices.endRun(computation, thread: thread, at: time) else { return nil }
         let duration = ended.duration, exclusive = ended.exclusive
-        nodes[Int(computation)].runs.totalNanoseconds = nodes[Int(computation)].runs.totalNanoseconds.saturatingAdd(duration)
-        nodes[Int(computation)].runs.selfNanoseconds = nodes[Int(computation)].runs.selfNanoseconds.saturatingAdd(exclusive)
-        nodes[Int(computation)].runs.durations.record(duration)
-        if !ended.frame.firstRun {
-            nodes[Int(computation)].runs.rerunNanoseconds = nodes[Int(computation)].runs.rerunNanoseconds.saturatingAdd(duration)
-            if duration > nodes[Int(computation)].runs.maxRerunNanoseconds {
-                nodes[Int(computation)].runs.maxRerunNanoseconds = duration
+        nodes[Int(computation)].runs.ended(duration: duration, exclusive: exclusive, firstRun: ended.frame.firstRun)
+        // What its body threw past ends with it, as the exports draw it (docs/METRICS.md, "Unfinished runs").
+        for inside in ended.inside {
+            if inside.frame.isAction {
+                actions.ended(inside.frame.action, after: inside.duration)
+            } else {
+                nodes[Int(inside.frame.node)].runs.ended(duration: inside.duration, exclusive: inside.exclusive,
+                                                         firstRun: inside.frame.firstRun)
             }
         }
         states[Int(computation)].runRoot = ended.frame.root

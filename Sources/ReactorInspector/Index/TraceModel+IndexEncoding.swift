@@ -68,6 +68,7 @@ extension TraceModel {
         fields.put(unfinishedRuns); fields.put(latestTimestampRead); fields.put(hasValues)
         fields.put(pendingReruns.count)
         for node in pendingReruns.sorted() { fields.put(node) }
+        fields.put(unfinishedFlushes)
     }
 
     static func decode(from fields: inout IndexFieldReader) throws(TraceIndexError) -> TraceModel {
@@ -150,6 +151,7 @@ extension TraceModel {
         model.latestTimestampRead = try fields.next()
         model.hasValues = try fields.bool()
         for _ in 0..<(try fields.elements(eachAtLeast: 1)) { model.pendingReruns.insert(try fields.next()) }
+        model.unfinishedFlushes = try fields.int()
         return model
     }
 }

@@ -29,6 +29,18 @@ public struct RunStats: Sendable, Equatable {
     /// The 99th percentile run duration (within the histogram's precision).
     public var p99Nanoseconds: UInt64 { durations.percentile(0.99) }
 
+    /// Adds one run's duration (its `runs` count is kept apart, at its beginning): total,
+    /// self, the distribution, and for a rerun the rerun time and longest rerun.
+    public mutating func ended(duration: UInt64, exclusive: UInt64, firstRun: Bool) {
+        totalNanoseconds = totalNanoseconds.saturatingAdd(duration)
+        selfNanoseconds = selfNanoseconds.saturatingAdd(exclusive)
+        durations.record(duration)
+        if !firstRun {
+            rerunNanoseconds = rerunNanoseconds.saturatingAdd(duration)
+            maxRerunNanoseconds = max(maxRerunNanoseconds, duration)
+        }
+    }
+
     /// Adds the runs of another instance (for grouping instances by name).
     public mutating func merge(_ other: RunStats) {
         runs += other.runs

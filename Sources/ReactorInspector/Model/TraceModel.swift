@@ -47,6 +47,9 @@ public struct TraceModel: Sendable {
     public internal(set) var explanations: [String: WhyReport]
     /// Runs that began but whose end the trace does not hold (a truncated trace).
     public internal(set) var unfinishedRuns: Int
+    /// Flushes that began but whose end the trace does not hold: not in ``flushes``
+    /// (docs/METRICS.md, "Unfinished runs").
+    public internal(set) var unfinishedFlushes = 0
     /// Every value of the nodes asked for in ``TraceModelOptions/valueHistoryOf``,
     /// in time order (empty otherwise).
     public internal(set) var valueHistory: [TraceValueChange] = []

@@ -264,13 +264,17 @@ extension ThreadRecorder {
     }
 
     /// A clock event (docs/TRACE_FORMAT.md, "Clock events"): the thread's time
-    /// before its first event, when that event is untimed.
+    /// before its first event, when that event is untimed. It carries the time
+    /// whole and leaves the delta register alone, so the next timed event's delta
+    /// is from 0 and a reader that skips the clock event reads that time the same.
     @inline(never)
     func clock() {
         let pointer = reserve(Self.fixedBound)
         pointer.pointee = TraceFormat.clockTag
+        clocked = true
+        refreshLimits()
         // The body (one varint, at most 10 bytes) follows its one-byte length.
-        let end = Self.put(timeDelta(), pointer + 2)
+        let end = Self.put(time.now(), pointer + 2)
         pointer[1] = UInt8(end - (pointer + 2))
         commit(end)
     }

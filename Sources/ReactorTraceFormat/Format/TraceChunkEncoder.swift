@@ -15,10 +15,11 @@ package struct TraceChunkEncoder {
 
     package init() {}
 
-    /// A clock event setting the time to `nanoseconds` (never earlier than the current time).
+    /// A clock event at `nanoseconds` (never earlier than the thread's events before it):
+    /// the time of the untimed events after it; the register `T` stays as it is.
     package mutating func clock(_ nanoseconds: UInt64) {
         var body: [UInt8] = []
-        Varint.append(advanceTime(to: nanoseconds), to: &body)
+        Varint.append(nanoseconds, to: &body)
         bytes.append(TraceFormat.clockTag)
         Varint.append(UInt64(body.count), to: &bytes)
         bytes.append(contentsOf: body)

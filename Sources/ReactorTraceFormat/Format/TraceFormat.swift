@@ -8,7 +8,7 @@ public enum TraceFormat {
     public static let majorVersion: UInt16 = 1
     /// The minor version this library writes; files with a newer minor are read,
     /// skipping what this version does not know.
-    public static let minorVersion: UInt16 = 2
+    public static let minorVersion: UInt16 = 3
     /// The size of the file header this version writes.
     public static let headerLength = 44
     /// The largest header length a reader accepts (room for future minor versions).
@@ -49,10 +49,15 @@ public enum TraceFormat {
     /// The extension tag of a `site` event (1.1): a node's creation site or an
     /// action's call site, with its own site table, skipped by a 1.0 reader.
     public static let siteTag: UInt8 = 65
-    /// Extension tag of a **clock** event (1.1): its body is a `time` field and
-    /// nothing else. The recorder writes one before a thread's first event when
-    /// that event has no time of its own, so that no event reads as the trace's start.
-    public static let clockTag: UInt8 = 66
+    /// Extension tag of a **clock** event (1.3): its body is one varint, a timestamp
+    /// (nanoseconds since the trace's start), and it changes no register. The recorder
+    /// writes one before a thread's first event when that event has no time of its own,
+    /// so that no event reads as the trace's start; a reader that skips it reads every
+    /// other time the same.
+    public static let clockTag: UInt8 = 67
+    /// Extension tag of the clock event of 1.1 and 1.2 writers: a `time` field that
+    /// sets the register `T` (the one extension event that does). Read, no longer written.
+    public static let registerClockTag: UInt8 = 66
 }
 
 /// The clock a trace's timestamps come from (a raw byte, so that a newer minor

@@ -67,8 +67,9 @@ struct ChunkDecoder {
                     }
                     continue
                 }
-                if tag == TraceFormat.clockTag {
-                    guard readClock(&reader, length: Int(length), &context) else { return nil }
+                if tag == TraceFormat.clockTag || tag == TraceFormat.registerClockTag {
+                    guard readClock(&reader, length: Int(length), setsRegister: tag == TraceFormat.registerClockTag,
+                                    &context) else { return nil }
                     clocks += 1
                     continue
                 }
@@ -270,11 +271,16 @@ struct ChunkDecoder {
         return true
     }
 
-    /// A clock event's body of `length` bytes: a `time` field, then bytes a
-    /// newer minor version may add, skipped.
-    private func readClock(_ reader: inout UnsafeByteReader, length: Int, _ context: inout Context) -> Bool {
+    /// A clock event's body of `length` bytes, then bytes a newer minor version may add,
+    /// skipped: a timestamp the thread's untimed events after it take (1.3, the register
+    /// untouched), or a `time` field that sets the register (tag 66, 1.1 and 1.2 writers).
+    private func readClock(_ reader: inout UnsafeByteReader, length: Int, setsRegister: Bool,
+                           _ context: inout Context) -> Bool {
         guard var body = reader.slice(length) else { return false }
-        return readTime(&body, &context)
+        if setsRegister { return readTime(&body, &context) }
+        guard let timestamp = body.readVarint() else { return false }
+        if timestamp > context.eventTime { context.eventTime = timestamp }
+        return true
     }
 
     /// A string field: a reference to the table, or (0) a new string, added to it.

@@ -87,9 +87,7 @@ public struct ReplayFormatter {
         self.init(filter: filter, style: style, json: json, importer: TraceModelBuilder(options: options))
     }
 
-    /// Creates a formatter for the events another view imports with `importer`
-    /// (which must track values for old → new): feed it with ``line(for:_:keepingText:)``.
-    init(filter: ReplayFilter, style: TextStyle, json: Bool = false, importer: TraceModelBuilder) {
+    private init(filter: ReplayFilter, style: TextStyle, json: Bool, importer: TraceModelBuilder) {
         self.importer = importer
         self.filter = filter
         self.style = json ? .plain : style
@@ -148,16 +146,6 @@ public struct ReplayFormatter {
         importer.consume(batch, visiting: &lines)
         if text.count > 0 { body(text.bytes) }
     }
-
-    /// Builds the line for an event another view's import handed on; false
-    /// when the filter drops it. With `keepingText`, ``lastLine`` is its text;
-    /// without, the line is only filtered (counted), not formatted.
-    func line(for event: ImportedEvent, _ importer: TraceModelBuilder, keepingText: Bool) -> Bool {
-        keepingText ? build(event, importer) : isShown(event, importer)
-    }
-
-    /// The line built last, without its newline.
-    var lastLine: String { String(decoding: UnsafeBufferPointer(rebasing: text.bytes.dropLast()), as: UTF8.self) }
 
     /// Calls `body` with the UTF-8 of the line for `event` and its newline, or
     /// returns false without calling it when the filter drops the event. The

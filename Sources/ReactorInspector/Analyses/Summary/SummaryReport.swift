@@ -68,6 +68,8 @@ public struct SummaryReport: Sendable, Codable, Equatable {
     public let topComputations: [HotEntry]
     /// Runs that began but did not end in the trace (it was cut short).
     public let unfinishedRuns: Int
+    /// Flushes that began but did not end in the trace: not in `flushes` (docs/METRICS.md).
+    public let unfinishedFlushes: Int
     /// How the recording ended, from the end block: `stopped`, `runtime-error`
     /// (the runtime stopped the process, see the issues), `signal SIGSEGV`…;
     /// nil when the trace has no end block (killed, or still being written).
@@ -131,6 +133,7 @@ public struct SummaryReport: Sendable, Codable, Equatable {
         topComputations = hot.entries
         computationCount = hot.computationCount
         unfinishedRuns = model.unfinishedRuns
+        unfinishedFlushes = model.unfinishedFlushes
     }
 
     /// What a bounded recording's history says, in one line: its bound and what it overwrote.
@@ -236,8 +239,11 @@ public struct SummaryReport: Sendable, Codable, Equatable {
             }
             if let more = CountText.more(shown: firstIssues.count, of: issues) { out += "  " + style.dim(more) + "\n" }
         }
-        if unfinishedRuns > 0 {
-            out += "\n" + style.yellow("\(CountText.of(unfinishedRuns, "run")) had not finished when the trace ends") + "\n"
+        var unfinished: [String] = []
+        if unfinishedRuns > 0 { unfinished.append(CountText.of(unfinishedRuns, "run")) }
+        if unfinishedFlushes > 0 { unfinished.append(CountText.of(unfinishedFlushes, "flush", plural: "flushes")) }
+        if !unfinished.isEmpty {
+            out += "\n" + style.yellow("\(unfinished.joined(separator: " and ")) had not finished when the trace ends") + "\n"
         }
         return out
     }

@@ -18,6 +18,9 @@ struct FlushTracker {
         return begin
     }
 
+    /// Flushes begun and not ended, on every thread.
+    var unfinished: Int { openBegins.reduce(0) { $0 + $1.count } }
+
     /// When each flush still open on `thread` began, outermost first.
     func open(onThread thread: Int) -> [UInt64] {
         thread < openBegins.count ? openBegins[thread] : []

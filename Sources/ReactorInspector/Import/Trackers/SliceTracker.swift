@@ -34,6 +34,9 @@ struct SliceTracker {
         var duration: UInt64
         /// Its duration minus the runs nested in it.
         var exclusive: UInt64
+        /// Those, innermost first, each lasting until this one's end (docs/METRICS.md,
+        /// "Unfinished runs").
+        var inside: [Ended] = []
     }
 
     private var stacks = BuilderColumn<[Frame]>()
@@ -98,16 +101,41 @@ struct SliceTracker {
             // Runs and actions opened inside it and never ended (a thrown body) end with it.
             guard let found = stacks[thread].lastIndex(where: { !$0.isAction && $0.node == computation }) else { return nil }
             frame = stacks[thread][found]
-            stacks[thread].removeSubrange(found...)
             depth = found
         }
-        let duration = time &- frame.begin
-        let exclusive = duration >= frame.nestedNanoseconds ? duration - frame.nestedNanoseconds : 0
+        let (inside, enclosed) = Self.ending(stacks[thread][(depth + 1)...], at: time)
+        stacks[thread].removeSubrange(depth...)
+        let duration = time >= frame.begin ? time - frame.begin : 0
+        let nested = frame.nestedNanoseconds.saturatingAdd(enclosed)
+        let exclusive = duration >= nested ? duration - nested : 0
         let remaining = stacks[thread].count
         if remaining > 0 {
             stacks[thread][remaining - 1].nestedNanoseconds = stacks[thread][remaining - 1].nestedNanoseconds.saturatingAdd(duration)
         }
-        return Ended(frame: frame, depth: depth, endedInside: count - 1 - depth, duration: duration, exclusive: exclusive)
+        return Ended(frame: frame, depth: depth, endedInside: count - 1 - depth, duration: duration, exclusive: exclusive,
+                     inside: inside)
+    }
+
+    /// Ends `frames` (open, outermost first) at `time` as their own ends would, innermost
+    /// first: a run's time goes into the run around it (an action's adds nothing). Returns
+    /// them innermost first, and the time the outermost adds to what encloses them.
+    static func ending(_ frames: ArraySlice<Frame>, at time: UInt64) -> (ended: [Ended], enclosed: UInt64) {
+        var ended: [Ended] = []
+        var inner: UInt64 = 0
+        for index in frames.indices.reversed() {
+            let frame = frames[index]
+            let duration = time >= frame.begin ? time - frame.begin : 0
+            if frame.isAction {
+                ended.append(Ended(frame: frame, depth: index, endedInside: 0, duration: duration, exclusive: duration))
+                inner = 0
+                continue
+            }
+            let nested = frame.nestedNanoseconds.saturatingAdd(inner)
+            ended.append(Ended(frame: frame, depth: index, endedInside: 0, duration: duration,
+                               exclusive: duration >= nested ? duration - nested : 0))
+            inner = duration
+        }
+        return (ended, inner)
     }
 
     /// Ends the innermost open action of `store` on `thread` at `time` (what
