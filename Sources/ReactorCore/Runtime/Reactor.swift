@@ -136,9 +136,13 @@ public final class Reactor: @unchecked Sendable {
     }
 
     /// Runs `body` with no current computation, so what it reads is not tracked.
+    ///
+    /// Traces that record values still follow secrets through it: a secret
+    /// read in `body`, inside an autorun or a computed, makes what that run
+    /// produces a secret as if read outside it.
     public func nonreactive<T>(_ body: () throws -> T) rethrows -> T {
         guard graph.lock.isHeldByCurrentThread else { return try body() }
-        return try graph.nonreactive(body)
+        return try graph.nonreactiveFollowingSecrets(body)
     }
 
     /// Runs `body` with `computation` as the current computation, so what it

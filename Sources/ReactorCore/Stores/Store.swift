@@ -109,7 +109,7 @@ open class Store: TraceOwner {
                     storeRegistry.actionNesting -= 1
                     withTracer { $0.actionEnded(store: traceID) }
                 }
-                let result = try graph.nonreactive(body)
+                let result = try graph.actionBody(body)
                 storeRegistry.completed.append(Action(store: self, name: name, arguments: arguments))
                 return result
             }
