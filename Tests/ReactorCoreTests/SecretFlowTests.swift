@@ -387,6 +387,30 @@ extension TracerTests {
         redactedWriter.stop()
     }
 
+    @Test func followingSecretsChangesNoDependencyOfANonreactiveBlock() {
+        _ = installValues()
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let untracked = ReactiveProperty(initialValue: 0, name: "untracked")
+        let tracked = ReactiveProperty(initialValue: 0, name: "tracked again")
+        var runs = 0
+        let autorun = reactor.autorun("reader") { computation in
+            runs += 1
+            reactor.nonreactive {
+                _ = untracked.value
+                // Made current again inside its own nonreactive block: tracked.
+                reactor.withComputation(computation) { _ = tracked.value }
+            }
+        }
+        untracked.value = 1
+        reactor.flush()
+        #expect(runs == 1)
+        tracked.value = 1
+        reactor.flush()
+        #expect(runs == 2)
+        autorun.stop()
+    }
+
     @Test func anActionBodyHandsTheRunTheSecretsItReadOnlyWithItsResult() {
         let tracer = installValues()
         defer { ReactorTracing.install(nil) }

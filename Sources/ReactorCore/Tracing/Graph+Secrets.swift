@@ -93,7 +93,7 @@ extension Graph {
         switch running._withUnsafeGuaranteedRef({ $0.runTracing }) {
         case .untraced, .traced: return try nonreactive(body)
         case .untrackedWithValues, .actionWithValues: return try body()
-        case .tracedWithValues: return try untracked(running._withUnsafeGuaranteedRef { $0 }, body)
+        case .tracedWithValues: return try untracked(running.takeUnretainedValue(), body)
         }
     }
 
@@ -110,7 +110,7 @@ extension Graph {
     /// reads are not the run's, unless the action returns a value (or throws).
     func actionBody<R>(_ body: () throws -> R) rethrows -> R {
         guard let running = current else { return try body() }
-        let computation = running._withUnsafeGuaranteedRef { $0 }
+        let computation = running.takeUnretainedValue()
         guard computation.runTracing.followsSecrets else { return try nonreactive(body) }
         return try actionBodyFollowingSecrets(computation, body)
     }
