@@ -87,7 +87,6 @@ final class Graph: @unchecked Sendable {
         released.append(contentsOf: objects)
     }
 
-    /// Runs `body` with no current computation.
     /// The current computation as a strong reference (for the rarer paths).
     /// Nil in a `nonreactive` block or an action's body even while a run that
     /// records values keeps itself current there to follow secrets.
@@ -96,6 +95,8 @@ final class Graph: @unchecked Sendable {
         return computation
     }
 
+    /// Runs `body` with no current computation (callbacks the runtime runs;
+    /// `Reactor.nonreactive` follows secrets, see `Graph+Secrets.swift`).
     func nonreactive<R>(_ body: () throws -> R) rethrows -> R {
         let previous = current
         current = nil
