@@ -7,8 +7,10 @@ import TracerSlot
 /// any secret reaches the trace, nor any output of any command (`serve`'s
 /// answers included), while the clear values still do.
 @Suite(.serialized) struct SecretLeakTests {
-    /// Every output of every command on `trace` (and `other`, for `diff`), by what made it.
-    static func outputs(of trace: String, other: String, graph: SecretGraph) throws -> [(String, String)] {
+    /// Every output of every command on `trace` (and `other`, for `diff`), by
+    /// what made it, asking `history` about `valueNodes` and `why` about `computeds`.
+    static func outputs(of trace: String, other: String, valueNodes: [String],
+                        computeds: [String]) throws -> [(String, String)] {
         let directory = try CICommand.temporaryDirectory()
         let budget = directory.appendingPathComponent("budget.json")
         try #"{ "computations": [ { "match": "*", "maxReruns": 1 } ] }"#.write(to: budget, atomically: true, encoding: .utf8)
@@ -28,8 +30,8 @@ import TracerSlot
             ["check", trace, "--budget", budget.path, "--verbose"], ["check", trace, "--budget", budget.path, "--json"],
             ["check", trace, "--budget", budget.path, "--junit", junit.path],
         ]
-        for name in graph.valueNodes { runs += [["history", trace, name], ["history", trace, name, "--json"]] }
-        for name in graph.computeds + ["everything"] { runs.append(["why", trace, name, "--json"]) }
+        for name in valueNodes { runs += [["history", trace, name], ["history", trace, name, "--json"]] }
+        for name in computeds + ["everything"] { runs.append(["why", trace, name, "--json"]) }
         var outputs: [(String, String)] = []
         for arguments in runs {
             let run = try BuiltProducts.run("reactor-inspect", arguments + ["--no-progress"])
@@ -43,7 +45,7 @@ import TracerSlot
         let server = try InspectorClient(trace: trace)
         var targets = ["/api/summary", "/api/snapshot", "/api/graph", "/api/replay?limit=100000", "/api/state?at=\(last)",
                        "/api/state?at=action:2"]
-        targets += (graph.computeds + ["everything"]).map { "/api/why?limit=100&node=\($0)" }
+        targets += (computeds + ["everything"]).map { "/api/why?limit=100&node=\($0)" }
         for target in targets {
             let response = try server.get(target)
             #expect(response.status == 200, "serve \(target): \(response.text.prefix(200))")
@@ -72,7 +74,7 @@ import TracerSlot
         }
         #expect(bytes.range(of: Data("‹redacted›".utf8)) != nil)
 
-        let outputs = try Self.outputs(of: trace, other: other, graph: graph)
+        let outputs = try Self.outputs(of: trace, other: other, valueNodes: graph.valueNodes, computeds: graph.computeds)
         for (what, text) in outputs {
             for form in forbidden where text.contains(form) {
                 Issue.record("seed \(seed): \(what) shows \(form)")

@@ -260,14 +260,15 @@ extension TracerTests {
         let after = ReactiveProperty(initialValue: "", name: "after")
         let autorun = reactor.autorun("login on attempt") { _ in
             session.login("ada-\(attempts.value)", Redacted("pw-SECRET-\(attempts.value)"))
-            // The run read the Redacted's value (in the action): what it writes next is a secret.
+            // The action's body read the Redacted's value and handed nothing
+            // back: what the run writes next is as clear as what it read.
             after.value = "attempt \(attempts.value)"
         }
         attempts.value = 1
         let arguments = tracer.events.compactMap { if case let .actionBegan(_, "login(_:_:)", arguments) = $0 { arguments } else { nil } }
         #expect(arguments == ["\"ada-0\", ‹redacted›", "\"ada-1\", ‹redacted›"])
         #expect(valueTexts(tracer, of: session.$token.projectedDependency.id).allSatisfy { $0 == "‹redacted›" })
-        #expect(valueTexts(tracer, of: after.id) == ["\"\"", "‹redacted›", "‹redacted›"])
+        #expect(valueTexts(tracer, of: after.id) == ["\"\"", "\"attempt 0\"", "\"attempt 1\""])
         #expect(noValueContains(tracer, "SECRET"))
         autorun.stop()
     }
@@ -305,5 +306,179 @@ extension TracerTests {
             "computation 'uses token' threw ‹redacted›; pass onError: to autorun to handle it",
             "computation 'uses other' threw server rejected visible-text; pass onError: to autorun to handle it",
         ])
+    }
+}
+
+/// A store whose actions read the settings' secret in their bodies.
+final class TokenStore: Store, @unchecked Sendable {
+    // @unchecked Sendable: its state is @Reactive, guarded by the graph lock.
+    @Reactive var header = ""
+    @Reactive var refreshes = 0
+    let settings: AuthSettings
+
+    init(settings: AuthSettings) {
+        self.settings = settings
+        super.init()
+    }
+
+    /// Reads the token in its body and hands back something derived from it.
+    func bearer() -> String {
+        action { "Bearer \(settings.apiToken)" }
+    }
+
+    /// Reads the token in its body and hands nothing back.
+    func countRefresh() {
+        action {
+            if !settings.apiToken.isEmpty { refreshes += 1 }
+        }
+    }
+
+    /// Writes what it was given.
+    func use(_ header: String) {
+        action(header) { self.header = header }
+    }
+}
+
+// Secrets read where a run does not track its reads: `nonreactive {}`, an
+// action's body, and the values a `for await … in reactor.changes` loop takes.
+extension TracerTests {
+    @Test func aSecretReadInNonreactiveInsideARunMakesItsProductsSecret() {
+        let tracer = installValues()
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let settings = AuthSettings()
+        let header = reactor.computed("authHeader") { "Bearer \(settings.apiToken)" }
+        let credentials = ReactiveProperty(initialValue: Redacted("pw-SECRET"))
+        let trigger = ReactiveProperty(initialValue: 0)
+        let fromNode = ReactiveProperty(initialValue: "")
+        let fromComputed = ReactiveProperty(initialValue: "")
+        let fromRedacted = ReactiveProperty(initialValue: "")
+        let untouched = ReactiveProperty(initialValue: "")
+        var activeInside: [Bool] = []
+        let writer = reactor.autorun("writer") { _ in
+            let round = trigger.value
+            untouched.value = "round \(round)"  // before any secret: clear
+            let token = reactor.nonreactive { settings.apiToken }
+            activeInside.append(reactor.nonreactive { reactor.isActive })
+            fromNode.value = "copy of \(token)"
+        }
+        let computedWriter = reactor.autorun("computed writer") { _ in
+            _ = trigger.value
+            fromComputed.value = reactor.nonreactive { header.value } + "!"
+        }
+        let redactedWriter = reactor.autorun("redacted writer") { _ in
+            _ = trigger.value
+            fromRedacted.value = reactor.nonreactive { credentials.value.value }.uppercased()
+        }
+        trigger.value = 1
+        // Read untracked: a change of the token reruns none of them.
+        settings.apiToken = "tok-LATER"
+        #expect(valueTexts(tracer, of: fromNode.id) == ["\"\"", "‹redacted›", "‹redacted›"])
+        #expect(valueTexts(tracer, of: fromComputed.id) == ["\"\"", "‹redacted›", "‹redacted›"])
+        #expect(valueTexts(tracer, of: fromRedacted.id) == ["\"\"", "‹redacted›", "‹redacted›"])
+        #expect(valueTexts(tracer, of: untouched.id) == ["\"\"", "\"round 0\"", "\"round 1\""])
+        #expect(activeInside == [false, false])
+        let tokenID = settings.$apiToken.projectedDependency.id
+        let writers = [writer.id, computedWriter.id, redactedWriter.id]
+        #expect(!tracer.events.contains { if case let .depend(reader, dependency) = $0 { writers.contains(reader) && dependency == tokenID } else { false } })
+        #expect(noValueContains(tracer, "SECRET") && noValueContains(tracer, "tok-"))
+        writer.stop()
+        computedWriter.stop()
+        redactedWriter.stop()
+    }
+
+    @Test func followingSecretsChangesNoDependencyOfANonreactiveBlock() {
+        _ = installValues()
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let untracked = ReactiveProperty(initialValue: 0, name: "untracked")
+        let tracked = ReactiveProperty(initialValue: 0, name: "tracked again")
+        var runs = 0
+        let autorun = reactor.autorun("reader") { computation in
+            runs += 1
+            reactor.nonreactive {
+                _ = untracked.value
+                // Made current again inside its own nonreactive block: tracked.
+                reactor.withComputation(computation) { _ = tracked.value }
+            }
+        }
+        untracked.value = 1
+        reactor.flush()
+        #expect(runs == 1)
+        tracked.value = 1
+        reactor.flush()
+        #expect(runs == 2)
+        autorun.stop()
+    }
+
+    @Test func anActionBodyHandsTheRunTheSecretsItReadOnlyWithItsResult() {
+        let tracer = installValues()
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let settings = AuthSettings()
+        let store = TokenStore(settings: settings)
+        let trigger = ReactiveProperty(initialValue: 0)
+        let handedBack = ReactiveProperty(initialValue: "")
+        let afterVoid = ReactiveProperty(initialValue: "")
+        let withResult = reactor.autorun("with result") { _ in
+            _ = trigger.value
+            handedBack.value = store.bearer() + " (round \(trigger.value))"
+        }
+        let withoutResult = reactor.autorun("without result") { _ in
+            _ = trigger.value
+            store.countRefresh()
+            afterVoid.value = "refreshed in round \(trigger.value)"
+        }
+        trigger.value = 1
+        #expect(valueTexts(tracer, of: handedBack.id) == ["\"\"", "‹redacted›", "‹redacted›"])
+        #expect(valueTexts(tracer, of: afterVoid.id) == ["\"\"", "\"refreshed in round 0\"", "\"refreshed in round 1\""])
+        // The body's own writes are plain code: secret only when marked.
+        #expect(valueTexts(tracer, of: store.$refreshes.projectedDependency.id) == ["0", "1", "2"])
+        #expect(noValueContains(tracer, "SECRET"))
+        withResult.stop()
+        withoutResult.stop()
+    }
+
+    @Test func anActionCalledFromARunThatReadASecretHasSecretArgumentsAndWrites() {
+        let tracer = installValues()
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let settings = AuthSettings()
+        let store = TokenStore(settings: settings)
+        let caller = reactor.autorun("caller") { _ in
+            let header = reactor.nonreactive { "Bearer \(settings.apiToken)" }
+            store.use(header)
+        }
+        store.use("from plain code")
+        let arguments = tracer.events.compactMap { if case let .actionBegan(_, "use(_:)", arguments) = $0 { arguments } else { nil } }
+        #expect(arguments == ["‹redacted›", "\"from plain code\""])
+        #expect(valueTexts(tracer, of: store.$header.projectedDependency.id) == ["\"\"", "‹redacted›", "\"from plain code\""])
+        #expect(noValueContains(tracer, "SECRET"))
+        caller.stop()
+    }
+
+    @Test func theValuesAChangesLoopTakesAreNeverWrittenAndItsSecretStaysInItsMarkedTarget() async {
+        let tracer = SignalTraceRecorder(allThreads: true, valueLengthLimit: 200)
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let settings = AuthSettings()
+        let lastHeader = ReactiveProperty(initialValue: Redacted(""), name: "last header")
+        var taken: [String] = []
+        for await header in reactor.changes({ "Bearer \(settings.apiToken)" }, name: "header changes") {
+            taken.append(header)
+            lastHeader.value = Redacted(header)
+            if taken.count == 2 { break }
+            settings.apiToken = "tok-NEXT-SECRET"
+        }
+        // The loop has the values in clear; the trace has the stream's node,
+        // its expression's reads and changes, and none of the values.
+        #expect(taken == ["Bearer tok-SECRET", "Bearer tok-NEXT-SECRET"])
+        let nodes = tracer.events.compactMap { if case let .created(id, _, "header changes", _) = $0 { id } else { nil } }
+        #expect(nodes.count == 2)  // the signal and the autorun running the expression
+        #expect(nodes.allSatisfy { valueTexts(tracer, of: $0).isEmpty })
+        #expect(tracer.events.contains { if case let .changed(id) = $0 { nodes.contains(id) } else { false } })
+        #expect(valueTexts(tracer, of: lastHeader.id) == ["‹redacted›", "‹redacted›", "‹redacted›"])
+        #expect(noValueContains(tracer, "SECRET"))
     }
 }

@@ -78,8 +78,9 @@ public final class Computed<Value>: @unchecked Sendable {
     func valueLinkingSlowly() -> Value {
         if let current = node.graph.current {
             _ = current._withUnsafeGuaranteedRef { computation in
-                // A traced read in order calls the tracer's step at once.
-                if computation.runIsTraced, let next = computation.dependencies.cursor,
+                // A traced read in order calls the tracer's step at once (one
+                // with values goes through `linkOffCursor`, which follows secrets).
+                if computation.runTracing.isTracedWithoutValues, let next = computation.dependencies.cursor,
                    next.pointee.dependency.refers(to: output) {
                     return output.linkTracedInOrder(computation, next)
                 }

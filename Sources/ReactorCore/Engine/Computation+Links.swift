@@ -10,10 +10,10 @@ extension Computation {
     /// Starts a run: every link becomes stale, and the run keeps those it reads
     /// again as it goes (the cursor walks the list in the last run's order).
     @inline(__always)
-    func beginTracking(traced: Bool) {
+    func beginTracking(tracing: RunTracing) {
         epoch &+= 1
         dependencies.cursor = dependencies.head
-        runIsTraced = traced
+        runTracing = tracing
     }
 
     /// Ends a run: unlinks the links of the last run that this one did not read.

@@ -35,11 +35,13 @@ extension Computation {
 
     /// `refreshDerived()` for a computed that is not clean, or is running.
     ///
-    /// Reads the tracing flag once for the whole refresh (the check walk below
+    /// Reads the tracer slot once for the whole refresh (the check walk below
     /// this computed, the reruns, changes and their readers' invalidations) and
-    /// runs one of two copies of it: with no tracer installed, the same code as
-    /// with tracing compiled out, instead of a check at each emission site.
-    /// A tracer installed or removed meanwhile takes effect at the next refresh.
+    /// runs one of three copies of it (see `RunTracing`): with no tracer
+    /// installed, the same code as with tracing compiled out, instead of a
+    /// check at each emission site; with one, secrets are followed only in the
+    /// copy that records values. A tracer installed or removed meanwhile takes
+    /// effect at the next refresh.
     @usableFromInline
     func refreshStaleDerived() {
         if TraceEmit.isOn { return refreshStaleDerivedTraced() }
@@ -48,12 +50,20 @@ extension Computation {
 
     @inline(never)
     func refreshStaleDerivedUntraced() {
-        refreshStaleDerived(traced: false)
+        refreshStaleDerived(tracing: .untraced)
+    }
+
+    /// Chooses between the traced copies here, so that the untraced path
+    /// above is the one of a build without secrets.
+    @inline(never)
+    func refreshStaleDerivedTraced() {
+        if TraceEmit.valuesOn { return refreshStaleDerivedTracedWithValues() }
+        refreshStaleDerived(tracing: .traced)
     }
 
     @inline(never)
-    func refreshStaleDerivedTraced() {
-        refreshStaleDerived(traced: true)
+    func refreshStaleDerivedTracedWithValues() {
+        refreshStaleDerived(tracing: .tracedWithValues)
     }
 
     /// Brings this computed (stale or possibly stale) up to date without
@@ -62,7 +72,7 @@ extension Computation {
     /// of a cycle), and each remembers where its walk over its sources stopped
     /// (`checkCursor`). A chain of n computeds costs one frame, not n.
     @inline(__always)
-    func refreshStaleDerived(traced: Bool) {
+    func refreshStaleDerived(tracing: RunTracing) {
         // Reached again while it computes, or while it checks its sources:
         // computeds that read each other.
         if activity != .idle {
@@ -76,18 +86,18 @@ extension Computation {
         var node = root
         // Unmanaged, each step on a guaranteed reference: no retain per node
         // (computeds dropped meanwhile keep their parts until the operation ends).
-        while let next = node._withUnsafeGuaranteedRef({ $0.refreshStep(traced: traced, isRoot: node.toOpaque() == root.toOpaque()) }) {
+        while let next = node._withUnsafeGuaranteedRef({ $0.refreshStep(tracing: tracing, isRoot: node.toOpaque() == root.toOpaque()) }) {
             node = next
         }
     }
 
-    /// One step of `refreshStaleDerived(traced:)` for this computed, on top of
+    /// One step of `refreshStaleDerived(tracing:)` for this computed, on top of
     /// the chain and possibly stale or stale (when checking already, the source
     /// at its `checkCursor` was just refreshed). Returns the computed to step
     /// next: a source to refresh first, now on top of the chain, or the
     /// computed that read this one, whose walk goes on; nil after the root.
     @inline(__always)
-    func refreshStep(traced: Bool, isRoot: Bool) -> Unmanaged<Computation>? {
+    func refreshStep(tracing: RunTracing, isRoot: Bool) -> Unmanaged<Computation>? {
         if derivedState == .check {
             var cursor: LinkPointer?
             if activity != .checking {
@@ -135,7 +145,7 @@ extension Computation {
         }
         activity = .idle
         if derivedState == .dirty && derived != nil {
-            rederive(traced: traced)  // which takes it off the chain
+            rederive(tracing: tracing)  // which takes it off the chain
         } else {
             // Still possibly stale: every source is as it was, so is the value.
             if derivedState == .check { derivedState = .clean }
@@ -150,25 +160,24 @@ extension Computation {
     /// Recomputes this computed's value, on top of the `derivingTop` chain,
     /// and tells its readers if the value changed.
     @inline(__always)
-    func rederive(traced: Bool) {
+    func rederive(tracing: RunTracing) {
+        let traced = tracing.isTraced
         activity = .deriving
         derivedState = .clean
         graph.derivingTop = self
         // The traced copy calls the tracer inline: it is the hot path there.
-        // Secrets are followed only while values are recorded.
-        let tracksSecrets = traced && TraceEmit.valuesOn
         if traced {
             withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
-            if tracksSecrets { graph.beginSecretTracking(self) }
+            if tracing.followsSecrets { graph.beginSecretTracking(self) }
         }
         let previous = graph.current
         let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
         graph.inCompute = true
-        beginTracking(traced: traced)
+        beginTracking(tracing: tracing)
         let changed = recomputeDerived(self)
         finishTracking()
-        if tracksSecrets { graph.endSecretTracking(derivedBy: self) }
+        if tracing.followsSecrets { graph.endSecretTracking(derivedBy: self) }
         graph.current = previous
         graph.inCompute = previousInCompute
         // The end goes with the change and the first invalidation it records
@@ -179,7 +188,7 @@ extension Computation {
         activity = .idle
         let wasFirstRun = firstRun
         if wasFirstRun { firstRun = false }
-        if traced, changed || wasFirstRun, TraceEmit.valuesOn { recordDerivedValue() }
+        if tracing.followsSecrets, changed || wasFirstRun { recordDerivedValue() }
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
                 if traced && !endWaits { withTracer { $0.changed(dependency: output.id) } }

@@ -13,7 +13,7 @@ extension Dependency {
         // event's call and the check stay small in the code that inlines this
         // (a read of a computed, in the user's closure), which then inlines
         // as with tracing compiled out.
-        if let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self), !computation.runIsTraced {
+        if let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self), !computation.runTracing.isTraced {
             next.pointee.epoch = computation.epoch
             computation.dependencies.cursor = next.pointee.nextDependency
             return true
@@ -42,7 +42,7 @@ extension Dependency {
     func dependInPlace(in graph: Graph) -> Bool {
         guard let current = graph.current else { return true }
         return current._withUnsafeGuaranteedRef { computation in
-            if computation.runIsTraced { return false }
+            if computation.runTracing.isTraced { return false }
             if let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self) {
                 next.pointee.epoch = computation.epoch
                 computation.dependencies.cursor = next.pointee.nextDependency
@@ -58,21 +58,34 @@ extension Dependency {
     func linkOffCursor(_ computation: Computation) -> Bool {
         // Dispatches before any frame is set up: a traced read in order does
         // not pay for the large one of `linkOutOfOrder`.
-        if computation.runIsTraced {
+        // A run without values pays nothing for secrets: the case comes first
+        // and the secret's check is in the other.
+        switch computation.runTracing {
+        case .traced:
             if let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self) {
                 return linkTracedInOrder(computation, next)
             }
+        case .tracedWithValues:
             if isSecret { graph.noteSecretRead() }
+            if let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self) {
+                return linkTracedInOrder(computation, next)
+            }
+        case .untrackedWithValues, .actionWithValues:
+            // Not a dependency; only its secrecy matters.
+            if isSecret { graph.noteUntrackedSecretRead(in: computation) }
+            return false
+        case .untraced:
+            break
         }
         return linkOutOfOrder(computation)
     }
 
-    /// `link(_:)`'s keeping of the link at the cursor, in a traced run.
+    /// `link(_:)`'s keeping of the link at the cursor, in a traced run (a run
+    /// with values comes through `linkOffCursor(_:)`, which notes a secret).
     @usableFromInline @inline(never)
     func linkTracedInOrder(_ computation: Computation, _ next: LinkPointer) -> Bool {
         next.pointee.epoch = computation.epoch
         computation.dependencies.cursor = next.pointee.nextDependency
-        if isSecret { graph.noteSecretRead() }
         withTracer { $0.depend(computation: computation.id, dependency: id) }
         return true
     }

@@ -39,11 +39,12 @@ public final class Computation: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var firstRun = true
     @usableFromInline @exclusivity(unchecked) var invalidated = false
     @usableFromInline @exclusivity(unchecked) var stopped = false
-    /// The current or last run was traced: reads in it are recorded. Set when
-    /// a run begins, so that a read (inlined into the caller's code) checks a
-    /// field of the computation it has at hand rather than the tracer slot.
-    /// Among the flags, where it takes no room of its own.
-    @usableFromInline @exclusivity(unchecked) var runIsTraced = false
+    /// What the current or last run records: reads in a traced one are
+    /// recorded, and followed for secrets with values. Set when a run begins,
+    /// so that a read (inlined into the caller's code) checks a field of the
+    /// computation it has at hand rather than the tracer slot. Among the
+    /// flags, where it takes no room of its own.
+    @usableFromInline @exclusivity(unchecked) var runTracing = RunTracing.untraced
     /// An autorun one of whose computed inputs may have changed: the flush
     /// refreshes those computeds and reruns it only if one of them did.
     @exclusivity(unchecked) var checkPending = false
@@ -287,31 +288,39 @@ extension Computation {
     }
 
     /// Runs the body now, tracking what it reads. Errors go to the caller.
-    /// Reads the tracing flag once for the run (see `refreshStaleDerived()`).
+    /// Reads the tracer slot once for the run (see `refreshStaleDerived()`).
     func compute() throws {
         if TraceEmit.isOn { return try computeTraced() }
-        try compute(traced: false)
+        try compute(tracing: .untraced)
     }
 
-    /// The traced copy of `compute()`, out of line.
+    /// The traced copies of `compute()`, out of line; the choice between them
+    /// is here, so that the untraced path above is the one of a build without
+    /// secrets.
     @inline(never)
     func computeTraced() throws {
-        try compute(traced: true)
+        if TraceEmit.valuesOn { return try computeTracedWithValues() }
+        try compute(tracing: .traced)
+    }
+
+    /// The copy of `compute()` that records values and follows secrets, out of line.
+    @inline(never)
+    func computeTracedWithValues() throws {
+        try compute(tracing: .tracedWithValues)
     }
 
     @inline(__always)
-    func compute(traced: Bool) throws {
+    func compute(tracing: RunTracing) throws {
+        let traced = tracing.isTraced
         invalidated = false
         checkPending = false
-        // Secrets are followed only while values are recorded.
-        let tracksSecrets = traced && TraceEmit.valuesOn
         if traced {
             withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
-            if tracksSecrets { graph.beginSecretTracking(self) }
+            if tracing.followsSecrets { graph.beginSecretTracking(self) }
         }
         defer {
             if traced {
-                if tracksSecrets { graph.endSecretTracking(self) }
+                if tracing.followsSecrets { graph.endSecretTracking(self) }
                 withTracer { $0.rerunEnded(computation: id) }
             }
         }
@@ -321,7 +330,7 @@ extension Computation {
         graph.current = .passUnretained(self)
         graph.inCompute = true
         graph.lock.runningComputation.store(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()), ordering: .releasing)
-        beginTracking(traced: traced)
+        beginTracking(tracing: tracing)
         defer {
             finishTracking()
             graph.current = previous

@@ -37,6 +37,9 @@ final class Graph: @unchecked Sendable {
     /// Traced runs only: the running computation declassifies what it derives
     /// (`reveals: true`): the secrets it reads do not make its products secret.
     @exclusivity(unchecked) var runReveals = false
+    /// Traced runs with values only: the body of the action running read a
+    /// secret (see `Graph+Secrets.swift`).
+    @exclusivity(unchecked) var actionReadSecret = false
 
     /// Runs `body` as one graph operation: with the lock held, and followed by
     /// the end-of-batch flushes it made necessary when it is the outermost one.
@@ -84,10 +87,16 @@ final class Graph: @unchecked Sendable {
         released.append(contentsOf: objects)
     }
 
-    /// Runs `body` with no current computation.
     /// The current computation as a strong reference (for the rarer paths).
-    var currentComputation: Computation? { current?.takeUnretainedValue() }
+    /// Nil in a `nonreactive` block or an action's body even while a run that
+    /// records values keeps itself current there to follow secrets.
+    var currentComputation: Computation? {
+        guard let computation = current?.takeUnretainedValue(), !computation.runTracing.isUntracked else { return nil }
+        return computation
+    }
 
+    /// Runs `body` with no current computation (callbacks the runtime runs;
+    /// `Reactor.nonreactive` follows secrets, see `Graph+Secrets.swift`).
     func nonreactive<R>(_ body: () throws -> R) rethrows -> R {
         let previous = current
         current = nil

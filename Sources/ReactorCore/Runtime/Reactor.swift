@@ -136,9 +136,13 @@ public final class Reactor: @unchecked Sendable {
     }
 
     /// Runs `body` with no current computation, so what it reads is not tracked.
+    ///
+    /// Traces that record values still follow secrets through it: a secret
+    /// read in `body`, inside an autorun or a computed, makes what that run
+    /// produces a secret as if read outside it.
     public func nonreactive<T>(_ body: () throws -> T) rethrows -> T {
         guard graph.lock.isHeldByCurrentThread else { return try body() }
-        return try graph.nonreactive(body)
+        return try graph.nonreactiveFollowingSecrets(body)
     }
 
     /// Runs `body` with `computation` as the current computation, so what it
@@ -149,9 +153,17 @@ public final class Reactor: @unchecked Sendable {
     @discardableResult
     public func withComputation<T>(_ computation: Computation?, _ body: () throws -> T) rethrows -> T {
         try graph.operation {
+            guard let computation else { return try graph.nonreactiveFollowingSecrets(body) }
             let previous = graph.current
-            graph.current = computation.map { Unmanaged.passUnretained($0) }
-            defer { graph.current = previous }
+            graph.current = Unmanaged.passUnretained(computation)
+            // Made current again inside its own `nonreactive` block or action
+            // (traced with values): its reads are tracked, as without a tracer.
+            let tracing = computation.runTracing
+            if tracing.isUntracked { computation.runTracing = .tracedWithValues }
+            defer {
+                computation.runTracing = tracing
+                graph.current = previous
+            }
             return try body()
         }
     }

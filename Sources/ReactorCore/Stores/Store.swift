@@ -86,6 +86,12 @@ open class Store: TraceOwner {
     /// it (and any action around it) has completed. An action that throws is
     /// not announced.
     ///
+    /// Traced with values, `body` is plain code: its writes are secrets when
+    /// marked, or when the autorun or computed run that called the action had
+    /// read a secret (its arguments are then written as `‹redacted›`); a secret
+    /// `body` reads makes that run's later products secret only if the action
+    /// returns a value or throws.
+    ///
     /// `name` defaults to the calling method, so `addTodo(_:)` in
     /// `func addTodo(_ text: String) { action(text) { ... } }`.
     ///
@@ -109,7 +115,7 @@ open class Store: TraceOwner {
                     storeRegistry.actionNesting -= 1
                     withTracer { $0.actionEnded(store: traceID) }
                 }
-                let result = try graph.nonreactive(body)
+                let result = try graph.actionBody(body)
                 storeRegistry.completed.append(Action(store: self, name: name, arguments: arguments))
                 return result
             }

@@ -2,8 +2,8 @@ import Synchronization
 
 /// The tracing flag of the hot paths, and the one event they still emit out of line.
 ///
-/// A node update reads `isOn` once and runs a traced or an untraced copy of
-/// itself (`Computation.refreshStaleDerived()`, `compute()`,
+/// A node update reads `isOn` (then `valuesOn`) once and runs a traced or an
+/// untraced copy of itself (`Computation.refreshStaleDerived()`, `compute()`,
 /// `Dependency.publishChange()`): the untraced copy is the code of a build with
 /// tracing compiled out, and the traced one calls the tracer inline.
 @usableFromInline
