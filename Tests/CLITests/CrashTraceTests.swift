@@ -163,6 +163,29 @@ struct CrashTraceTests {
         #expect(summary.stdout.contains("the process died of SIGSEGV"))
     }
 
+    @Test("a stack overflow on a thread that recorded: the process dies of SIGSEGV, the trace holds every event",
+          arguments: [false, true])
+    func threadStackOverflow(backtracer: Bool) throws {
+        let crashed = try Self.crash("thread-overflow", backtracer: backtracer)
+        #expect(crashed.run.signal == SIGSEGV)
+        Self.expectCounterEvents(crashed)
+        #expect(crashed.end?.termination == .signal(SIGSEGV))
+        // The overflowing thread's own autorun, created and run on a thread other than main's.
+        let created = crashed.events.filter { event in
+            if case let .nodeCreated(_, .computation, name, _) = event.record { return name == "overflowing" }
+            return false
+        }
+        try #require(created.count == 1)
+        let main = crashed.events.first?.thread
+        #expect(created[0].thread != main)
+        #expect(crashed.events.contains { event in
+            if case .rerunBegan = event.record { return event.thread == created[0].thread }
+            return false
+        })
+        let summary = try BuiltProducts.inspect("summary", crashed.path)
+        #expect(summary.stdout.contains("the process died of SIGSEGV"))
+    }
+
     @Test("abort(): the process dies of SIGABRT, the trace holds every event")
     func abortSignal() throws {
         let crashed = try Self.crash("abort")
