@@ -364,15 +364,15 @@ public final class TraceModelBuilder {
                     inner = 0   // an action's end adds nothing to what encloses it
                     continue
                 }
-                let nested = frame.nestedNanoseconds &+ inner
+                let nested = frame.nestedNanoseconds.saturatingAdd(inner)
                 let exclusive = duration >= nested ? duration - nested : 0
                 inner = duration
                 let node = Int(frame.node)
-                table[node].runs.totalNanoseconds &+= duration
-                table[node].runs.selfNanoseconds &+= exclusive
+                table[node].runs.totalNanoseconds = table[node].runs.totalNanoseconds.saturatingAdd(duration)
+                table[node].runs.selfNanoseconds = table[node].runs.selfNanoseconds.saturatingAdd(exclusive)
                 table[node].runs.durations.record(duration)
                 if !frame.firstRun {
-                    table[node].runs.rerunNanoseconds &+= duration
+                    table[node].runs.rerunNanoseconds = table[node].runs.rerunNanoseconds.saturatingAdd(duration)
                     table[node].runs.maxRerunNanoseconds = max(table[node].runs.maxRerunNanoseconds, duration)
                 }
             }
