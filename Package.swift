@@ -67,7 +67,9 @@ let package = Package(
         .testTarget(name: "ReactorCoreTests", dependencies: ["ReactorCore", "TracerSlot"]),
         // Runs the built executables, for the end-to-end tests of the two suites below.
         .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
-        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorTraceFormat", "ReactorCore", "BuiltProducts"]),
+        // Trace bytes built and damaged by hand, for the format tests and the CLI's fuzz harness.
+        .target(name: "TraceForgery", dependencies: ["ReactorTraceFormat"], path: "Tests/TraceForgery"),
+        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorTraceFormat", "ReactorCore", "BuiltProducts", "TraceForgery"]),
         // Checks of the HTML and Markdown reports, shared by the two suites that make them.
         .target(name: "ReportAssertions", path: "Tests/ReportAssertions"),
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore", "ReportAssertions"]),
@@ -77,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: ["reactor-inspect", "counter", "todos", "profile", "stress", "ReactorInspector", "ReactorTrace", "ReactorCore",
-                           "ReportAssertions", "BuiltProducts", "ReactorInspectorServer", "ReactorTraceSQL", "TracerSlot"]
+                           "ReportAssertions", "BuiltProducts", "ReactorInspectorServer", "ReactorTraceSQL", "TracerSlot", "TraceForgery"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -3,9 +3,10 @@
 # events, side by side in one run, release build, timed
 # with /usr/bin/time (wall clock, best of RUNS; peak resident memory, largest):
 # a `hot` pass; building the index (`reactor-inspect index`); its size against
-# the trace's; and questions about moments early, in the middle and late in the
-# trace (`graph --at` of the 5 hottest, `replay --filter to:` of one node) answered by passes (--no-index)
-# and with the index. Prints a Markdown table.
+# the trace's; questions about the whole trace (`hot`, `summary`, `graph`: the
+# plain model the index keeps; `why`) and about moments early, in the middle and
+# late in the trace (`graph --at` of the 5 hottest, `replay --filter to:` of one
+# node) answered by passes (--no-index) and with the index. Prints a Markdown table.
 #
 #   Benchmarks/Scripts/index-answers.sh
 #   MILLIONS=10 RUNS=1 Benchmarks/Scripts/index-answers.sh
@@ -64,8 +65,17 @@ read -r hot_s hot_k <<< "$(measure hot "$trace" --no-index)"
 row '`hot` (one pass)' "$hot_s" "$hot_k" ""
 rm -f "$trace.rindex"
 read -r index_s index_k <<< "$(measure index "$trace")"
-row '`index` (build it)' "$index_s" "$index_k" "$(awk -v a="$index_s" -v b="$hot_s" 'BEGIN { printf "%.2f× a \`hot\` pass", a / b }')"
+row '`index` (build it)' "$index_s" "$index_k" "$(awk -v a="$index_s" -v b="$hot_s" 'BEGIN { printf "%.2f× a `hot` pass", a / b }')"
 index_bytes=$(stat -c %s "$trace.rindex")
+# Questions about the whole trace: the plain model the index keeps, and `why` (by a pass either way).
+for command in "hot --top 10" "summary --json" "graph --top 5 --format dot -o /dev/null" "why effect47"; do
+    set -- $command
+    read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
+    read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
+    row "\`$command\`, by a pass" "$passes_s" "$passes_k"
+    row "\`$command\`, with the index" "$indexed_s" "$indexed_k" \
+        "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.3f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
+done
 for percent in 1 50 99; do
     at="$((duration / 100 * percent / 1000))us"
     for command in "graph --at $at --top 5 --format dot -o /dev/null" "replay --filter to:$at --filter name:effect47"; do

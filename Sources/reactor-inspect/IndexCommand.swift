@@ -6,10 +6,10 @@ import ReactorInspector
 struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
-        abstract: "Build the index beside a trace (TRACE.rindex), so that questions about a moment read only up to it.",
+        abstract: "Build the index beside a trace (TRACE.rindex): hot, summary and graph then read only it, questions about a moment the trace only up to it.",
         discussion: """
-            state --at and graph --at build the index on their first pass and use it
-            afterwards; this builds (or rebuilds) it ahead. The index is a cache derived
+            Any command's first pass leaves the index and later ones use it; this builds
+            (or rebuilds) it ahead, with the whole trace's plain model. The index is a cache derived
             from the trace alone: a stale or damaged one is rebuilt, --no-index ignores
             it. docs/INSPECT.md ("The index") says what it holds and costs.
 
@@ -38,7 +38,7 @@ struct IndexCommand: ParsableCommand {
         let size = index.encoded().count
         let share = index.identity.size == 0 ? 0 : Double(size) * 100 / Double(index.identity.size)
         Terminal.print("\(TerminalEscaping.escape(TraceIndex.path(forTrace: path))): \(index.batches.count) chunks of "
-                       + "\(report.events) events, \(size) bytes (\(String(format: "%.2f", share))% of the trace)\n")
+                       + "\(report.events) events\(index.keepsModel ? " and the whole trace's model" : ""), \(size) bytes (\(String(format: "%.2f", share))% of the trace)\n")
         try report.finish()
     }
 }

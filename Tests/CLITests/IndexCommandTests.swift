@@ -1,7 +1,9 @@
 import BuiltProducts
 import Foundation
 import ReactorInspector
+import ReactorTraceFormat
 import Testing
+import TraceForgery
 
 /// The index beside a trace (TRACE.rindex) changes how much of the trace a
 /// question reads, never its answer: every command that uses it prints the
@@ -44,6 +46,55 @@ import Testing
          ["replay", path, "--filter", "to:\(moment.hasPrefix("action:") ? "1ms" : moment)"]]
     }
 
+    /// Questions about the whole trace: the plain model's (kept in the index), and
+    /// why and history of a node (by passes, through the index's session).
+    static func wholeTraceCommands(_ path: String) throws -> [[String]] {
+        let (model, _) = try TraceFile.model(path: path)
+        var commands = [["hot", path], ["hot", path, "--json", "--top", "1000"], ["summary", path],
+                        ["summary", path, "--json"], ["graph", path, "--format", "dot", "-o", "-"],
+                        ["graph", path, "--top", "5", "--format", "json", "-o", "-"],
+                        ["export", path, "--format", "otlp", "-o", "-"]]
+        if let busiest = model.nodes.filter(\.isComputation).max(by: { ($0.runs.runs, $1.name) < ($1.runs.runs, $0.name) }) {
+            commands.append(["why", path, busiest.name])
+        }
+        if let changing = model.nodes.filter({ !$0.isComputation }).max(by: { ($0.changes, $1.name) < ($1.changes, $0.name) }) {
+            commands.append(["history", path, changing.name])
+        }
+        return commands
+    }
+
+    static func expectSameAnswers(_ commands: [[String]]) throws {
+        for command in commands {
+            let byPasses = try run(command + ["--no-index"])
+            let indexed = try run(command)
+            #expect(indexed.stdout == byPasses.stdout, "\(command)")
+            #expect(indexed.stderr == byPasses.stderr, "\(command)")
+            #expect(indexed.status == byPasses.status, "\(command)")
+        }
+    }
+
+    /// The plain model the index keeps answers as the pass does, and a pass that
+    /// builds it leaves it in an index that lacks it (one that only a moment's question left).
+    @Test(arguments: traces)
+    func wholeTraceAnswersAreTheSameFromTheKeptModel(sample: String) throws {
+        let path = try Self.copy(of: sample, as: "model")
+        let indexPath = TraceIndex.path(forTrace: path)
+        let early = try Self.moments(of: path)[1]
+        #expect(try Self.run(["graph", path, "--at", early, "--format", "dot", "-o", "-"]).status == 0)
+        let withoutModel = try #require(try TraceIndex.load(forTrace: path))
+        #expect(!withoutModel.keepsModel)
+        try Self.expectSameAnswers(try Self.wholeTraceCommands(path))
+        let kept = try #require(try TraceIndex.load(forTrace: path))
+        #expect(kept.keepsModel)
+        #expect(kept.batches == withoutModel.batches)
+        // Rebuilt by `index`: the same bytes, and the same answers again.
+        let bytes = try #require(FileManager.default.contents(atPath: indexPath))
+        #expect(try Self.run(["index", path]).status == 0)
+        #expect(FileManager.default.contents(atPath: indexPath) == bytes)
+        try Self.expectSameAnswers(try Self.wholeTraceCommands(path))
+        #expect(FileManager.default.contents(atPath: indexPath) == bytes)
+    }
+
     @Test(arguments: traces)
     func everyAnswerIsTheSameWithAndWithoutTheIndex(sample: String) throws {
         let path = try Self.copy(of: sample, as: "same")
@@ -80,7 +131,7 @@ import Testing
 
     /// Index files that must not be used: each is reported in one note, the
     /// answer is the one by passes, and a good index replaces it.
-    @Test(arguments: ["stale", "truncated", "foreign", "hostile", "empty", "other-trace"])
+    @Test(arguments: ["stale", "truncated", "foreign", "hostile", "hostile-model", "empty", "other-trace"])
     func aBadIndexIsRebuiltWithOneNote(kind: String) throws {
         let path = try Self.copy(of: "threads-values", as: kind)
         let indexPath = TraceIndex.path(forTrace: path)
@@ -98,6 +149,10 @@ import Testing
         case "hostile":
             // Every chunk claims to start after the moment asked for, under a checksum that fits.
             bytes = try Self.forged(bytes, path: path)
+        case "hostile-model":
+            // One figure of the kept model changed and the CRC recomputed, as anyone can; the tag
+            // only this user's reader can make.
+            bytes = try Self.editedModel(bytes)
         case "empty": bytes = Data()
         default:
             let other = try Self.copy(of: "stress", as: "other")
@@ -113,6 +168,11 @@ import Testing
         let notes = answered.stderrLines.filter { $0.contains(".rindex") }
         #expect(notes.count == 1, "\(answered.stderr)")
         #expect(notes.first?.hasPrefix("reactor-inspect: note: ") == true)
+        if kind == "hostile-model" { #expect(notes.first?.contains("its tag does not verify") == true) }
+        if kind == "hostile-model" || kind == "hostile" {
+            // The questions the kept model answers, too: the pass's answers, from the rebuilt index.
+            try Self.expectSameAnswers(try Self.wholeTraceCommands(path))
+        }
         // Rebuilt: the next question uses it without a note.
         let again = try Self.run(["state", path, "--at", moment])
         #expect(again.stdout == byPasses.stdout)
@@ -131,6 +191,16 @@ import Testing
             return batch
         }
         return Data(forged.encoded())
+    }
+
+    /// The index with the last figure of its kept model (the last pending rerun, or
+    /// whether the trace has values) changed, and its CRC recomputed: a lie with a valid checksum.
+    static func editedModel(_ bytes: Data) throws -> Data {
+        var bytes = [UInt8](bytes)
+        #expect(bytes.count > 28)
+        bytes[bytes.count - 1] ^= 1
+        TraceBytes.setUInt32(&bytes, at: 16, CRC32.checksum(Array(bytes[28...])))
+        return Data(bytes)
     }
 
     /// An index that cannot be written (its path is a folder): the answer is

@@ -1,4 +1,5 @@
 import ReactorTrace
+import TraceForgery
 
 /// Damages trace bytes the way docs/TRACE_FORMAT.md lays them out, then
 /// fixes the checksums so that the damage reaches the decoder and the
@@ -10,14 +11,14 @@ enum TraceMutator {
     static func mutant(of seed: [UInt8], using random: inout SeededGenerator) -> [UInt8] {
         var bytes = seed
         for _ in 0..<Int.random(in: 1...4, using: &random) { mutate(&bytes, using: &random) }
-        reseal(&bytes)
+        TraceBytes.reseal(&bytes)
         return bytes
     }
 
     static func mutate(_ bytes: inout [UInt8], using random: inout SeededGenerator) {
         guard bytes.count > 1 else { bytes.append(UInt8.random(in: 0...255, using: &random)); return }
         let index = Int.random(in: 0..<bytes.count, using: &random)
-        let blocks = blockOffsets(bytes)
+        let blocks = TraceBytes.blockOffsets(bytes)
         switch Int.random(in: 0..<9, using: &random) {
         case 0: bytes[index] ^= 1 << UInt8.random(in: 0..<8, using: &random)
         case 1: bytes[index] = [0x00, 0xFF, 0x7F, 0x80, 0x01].randomElement(using: &random)!
@@ -35,52 +36,16 @@ enum TraceMutator {
             let field = [8, 12, 16].randomElement(using: &random)!
             let value: UInt32 = [.max, 1 << 28, UInt32(Int32.max), 1 << 16, UInt32.random(in: 0...UInt32.max, using: &random)]
                 .randomElement(using: &random)!
-            setUInt32(&bytes, at: block + field, value)
+            TraceBytes.setUInt32(&bytes, at: block + field, value)
         default:
             // An end block's (or any block's) 64-bit fields: events, chunks, duration, lost events.
             guard let block = blocks.last else { return }
-            let length = Int(uint32(bytes, at: block + 4))
+            let length = Int(TraceBytes.uint32(bytes, at: block + 4))
             guard length >= 8, block + 28 + length <= bytes.count else { return }
             let offset = block + 28 + Int.random(in: 0...(length - 8), using: &random)
             let value: UInt64 = [.max, 1 << 63, UInt64(Int64.max), UInt64.random(in: 0...UInt64.max, using: &random)]
                 .randomElement(using: &random)!
             for byte in 0..<8 { bytes[offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte)) }
-        }
-    }
-
-    static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
-    }
-
-    static func setUInt32(_ bytes: inout [UInt8], at offset: Int, _ value: UInt32) {
-        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
-    }
-
-    /// The offsets of the blocks after the header, following the length fields
-    /// as far as they stay inside the bytes.
-    static func blockOffsets(_ bytes: [UInt8]) -> [Int] {
-        guard bytes.count >= 16 else { return [] }
-        var offset = Int(uint32(bytes, at: 12))
-        var offsets: [Int] = []
-        while offset + TraceFormat.blockHeaderLength <= bytes.count {
-            offsets.append(offset)
-            offset += TraceFormat.blockHeaderLength + Int(uint32(bytes, at: offset + 4))
-        }
-        return offsets
-    }
-
-    /// Recomputes the header's and every whole block's checksum.
-    static func reseal(_ bytes: inout [UInt8]) {
-        if bytes.count >= 16 {
-            let length = Int(uint32(bytes, at: 12))
-            if length >= 4, length <= bytes.count {
-                setUInt32(&bytes, at: length - 4, CRC32.checksum(Array(bytes[0..<length - 4])))
-            }
-        }
-        for offset in blockOffsets(bytes) {
-            let end = offset + TraceFormat.blockHeaderLength + Int(uint32(bytes, at: offset + 4))
-            guard end <= bytes.count else { break }
-            setUInt32(&bytes, at: offset + 24, CRC32.checksum(Array(bytes[offset..<offset + 24] + bytes[offset + 28..<end])))
         }
     }
 }

@@ -66,13 +66,87 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             let body = (0..<Int.random(in: 0..<64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            var bytes = TraceIndex.magic
-            bytes.appendLittleEndian(TraceIndex.version)
-            bytes.appendLittleEndian(UInt16(0))
-            bytes.appendLittleEndian(UInt32(body.count))
-            bytes.appendLittleEndian(CRC32.checksum(body))
-            _ = try? TraceIndex.decode(bytes + body)
+            _ = try? TraceIndex.decode(Self.sealed(body))
         }
+    }
+
+    /// An index file of `body` under a CRC that fits and `tag` (by default this user's).
+    static func sealed(_ body: [UInt8], tag: UInt64? = nil) -> [UInt8] {
+        var bytes = TraceIndex.magic
+        bytes.appendLittleEndian(TraceIndex.version)
+        bytes.appendLittleEndian(UInt16(0))
+        bytes.appendLittleEndian(UInt32(body.count))
+        bytes.appendLittleEndian(CRC32.checksum(body))
+        bytes.appendLittleEndian(tag ?? IndexKey.current?.tag(body) ?? 0)
+        return bytes + body
+    }
+
+    /// The kept model reads back as the pass built it, field for field.
+    @Test func theKeptModelReadsBackAsBuilt() throws {
+        let path = try Self.trace("model")
+        let index = try Self.built(path)
+        let kept = try #require(index.model).model
+        let (passed, _) = try TraceFile.model(path: path)
+        #expect(IndexedModel(passed) == IndexedModel(kept))
+        let read = try #require(try TraceIndex.decode(index.encoded()).model).model
+        #expect(IndexedModel(read) == IndexedModel(passed))
+        #expect(read.nodes.map(\.name) == passed.nodes.map(\.name))
+        #expect(read.nodes.map(\.runs) == passed.nodes.map(\.runs))
+        #expect(read.actions == passed.actions)
+        #expect(read.edges == passed.edges && read.finalEdges == passed.finalEdges)
+    }
+
+    /// A model changed under a fitting CRC is refused unless tagged with this user's key;
+    /// model sections of random bytes under a fitting CRC and tag give an error or an index, never a trap.
+    @Test func aForgedModelIsRefusedByItsTag() throws {
+        var index = try Self.built(try Self.trace("forged", count: 30))
+        var model = try #require(index.model).model
+        model.nodes[0].runs.runs += 1
+        index.model = IndexedModel(model)
+        let bytes = index.encoded()
+        #expect(try TraceIndex.decode(bytes).model?.model.nodes[0].runs.runs == model.nodes[0].runs.runs)
+        let body = Array(bytes[TraceIndex.prefixLength...])
+        #expect(throws: TraceIndexError.untrusted) {
+            try TraceIndex.decode(Self.sealed(body, tag: SipHash24(key: (1, 2)).tag(body)))
+        }
+
+        let honest = try Self.built(try Self.trace("fuzz", count: 30)).encoded()
+        let modelStart = honest.count - (try #require(index.model).bytes.count)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            var body = Array(honest[TraceIndex.prefixLength...])
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let position = Int.random(in: (modelStart - TraceIndex.prefixLength)..<body.count, using: &generator)
+                body[position] = UInt8.random(in: 0...255, using: &generator)
+            }
+            _ = try? TraceIndex.decode(Self.sealed(body))
+        }
+    }
+
+    /// A model larger than a reader accepts beside its trace is left out, so the
+    /// index written reads back (with its table) instead of being rebuilt on every question.
+    @Test func aModelTooLargeForItsTraceIsLeftOut() throws {
+        let path = try Self.trace("large", count: 5)
+        var index = try Self.built(path)
+        let kept = try #require(index.model).model
+        let names = String(repeating: "n", count: 1_000)
+        let nodes = (0..<2_000).map { TraceNode(id: UInt64($0 + 1), kind: .computed, givenName: "\(names)\($0)") }
+        index.model = IndexedModel(TraceModel(nodes: nodes, edges: [], finalEdges: [], snapshot: nil, actions: [],
+                                              eventCount: kept.eventCount, eventsByKind: [:], firstTimestamp: 0,
+                                              lastTimestamp: 0, threadCount: 1, flushes: FlushStats(), issueCounts: [:],
+                                              issues: [], explanations: [:], unfinishedRuns: 0))
+        #expect(UInt64(index.encoded().count) > TraceIndex.sizeLimit(forTrace: index.identity.size))
+        try index.write(forTrace: path)
+        let read = try #require(try TraceIndex.load(forTrace: path))
+        #expect(!read.keepsModel)
+        #expect(read.batches == index.batches)
+    }
+
+    /// SipHash-2-4's reference vector (key 00…0f, message 00…0e).
+    @Test func theTagIsSipHash24() {
+        let hash = SipHash24(key: (0x0706_0504_0302_0100, 0x0F0E_0D0C_0B0A_0908))
+        #expect(hash.tag(Array(0..<15)) == 0xA129_CA61_49BE_45E5)
+        #expect(hash.tag([]) == 0x726F_DB47_DD0E_0E31)
     }
 
     /// A moment read with the index, stopping early, is the model of a whole pass.

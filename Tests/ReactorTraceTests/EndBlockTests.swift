@@ -1,3 +1,4 @@
+import TraceForgery
 import Testing
 @testable import ReactorTrace
 @testable import ReactorTraceFormat

@@ -1,3 +1,4 @@
+import TraceForgery
 import Foundation
 import Testing
 @testable import ReactorTrace

@@ -1,3 +1,4 @@
+import TraceForgery
 import ReactorCore
 import Testing
 @testable import ReactorTrace

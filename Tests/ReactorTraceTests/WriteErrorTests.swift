@@ -1,3 +1,4 @@
+import TraceForgery
 import BuiltProducts
 import Foundation
 import ReactorCore

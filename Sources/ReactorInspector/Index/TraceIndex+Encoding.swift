@@ -1,20 +1,20 @@
 import ReactorTraceFormat
 
 /// The index file: an 8-byte magic, the format version (u16) and two reserved
-/// bytes, the body's length (u32) and CRC32 (u32), then the body: varints
-/// (docs/INSPECT.md, "The index"). Decoding checks every length and figure
+/// bytes, the body's length (u32), CRC32 (u32) and tag (u64, ``IndexKey``), then the body: varints
+/// (docs/INSPECT.md, "The index"): the pass's figures, the chunk table, and
+/// the whole trace's plain model when the pass built one. Decoding checks every length and figure
 /// before anything is used: any byte sequence gives an index or an error.
 extension TraceIndex {
     /// `\x89RXIDX\r\n`.
     static let magic: [UInt8] = [0x89, 0x52, 0x58, 0x49, 0x44, 0x58, 0x0D, 0x0A]
-    static let prefixLength = 20
+    static let prefixLength = 28
 
     /// The index as the bytes of its file.
     public func encoded() -> [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(64 + batches.count * 8)
-        func put(_ value: UInt64) { Varint.append(value, to: &body) }
-        func put(_ value: Int) { put(UInt64(value)) }
+        var fields = IndexFieldWriter()
+        func put(_ value: UInt64) { fields.put(value) }
+        func put(_ value: Int) { fields.put(value) }
         put(identity.size); put(UInt64(identity.headCRC)); put(UInt64(identity.tailCRC))
         put(events); put(skippedEvents); put(clockEvents); put(threadCount); put(latestTimestamp)
         put(hasValues ? 1 : 0)
@@ -42,11 +42,15 @@ extension TraceIndex {
             offset = batch.endOffset
             first = batch.firstTime
         }
+        put(model == nil ? 0 : 1)
+        if let model { fields.append(model.bytes) }
+        let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
         bytes.appendLittleEndian(UInt16(0))
         bytes.appendLittleEndian(UInt32(body.count))
         bytes.appendLittleEndian(CRC32.checksum(body))
+        bytes.appendLittleEndian(IndexKey.current?.tag(body) ?? 0)
         return bytes + body
     }
 
@@ -64,22 +68,20 @@ extension TraceIndex {
         guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { throw .notAnIndex }
         var reader = ByteReader(bytes)
         guard reader.skip(magic.count), let version = reader.readInteger(as: UInt16.self), reader.skip(2),
-              let length = reader.readInteger(as: UInt32.self), let checksum = reader.readInteger(as: UInt32.self)
+              let length = reader.readInteger(as: UInt32.self), let checksum = reader.readInteger(as: UInt32.self),
+              let tag = reader.readInteger(as: UInt64.self)
         else { throw .damaged("cut inside its header") }
         guard version == Self.version else { throw .otherVersion(version) }
         guard Int(length) == reader.readableBytes else { throw .damaged("its length is wrong") }
         let body = Array(bytes[prefixLength...])
         guard CRC32.checksum(body) == checksum else { throw .damaged("bad checksum") }
-        var fields = ByteReader(body)
-        func next() throws(TraceIndexError) -> UInt64 {
-            guard let value = fields.readVarint() else { throw .damaged("cut short") }
-            return value
-        }
-        func count(atMost limit: UInt64) throws(TraceIndexError) -> Int {
-            let value = try next()
-            guard value <= limit else { throw .damaged("a figure out of range") }
-            return Int(value)
-        }
+        // A CRC anyone can recompute; the tag only this user's reader (IndexKey). Without a key,
+        // only what reading the trace checks is used: the chunk table, not the model.
+        let key = IndexKey.current
+        if let key, key.tag(body) != tag { throw .untrusted }
+        var fields = IndexFieldReader(body)
+        func next() throws(TraceIndexError) -> UInt64 { try fields.next() }
+        func count(atMost limit: UInt64) throws(TraceIndexError) -> Int { try fields.count(atMost: limit) }
         let size = try next()
         guard size <= UInt64(Int.max) else { throw .damaged("a figure out of range") }
         let headCRC = try count(atMost: UInt64(UInt32.max)), tailCRC = try count(atMost: UInt64(UInt32.max))
@@ -123,9 +125,19 @@ extension TraceIndex {
             guard span <= latest, first <= latest - span else { throw .damaged("a chunk later than the trace") }
             batches.append(Batch(endOffset: offset, firstTime: first, lastTime: first + span))
         }
+        var model: IndexedModel?
+        if try fields.bool() {
+            let plain = try TraceModel.decode(from: &fields)
+            // The figures the model shares with the pass's report and table must agree.
+            guard plain.eventCount == events, plain.skippedEvents == skipped, plain.clockEvents == clocks,
+                  plain.latestTimestampRead == latest, plain.hasValues == hasValues
+            else { throw .damaged("a model that disagrees with its table") }
+            if key != nil { model = IndexedModel(plain) }
+        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         return TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                           truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1, end: end,
-                          threadCount: threads, latestTimestamp: latest, hasValues: hasValues, batches: batches)
+                          threadCount: threads, latestTimestamp: latest, hasValues: hasValues, batches: batches,
+                          model: model)
     }
 }

@@ -39,8 +39,9 @@ extension TraceIndex {
         guard fstat(descriptor, &status) == 0 else { throw .unavailable(Self.reason(errno)) }
         guard status.st_mode & S_IFMT == S_IFREG else { throw .damaged("not a regular file") }
         let identity = try Self.identity(ofTrace: tracePath)
-        // An honest index takes a few bytes per chunk (of at least 28 bytes): never more than the trace.
-        guard Int(status.st_size) <= Int(identity.size) + 4096 else { throw .damaged("larger than its trace") }
+        guard UInt64(status.st_size) <= Self.sizeLimit(forTrace: identity.size) else {
+            throw .damaged("larger than its trace")
+        }
         let index = try decode(try Self.read(descriptor, at: 0, count: Int(status.st_size)))
         guard index.identity == identity else { throw .stale }
         return index
@@ -50,13 +51,27 @@ extension TraceIndex {
     /// temporary file renamed over the index, so that a reader sees the old
     /// index or the new one, never part of one.
     func write(forTrace tracePath: String) throws(TraceIndexError) {
+        var bytes = encoded()
+        if UInt64(bytes.count) > Self.sizeLimit(forTrace: identity.size) {
+            // A model larger than a reader accepts (a trace of many nodes and few events): the table alone.
+            var lean = self
+            lean.model = nil
+            bytes = lean.encoded()
+        }
         do {
             let output = try OutputFile(path: Self.path(forTrace: tracePath), inputs: [tracePath])
-            try output.write(encoded())
+            try output.write(bytes)
             try output.commit()
         } catch {
             throw .unavailable(error.description)
         }
+    }
+
+    /// The largest index read for a trace of `size` bytes: a few bytes per chunk (of at
+    /// least 28 bytes) and a model that grows with nodes, each of which some event names;
+    /// a larger file is refused unread.
+    static func sizeLimit(forTrace size: UInt64) -> UInt64 {
+        (size > UInt64.max / 4 ? UInt64.max : size * 4).saturatingAdd(1 << 20)
     }
 
     private static func read(_ descriptor: Int32, at offset: Int, count: Int) throws(TraceIndexError) -> [UInt8] {

@@ -38,7 +38,7 @@ public struct TraceIndex: Sendable, Equatable {
     }
 
     /// The index format's version: an index of another version is rebuilt.
-    public static let version: UInt16 = 1
+    public static let version: UInt16 = 2
     /// How many bytes at each end of the trace ``Identity`` checksums.
     public static let identityBytes = 4096
 
@@ -64,6 +64,13 @@ public struct TraceIndex: Sendable, Equatable {
     public var hasValues: Bool
     /// The chunks that held events, in file order.
     public var batches: [Batch]
+    /// The whole trace's plain model (what `hot`, `summary` and `graph` read),
+    /// when the pass that built the index built it.
+    var model: IndexedModel?
+
+    /// Whether the index keeps the whole trace's plain model (questions about the
+    /// whole trace, such as `hot`, then read nothing but the index).
+    public var keepsModel: Bool { model != nil }
 
     /// Per batch, the earliest first time of it and every batch after it: a
     /// question about time T needs no batch from the first one whose value exceeds T.
@@ -72,7 +79,7 @@ public struct TraceIndex: Sendable, Equatable {
     /// Creates an index; ``earliestFrom`` is derived.
     init(identity: Identity, events: Int, skippedEvents: Int, clockEvents: Int, truncation: TraceTruncation?,
          trailingBytesOffset: Int?, end: TraceEnd?, threadCount: Int, latestTimestamp: UInt64, hasValues: Bool,
-         batches: [Batch]) {
+         batches: [Batch], model: IndexedModel? = nil) {
         self.identity = identity
         self.events = events
         self.skippedEvents = skippedEvents
@@ -84,6 +91,7 @@ public struct TraceIndex: Sendable, Equatable {
         self.latestTimestamp = latestTimestamp
         self.hasValues = hasValues
         self.batches = batches
+        self.model = model
         var earliest = [UInt64](repeating: .max, count: batches.count + 1)
         for position in batches.indices.reversed() {
             earliest[position] = min(batches[position].firstTime, earliest[position + 1])

@@ -6,6 +6,8 @@ public enum TraceIndexError: Error, Sendable, Equatable, CustomStringConvertible
     case otherVersion(UInt16)
     /// The file is cut short, fails its checksum, or holds figures that cannot be right.
     case damaged(String)
+    /// The index's tag does not verify with this user's key: written elsewhere, or edited.
+    case untrusted
     /// The index was built from another trace, or from this one at another size.
     case stale
     /// The index file could not be read or written.
@@ -17,6 +19,7 @@ public enum TraceIndexError: Error, Sendable, Equatable, CustomStringConvertible
         case .notAnIndex: "not a Reactor trace index"
         case let .otherVersion(version): "index format version \(version), this reader writes \(TraceIndex.version)"
         case let .damaged(reason): "damaged index (\(reason))"
+        case .untrusted: "not written by this user's reader (its tag does not verify)"
         case .stale: "built from another version of the trace"
         case let .unavailable(reason): reason
         }

@@ -33,14 +33,28 @@ final class TraceIndexSession {
     /// Feeds the trace to `builder` as ``TraceFile/model(path:builder:progress:)``
     /// does, with the same model and report; with a fitting index, only as far
     /// as the builder's moment (``TraceModelOptions/until``, or the decided
-    /// moment of ``TraceModelOptions/untilAction``) needs.
+    /// moment of ``TraceModelOptions/untilAction``) needs, and not at all for
+    /// the plain model of the whole trace when the index keeps it (a pass that
+    /// builds that model leaves it in the index).
     func model(builder: TraceModelBuilder, progress: ((Int) -> Void)?) throws(TraceFileError)
         -> (TraceModel, TraceReadReport) {
+        let keepsModel = TraceModel.isIndexed(builder.options)
+        if keepsModel, let index, let kept = index.model { return (kept.model, index.readReport(path: tracePath)) }
+        var built: TraceModel?
+        func finish(_ report: TraceReadReport) -> TraceModel {
+            if let built { return built }
+            var model = builder.finish()
+            model.skippedEvents = report.skippedEvents
+            model.clockEvents = report.clockEvents
+            built = model
+            return model
+        }
         let (report, stoppedEarly) = try forEachBatch(progress: progress,
-                                                      until: { builder.options.until ?? builder.decidedActionMoment }) {
+                                                      until: { builder.options.until ?? builder.decidedActionMoment },
+                                                      keeping: keepsModel ? finish : nil) {
             builder.consume($0)
         }
-        var model = builder.finish()
+        var model = finish(report)
         if stoppedEarly, let index {
             // What the unread rest would have added to the figures that count every event read.
             model.eventCount = index.events
@@ -48,8 +62,6 @@ final class TraceIndexSession {
             model.latestTimestampRead = max(model.latestTimestampRead, index.latestTimestamp)
             model.hasValues = model.hasValues || index.hasValues
         }
-        model.skippedEvents = report.skippedEvents
-        model.clockEvents = report.clockEvents
         return (model, report)
     }
 
@@ -58,8 +70,10 @@ final class TraceIndexSession {
     /// no chunk left can hold an event at or before `until()` (asked after
     /// each batch; nil: not known yet), and the report is the index's (the
     /// whole trace's), with true; otherwise it reads to the end and leaves a
-    /// new index beside the trace.
+    /// new index beside the trace. `keeping`, when given, makes the plain
+    /// model of the whole pass (from its report) for the index to keep.
     func forEachBatch(progress: ((Int) -> Void)?, until: () -> UInt64?,
+                      keeping: ((TraceReadReport) -> TraceModel)? = nil,
                       _ body: (borrowing TraceEventBatch) -> Void) throws(TraceFileError)
         -> (TraceReadReport, stoppedEarly: Bool) {
         let identity = try? TraceIndex.identity(ofTrace: tracePath)
@@ -85,16 +99,23 @@ final class TraceIndexSession {
         if stoppedEarly, let index = trusted { return (index.readReport(path: tracePath), true) }
         if trusted == nil || position != trusted?.batches.count {
             index = nil
-            leaveIndex(collector: collector, report: report, identity: identity)
+            leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping)
+        } else if let keeping, let fitting = trusted, fitting.model == nil, IndexKey.current != nil {
+            // The index fits and lacks the model this pass built: the same index, with it.
+            leaveIndex({ _, _ in fitting }, report: report, identity: identity, keeping: keeping)
         }
         return (report, false)
     }
 
-    /// Writes the index a whole pass collected, if the trace was whole and unchanged while read.
-    private func leaveIndex(collector: TraceIndexCollector, report: TraceReadReport, identity: TraceIndex.Identity?) {
+    /// Writes the index a whole pass collected (with the model `keeping` makes), if the
+    /// trace was whole and unchanged while read.
+    private func leaveIndex(_ make: (TraceIndex.Identity, TraceReadReport) -> TraceIndex, report: TraceReadReport,
+                            identity: TraceIndex.Identity?, keeping: ((TraceReadReport) -> TraceModel)?) {
         guard !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
-        let built = collector.index(identity: identity, report: report)
+        var built = make(identity, report)
+        // Kept only under this user's key (IndexKey): without one, a model read back could not be trusted.
+        if IndexKey.current != nil, let model = keeping?(report), model.isPlain { built.model = IndexedModel(model) }
         do {
             try built.write(forTrace: tracePath)
             index = built
@@ -106,15 +127,17 @@ final class TraceIndexSession {
 
 extension TraceIndex {
     /// Reads the whole trace at `tracePath` and writes its index beside it,
-    /// replacing any there. Throws ``TraceIndexError`` for a trace that cannot
+    /// with the whole trace's plain model, replacing any there. Throws ``TraceIndexError`` for a trace that cannot
     /// be indexed (one still being recorded, one that changed while read) or
     /// an index that cannot be written, and ``TraceFileError`` for an unreadable trace.
     public static func build(forTrace tracePath: String, progress: ((Int) -> Void)? = nil) throws
         -> (TraceIndex, TraceReadReport) {
         let identity = try TraceIndex.identity(ofTrace: tracePath)
         var collector = TraceIndexCollector()
+        let builder = TraceModelBuilder()
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             collector.add(batch)
+            builder.consume(batch)
         } ended: { endOffset in
             _ = collector.finishBatch(endOffset: endOffset)
             return true
@@ -125,7 +148,11 @@ extension TraceIndex {
         guard TraceIndex.canIndex(report.truncation), try TraceIndex.identity(ofTrace: tracePath) == identity else {
             throw TraceIndexError.unavailable("\(tracePath) changed while it was read")
         }
-        let index = collector.index(identity: identity, report: report)
+        var index = collector.index(identity: identity, report: report)
+        var model = builder.finish()
+        model.skippedEvents = report.skippedEvents
+        model.clockEvents = report.clockEvents
+        if IndexKey.current != nil { index.model = IndexedModel(model) }
         try index.write(forTrace: tracePath)
         return (index, report)
     }

@@ -7,7 +7,7 @@
 /// per histogram, and only up to the largest bucket used.
 public struct DurationHistogram: Sendable, Equatable {
     /// Counts per bucket, grown up to the largest bucket used.
-    private var counts: [UInt32] = []
+    private(set) var counts: [UInt32] = []
     /// How many samples were recorded.
     public private(set) var count: Int = 0
     /// The sum of all samples.
@@ -19,6 +19,19 @@ public struct DurationHistogram: Sendable, Equatable {
 
     /// An empty histogram.
     public init() {}
+
+    /// A histogram as ``counts`` and its figures say, or nil when they disagree
+    /// (the counts do not sum to `count`, a bucket past the largest duration,
+    /// a minimum above the maximum): for an index read back.
+    init?(counts: [UInt32], count: Int, sum: UInt64, minimum: UInt64, maximum: UInt64) {
+        guard counts.count <= Self.bucket(of: .max) + 1, minimum <= maximum,
+              counts.reduce(0, { $0 + Int($1) }) == count, count > 0 || (sum == 0 && maximum == 0) else { return nil }
+        self.counts = counts
+        self.count = count
+        self.sum = sum
+        self.minimum = minimum
+        self.maximum = maximum
+    }
 
     /// Records one duration.
     @inlinable

@@ -1,9 +1,10 @@
-@testable import ReactorTrace
+import ReactorTraceFormat
 
-/// Builds and patches trace bytes by hand, the way docs/TRACE_FORMAT.md lays them out.
-enum TraceBytes {
+/// Builds and patches trace bytes by hand, the way docs/TRACE_FORMAT.md lays them out
+/// (shared by the format tests and the CLI's fuzz harness).
+public enum TraceBytes {
     /// A block: type, payload length, thread, sequence, event count, flags, CRC32, payload.
-    static func block(type: UInt32, thread: UInt32 = 0, sequence: UInt32 = 0, events: UInt32 = 0,
+    public static func block(type: UInt32, thread: UInt32 = 0, sequence: UInt32 = 0, events: UInt32 = 0,
                       flags: UInt8 = 0, payload: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.appendLittleEndian(type)
@@ -19,17 +20,17 @@ enum TraceBytes {
         return bytes + payload
     }
 
-    static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+    public static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
     }
 
-    static func setUInt32(_ bytes: inout [UInt8], at offset: Int, _ value: UInt32) {
+    public static func setUInt32(_ bytes: inout [UInt8], at offset: Int, _ value: UInt32) {
         for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
     }
 
     /// The offsets of the blocks after the header, following the length fields
     /// as far as they stay inside the bytes.
-    static func blockOffsets(_ bytes: [UInt8]) -> [Int] {
+    public static func blockOffsets(_ bytes: [UInt8]) -> [Int] {
         guard bytes.count >= 16 else { return [] }
         var offset = Int(uint32(bytes, at: 12))
         var offsets: [Int] = []
@@ -42,13 +43,13 @@ enum TraceBytes {
     }
 
     /// The offsets of the event chunks among ``blockOffsets(_:)`` (leaving out the metadata and history blocks).
-    static func chunkOffsets(_ bytes: [UInt8]) -> [Int] {
+    public static func chunkOffsets(_ bytes: [UInt8]) -> [Int] {
         blockOffsets(bytes).filter { uint32(bytes, at: $0) == TraceFormat.chunkBlock }
     }
 
     /// Recomputes the header's and every block's checksum, so that a mutation
     /// reaches the decoders behind the checksums.
-    static func reseal(_ bytes: inout [UInt8]) {
+    public static func reseal(_ bytes: inout [UInt8]) {
         if bytes.count >= 16 {
             let length = Int(uint32(bytes, at: 12))
             if length >= 4, length <= bytes.count {
