@@ -1,11 +1,15 @@
 // The Reactor README's counter label, in Swift: a label autorun reruns each
 // time the counter changes. 100 increments outside any batch = 100 reruns.
 //
-//   swift run counter [--trace PATH] [--increments N] [--crash cycle|mutual-cycle|segv|abort]
+//   swift run counter [--trace PATH] [--increments N] [--crash cycle|mutual-cycle|segv|abort|thread-overflow|early-term]
 //
 // Prints one JSON line with the reruns and writes it counted itself. With
 // --crash, it dies after the increments instead, the way a buggy app would:
-// a computed that reads itself, two that read each other, a bad pointer, abort().
+// a computed that reads itself, two that read each other, a bad pointer, abort(),
+// a stack overflow on a thread of its own that recorded (an autorun) first, a
+// SIGTERM sent the moment the recording has started (early-term: the main thread
+// blocks it and sends it to the process, so that any thread the recording started
+// may take it; main unblocks it after the increments).
 import Foundation
 import ReactorCore
 import ReactorTrace
@@ -18,7 +22,7 @@ final class CounterViewModel {
 }
 
 var commandLine = SampleCommandLine(program: "counter",
-                                    usage: "[--trace PATH] [--increments N] [--crash cycle|mutual-cycle|segv|abort]")
+                                    usage: "[--trace PATH] [--increments N] [--crash cycle|mutual-cycle|segv|abort|thread-overflow|early-term]")
 var increments = 100
 var crash: String?
 while let option = commandLine.nextOption() {
@@ -26,14 +30,21 @@ while let option = commandLine.nextOption() {
     case "--increments": increments = commandLine.count(after: option)
     case "--crash":
         let kind = commandLine.value(after: option)
-        guard ["cycle", "mutual-cycle", "segv", "abort"].contains(kind) else {
-            commandLine.fail("--crash takes cycle, mutual-cycle, segv or abort, not '\(kind)'")
+        guard ["cycle", "mutual-cycle", "segv", "abort", "thread-overflow", "early-term"].contains(kind) else {
+            commandLine.fail("--crash takes cycle, mutual-cycle, segv, abort, thread-overflow or early-term, not '\(kind)'")
         }
         crash = kind
     default: commandLine.rejectUnknown(option)
     }
 }
 commandLine.startTracing()
+if crash == "early-term" {
+    var terminate = sigset_t()
+    sigemptyset(&terminate)
+    sigaddset(&terminate, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &terminate, nil)
+    kill(getpid(), SIGTERM)
+}
 
 let model = CounterViewModel()
 var labelReruns = 0
@@ -66,8 +77,39 @@ func die(of kind: String) -> Never {
         Reactor.shared.autorun("layout") { _ in _ = first.computed?.value }
     case "segv":
         UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 1
+    case "early-term":
+        // The SIGTERM sent at the start, if no other thread took it, is delivered here.
+        var terminate = sigset_t()
+        sigemptyset(&terminate)
+        sigaddset(&terminate, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &terminate, nil)
+        Thread.sleep(forTimeInterval: 30)
+    case "thread-overflow":
+        // A small stack, so that the overflow comes quickly; the thread records (an autorun) first.
+        let thread = Thread {
+            let local = CounterViewModel()
+            Reactor.shared.autorun("overflowing") { _ in local.counterLabel = String(local.counter) }
+            _ = recurse(0)
+        }
+        thread.stackSize = 256 << 10
+        thread.start()
+        Thread.sleep(forTimeInterval: 30)
     default:
         abort()
     }
     fatalError("counter: --crash \(kind) did not end the process")
+}
+
+/// The deepest frame of `recurse`: the frames escape, so no optimiser can turn the recursion into a loop.
+nonisolated(unsafe) var deepestFrame: UnsafeMutableRawPointer?
+
+/// Calls itself until the stack runs out.
+@inline(never)
+func recurse(_ depth: Int) -> Int {
+    if depth == Int.max { return 0 }
+    var frame = (depth, depth, depth, depth, depth, depth, depth, depth)
+    return withUnsafeMutableBytes(of: &frame) { bytes in
+        deepestFrame = bytes.baseAddress
+        return recurse(depth + 1) &+ Int(bytes[0])
+    }
 }

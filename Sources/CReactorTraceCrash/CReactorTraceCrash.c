@@ -171,26 +171,55 @@ int reactor_trace_snapshot_take_requests(void) {
     return atomic_exchange(&snapshot_requests, 0);
 }
 
+/// The signals the writer thread starts with blocked: the fatal ones until it has said
+/// it is the writer, the termination and snapshot ones for good.
+static void writer_start_signals(sigset_t *set) {
+    sigemptyset(set);
+    for (unsigned i = 0; i < FATAL_SIGNAL_COUNT; i++) sigaddset(set, fatal_signals[i]);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGUSR1);
+}
+
+/// The calling thread's signal mask before ``reactor_trace_crash_block_for_writer_start``.
+static __thread sigset_t mask_before_writer_start;
+
+void reactor_trace_crash_block_for_writer_start(void) {
+    sigset_t blocked;
+    writer_start_signals(&blocked);
+    pthread_sigmask(SIG_BLOCK, &blocked, &mask_before_writer_start);
+}
+
+void reactor_trace_crash_restore_after_writer_start(void) {
+    pthread_sigmask(SIG_SETMASK, &mask_before_writer_start, NULL);
+}
+
 void reactor_trace_crash_arm(void) {
     atomic_store(&flushed, 0);
     atomic_store(&pending_signal, 0);
-    atomic_store(&writer_thread, 0);
     atomic_store(&armed, 1);
+}
+
+int reactor_trace_crash_is_armed(void) {
+    return atomic_load(&armed);
 }
 
 void reactor_trace_crash_set_writer_thread(void) {
     atomic_store(&writer_thread, (uintptr_t)pthread_self());
-    // SIGINT, SIGTERM and SIGUSR1 go to another thread: the writer cannot wait for itself.
+    // SIGINT, SIGTERM and SIGUSR1 stay blocked, so that they go to another thread (the writer
+    // cannot wait for itself); the fatal signals, now that a handler can tell it is the writer, not.
     sigset_t blocked;
-    sigemptyset(&blocked);
-    sigaddset(&blocked, SIGINT);
-    sigaddset(&blocked, SIGTERM);
-    sigaddset(&blocked, SIGUSR1);
+    writer_start_signals(&blocked);
     pthread_sigmask(SIG_BLOCK, &blocked, NULL);
+    sigset_t fatal;
+    sigemptyset(&fatal);
+    for (unsigned i = 0; i < FATAL_SIGNAL_COUNT; i++) sigaddset(&fatal, fatal_signals[i]);
+    pthread_sigmask(SIG_UNBLOCK, &fatal, NULL);
 }
 
 void reactor_trace_crash_disarm(void) {
     atomic_store(&armed, 0);
+    atomic_store(&writer_thread, 0);
 }
 
 int reactor_trace_crash_pending(void) {

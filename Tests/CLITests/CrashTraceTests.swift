@@ -48,7 +48,11 @@ struct CrashTraceTests {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        // No signal blocked, as an app starts (a test's thread blocks many, and a child inherits its mask).
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
         posix_spawnattr_setpgroup(&attributes, 0)
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
@@ -161,6 +165,43 @@ struct CrashTraceTests {
         #expect(crashed.end?.termination == .signal(SIGSEGV))
         let summary = try BuiltProducts.inspect("summary", crashed.path)
         #expect(summary.stdout.contains("the process died of SIGSEGV"))
+    }
+
+    @Test("a stack overflow on a thread that recorded: the process dies of SIGSEGV, the trace holds every event",
+          arguments: [false, true])
+    func threadStackOverflow(backtracer: Bool) throws {
+        let crashed = try Self.crash("thread-overflow", backtracer: backtracer)
+        #expect(crashed.run.signal == SIGSEGV)
+        Self.expectCounterEvents(crashed)
+        #expect(crashed.end?.termination == .signal(SIGSEGV))
+        // The overflowing thread's own autorun, created and run on a thread other than main's.
+        let created = crashed.events.filter { event in
+            if case let .nodeCreated(_, .computation, name, _) = event.record { return name == "overflowing" }
+            return false
+        }
+        try #require(created.count == 1)
+        let main = crashed.events.first?.thread
+        #expect(created[0].thread != main)
+        #expect(crashed.events.contains { event in
+            if case .rerunBegan = event.record { return event.thread == created[0].thread }
+            return false
+        })
+        let summary = try BuiltProducts.inspect("summary", crashed.path)
+        #expect(summary.stdout.contains("the process died of SIGSEGV"))
+    }
+
+    @Test("a SIGTERM as the recording starts, which its writer thread could take: every run ends with an end block")
+    func terminationAsTheRecordingStarts() throws {
+        // The race is one of thread start-up: repeated, so that a writer that can take the
+        // signal before it knows it is the writer (and wait for itself) shows (1 run in 5 did).
+        for _ in 0..<24 {
+            let crashed = try Self.crash("early-term")
+            defer { unlink(crashed.path) }
+            #expect(crashed.run.signal == SIGTERM)
+            Self.expectCounterEvents(crashed)
+            #expect(crashed.end?.termination == .signal(SIGTERM))
+            if crashed.end == nil { break }
+        }
     }
 
     @Test("abort(): the process dies of SIGABRT, the trace holds every event")

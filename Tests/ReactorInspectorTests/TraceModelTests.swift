@@ -156,6 +156,25 @@ import Testing
         #expect(summary.text().contains("1 run and 1 flush had not finished when the trace ends"))
     }
 
+    /// Unfinished runs last to their thread's last event, a time from the file: on a damaged
+    /// one, two of them on two threads sum past `UInt64.max`, which saturates, not wraps.
+    @Test func unfinishedRunsOfDamagedTimesSaturate() {
+        var script = EventScript()
+        script.create(1, .computation, "hog")
+        script.emit(.rerunBegan(computation: 1, firstRun: true))
+        script.thread = 1
+        script.emit(.rerunBegan(computation: 1, firstRun: false))
+        script.time = UInt64.max - 100
+        script.name(1, "hog")
+        script.thread = 0
+        script.name(1, "hog")
+        let model = script.model()
+        #expect(model.unfinishedRuns == 2)
+        let runs = model.node(1)?.runs
+        #expect(runs?.totalNanoseconds == UInt64.max, "wrapped: \(runs?.totalNanoseconds ?? 0)")
+        #expect(runs?.selfNanoseconds == UInt64.max)
+    }
+
     /// A site may name a node the trace has not created (yet, in this file's
     /// order): the importer adds the node, as for any other reference.
     @Test func aSiteOfANodeNotYetSeenAddsIt() throws {

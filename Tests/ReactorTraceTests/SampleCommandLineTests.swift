@@ -5,7 +5,7 @@ import Testing
 /// The samples' shared command line (`SampleSupport`), through the built executables.
 @Suite struct SampleCommandLineTests {
     @Test(arguments: [
-        ("counter", ["--bogus"], "counter: unknown argument '--bogus' (usage: counter [--trace PATH] [--increments N] [--crash cycle|mutual-cycle|segv|abort])"),
+        ("counter", ["--bogus"], "counter: unknown argument '--bogus' (usage: counter [--trace PATH] [--increments N] [--crash cycle|mutual-cycle|segv|abort|thread-overflow|early-term])"),
         ("counter", ["--increments", "-3"], "counter: --increments needs a non-negative number"),
         ("counter", ["--trace"], "counter: --trace needs a path"),
         ("todos", ["extra"], "todos: unknown argument 'extra' (usage: todos [--trace PATH] [--trace-values N])"),

@@ -31,12 +31,26 @@ void reactor_trace_snapshot_install(void);
 /// The snapshot requests since the last call (SIGUSR1 received), reset to 0.
 int reactor_trace_snapshot_take_requests(void);
 
-/// A recording is running (called before its writer thread starts): a fatal
-/// signal on any thread but the writer waits for the writer to flush.
+/// Blocks, on the calling thread, the fatal signals, SIGINT, SIGTERM and SIGUSR1, so that a
+/// writer thread started now inherits them blocked: no signal reaches it before it has called
+/// ``reactor_trace_crash_set_writer_thread`` (a handler on it would wait for itself).
+void reactor_trace_crash_block_for_writer_start(void);
+
+/// Restores the calling thread's signal mask from before
+/// ``reactor_trace_crash_block_for_writer_start``.
+void reactor_trace_crash_restore_after_writer_start(void);
+
+/// A recording is running (called once its writer thread exists, before that thread
+/// writes the file's header): a fatal signal on any thread but the writer waits for the
+/// writer to write the end block. Before this, the handlers hand every signal straight on.
 void reactor_trace_crash_arm(void);
 
+/// Whether a recording is armed (``reactor_trace_crash_arm``, not yet disarmed).
+int reactor_trace_crash_is_armed(void);
+
 /// The calling thread is the writer thread (a fatal signal on it cannot wait for
-/// itself); it blocks SIGINT, SIGTERM and SIGUSR1 so that they go to another thread.
+/// itself); SIGINT, SIGTERM and SIGUSR1 stay blocked on it, so that they go to another
+/// thread, and the fatal signals are unblocked.
 void reactor_trace_crash_set_writer_thread(void);
 
 /// The recording has ended: a fatal signal no longer waits for a flush.

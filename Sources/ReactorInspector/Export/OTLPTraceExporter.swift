@@ -367,7 +367,7 @@ public final class OTLPTraceExporter: ImportedEventVisitor {
     }
 
     private func unixTime(_ traceTime: UInt64) -> UInt64 {
-        options.wallStartNanoseconds &+ traceTime
+        options.wallStartNanoseconds.saturatingAdd(traceTime)
     }
 
     /// 16 lowercase hex digits.

@@ -54,7 +54,7 @@ public struct DurationHistogram: Sendable, Equatable {
             if value > maximum { maximum = value }
         }
         count += 1
-        sum &+= value
+        sum = sum.saturatingAdd(value)
     }
 
     /// Adds every sample of `other` to this histogram.
@@ -72,7 +72,7 @@ public struct DurationHistogram: Sendable, Equatable {
             maximum = Swift.max(maximum, other.maximum)
         }
         count += other.count
-        sum &+= other.sum
+        sum = sum.saturatingAdd(other.sum)
     }
 
     /// The duration below which `fraction` (0...1) of the samples fall, or 0 when empty.

@@ -211,6 +211,10 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         try currentRecorder.withLock { current in
             if let running = current { throw TraceRecorderError.alreadyRecording(path: running.path) }
             let options = Self.options(options, from: environment)
+            // The handlers first: they hand every signal on until the recorder arms them, which
+            // it does before the file has a header, so every recording they see started gets an end block.
+            if options.flushesOnCrash { reactor_trace_crash_install() }
+            if options.endsOnTerminationSignals { reactor_trace_crash_install_termination() }
             let recorder = try TraceRecorder(path: path, options: options, environment: environment,
                                              flushesOnFatalSignals: options.flushesOnCrash || options.endsOnTerminationSignals,
                                              snapshotsOnSignal: options.snapshotsOnSIGUSR1)
@@ -218,8 +222,6 @@ public final class TraceRecorder: ReactorTracer, Sendable {
             ReactorTracing.install(recorder)
             registerExitHandler()
             ReactorTracing.onProcessWillTerminate { _ in TraceRecorder.current?.stop(termination: .runtimeError) }
-            if options.flushesOnCrash { reactor_trace_crash_install() }
-            if options.endsOnTerminationSignals { reactor_trace_crash_install_termination() }
             if options.snapshotsOnSIGUSR1 { reactor_trace_snapshot_install() }
             return recorder
         }
@@ -370,11 +372,10 @@ public final class TraceRecorder: ReactorTracer, Sendable {
                                  clock: time.clock, wallStartNanoseconds: Self.wallTime(atMonotonic: time.monotonicStart),
                                  monotonicStartNanoseconds: time.monotonicStart,
                                  processID: UInt32(truncatingIfNeeded: getpid()))
-        guard writer.writeStart(header: header.encoded()) else {
+        guard writer.start(header: header.encoded(), flushesOnFatalSignals: flushesOnFatalSignals) else {
             close(descriptor)
             throw TraceRecorderError.cannotCreate(path: path, reason: String(cString: strerror(writer.writeError)))
         }
-        writer.startThread(flushesOnFatalSignals: flushesOnFatalSignals)
     }
 
     /// A recording's metadata: `commit` (`REACTOR_TRACE_COMMIT`, else `GITHUB_SHA`), `scenario`

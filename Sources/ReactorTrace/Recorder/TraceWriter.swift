@@ -50,6 +50,12 @@ final class TraceWriter: @unchecked Sendable {
     let threads = LockedValue<[ThreadRecorder]>([])
     private let wakeSignal = DispatchSemaphore(value: 0)
     private let finishedSignal = DispatchSemaphore(value: 0)
+    /// The fatal-signal handlers are armed: the writer may write the header.
+    private let armedSignal = DispatchSemaphore(value: 0)
+    /// The writer thread has written the header (or failed to: ``headerWritten``).
+    private let startedSignal = DispatchSemaphore(value: 0)
+    /// Whether the header was written; read after ``startedSignal``.
+    private var headerWritten = false
     private let stopRequested = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
     /// Staged output of the current pass: headers and other small blocks in
@@ -148,8 +154,9 @@ final class TraceWriter: @unchecked Sendable {
         }
     }
 
-    /// Writes the header, the metadata block and (bounded) the history block at the start of the file.
-    func writeStart(header: [UInt8]) -> Bool {
+    /// Writes the header, the metadata block and (bounded) the history block at the start of the file
+    /// (the writer thread's first act).
+    private func writeStart(header: [UInt8]) -> Bool {
         headerBytes = header
         stage(header)
         stage(TraceTailCopy.encodeBlock(type: TraceFormat.metadataBlock, payload: metadata.encodedPayload()))
@@ -160,14 +167,27 @@ final class TraceWriter: @unchecked Sendable {
         return written
     }
 
-    /// Starts the writer thread.
-    /// With `flushesOnFatalSignals`, a fatal signal waits for this writer to flush.
-    func startThread(flushesOnFatalSignals: Bool) {
+    /// Starts the writer thread, which first writes `header` (with the metadata and history
+    /// blocks) and then ships what the recording threads publish; returns once the header is
+    /// written, false when it could not be (``writeError`` says why; the thread has ended).
+    /// With `flushesOnFatalSignals`, a fatal signal waits for this writer to write the end block:
+    /// the writer starts with the signals blocked and writes the header only once the handlers
+    /// are armed, so a file that has a header gets an end block from any signal after it.
+    func start(header: [UInt8], flushesOnFatalSignals: Bool) -> Bool {
         handlesFatalSignals = flushesOnFatalSignals
-        if flushesOnFatalSignals { reactor_trace_crash_arm() }
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in run(header: header) }
         thread.name = "ReactorTrace.writer"
-        thread.start()
+        if flushesOnFatalSignals {
+            reactor_trace_crash_block_for_writer_start()
+            thread.start()
+            reactor_trace_crash_arm()
+            armedSignal.signal()
+            reactor_trace_crash_restore_after_writer_start()
+        } else {
+            thread.start()
+        }
+        startedSignal.wait()
+        return headerWritten
     }
 
     /// Ships everything published so far, writes the end block (saying how the
@@ -179,11 +199,22 @@ final class TraceWriter: @unchecked Sendable {
         finishedSignal.wait()
     }
 
-    private func run() {
+    private func run(header: [UInt8]) {
+        if handlesFatalSignals {
+            reactor_trace_crash_set_writer_thread()
+            // Armed right after this thread was started: no header before then, so a signal
+            // that comes before the handlers wait for this writer finds no file to end.
+            while reactor_trace_crash_is_armed() == 0 { _ = armedSignal.wait(timeout: .now() + .milliseconds(1)) }
+        }
+        headerWritten = writeStart(header: header)
+        startedSignal.signal()
+        guard headerWritten else {
+            if handlesFatalSignals { reactor_trace_crash_disarm() }
+            return
+        }
         reportsWriteErrors = true
         let intervalNanoseconds = flushInterval.components.seconds * 1_000_000_000
             + flushInterval.components.attoseconds / 1_000_000_000
-        if handlesFatalSignals { reactor_trace_crash_set_writer_thread() }
         var fatalSignal: Int32 = 0
         while true {
             _ = wakeSignal.wait(timeout: .now() + .nanoseconds(Int(max(1, intervalNanoseconds))))

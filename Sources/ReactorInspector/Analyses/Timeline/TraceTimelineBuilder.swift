@@ -86,7 +86,7 @@ struct TraceTimelineBuilder: ImportedEventVisitor {
         var sum = sums[Row(thread: thread, depth: depth), default: [:]][index, default: Sum()]
         sum.count += 1
         if sum.count == 1 { sum.begin = begin }
-        sum.total &+= duration
+        sum.total = sum.total.saturatingAdd(duration)
         if sum.count == 1 || duration > sum.longest {
             sum.longest = duration
             sum.name = name

@@ -47,7 +47,7 @@ public struct TrendRecording: Sendable, Equatable {
             var figures = computations[computation.name] ?? Figures(reruns: 0, unneededReruns: waste.hasValues ? 0 : nil,
                                                                    rerunNanoseconds: 0)
             figures.reruns += computation.reruns
-            figures.rerunNanoseconds &+= computation.totalRerunNanoseconds
+            figures.rerunNanoseconds = figures.rerunNanoseconds.saturatingAdd(computation.totalRerunNanoseconds)
             if waste.hasValues { figures.unneededReruns = unneeded[computation.name] ?? 0 }
             computations[computation.name] = figures
         }
@@ -62,7 +62,7 @@ public struct TrendRecording: Sendable, Equatable {
             : computations.values.reduce(0) { $0 + ($1.unneededReruns ?? 0) }
     }
     /// The wall time of every rerun.
-    public var rerunNanoseconds: UInt64 { computations.values.reduce(0) { $0 &+ $1.rerunNanoseconds } }
+    public var rerunNanoseconds: UInt64 { computations.values.reduce(0) { $0.saturatingAdd($1.rerunNanoseconds) } }
 }
 
 extension TrendRecording {

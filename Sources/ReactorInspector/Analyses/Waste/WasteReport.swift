@@ -39,10 +39,10 @@ public struct WasteReport: Sendable {
             grouped[key]!.reruns += node.runs.reruns
             guard let tally = tallies[Int32(position)] else { continue }
             grouped[key]!.tally.unneeded += tally.unneeded
-            grouped[key]!.tally.unneededNanoseconds &+= tally.unneededNanoseconds
+            grouped[key]!.tally.unneededNanoseconds = grouped[key]!.tally.unneededNanoseconds.saturatingAdd(tally.unneededNanoseconds)
             grouped[key]!.tally.undecided += tally.undecided
             grouped[key]!.tally.equalResults += tally.equalResults
-            grouped[key]!.tally.equalResultNanoseconds &+= tally.equalResultNanoseconds
+            grouped[key]!.tally.equalResultNanoseconds = grouped[key]!.tally.equalResultNanoseconds.saturatingAdd(tally.equalResultNanoseconds)
             grouped[key]!.tally.causes.merge(tally.causes, uniquingKeysWith: +)
         }
         var entries: [WasteEntry] = []

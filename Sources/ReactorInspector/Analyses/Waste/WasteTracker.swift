@@ -90,8 +90,10 @@ final class WasteTracker {
                   Self.isComparable(value), value == previous else { return }
         }
         // No change followed the run: the equality cut-off.
-        tallies[ended.node, default: Tally()].equalResults += 1
-        tallies[ended.node, default: Tally()].equalResultNanoseconds &+= ended.nanoseconds
+        var tally = tallies[ended.node, default: Tally()]
+        tally.equalResults += 1
+        tally.equalResultNanoseconds = tally.equalResultNanoseconds.saturatingAdd(ended.nanoseconds)
+        tallies[ended.node] = tally
     }
 
     private func began(_ event: ImportedEvent, _ importer: TraceModelBuilder) {
@@ -122,7 +124,7 @@ final class WasteTracker {
         switch Self.judge(current, against: state.previous) {
         case .unneeded:
             tally.unneeded += 1
-            tally.unneededNanoseconds &+= slice.durationNanoseconds
+            tally.unneededNanoseconds = tally.unneededNanoseconds.saturatingAdd(slice.durationNanoseconds)
             tally.causes[state.cause ?? WasteWrite.Key(node: -1, cause: nil, action: -1, site: nil), default: 0] += 1
         case .undecided:
             tally.undecided += 1
@@ -140,8 +142,10 @@ final class WasteTracker {
     var finishedTallies: [Int32: Tally] {
         var finished = tallies
         for ended in endedComputeds.values {
-            finished[ended.node, default: Tally()].equalResults += 1
-            finished[ended.node, default: Tally()].equalResultNanoseconds &+= ended.nanoseconds
+            var tally = finished[ended.node, default: Tally()]
+            tally.equalResults += 1
+            tally.equalResultNanoseconds = tally.equalResultNanoseconds.saturatingAdd(ended.nanoseconds)
+            finished[ended.node] = tally
         }
         return finished
     }

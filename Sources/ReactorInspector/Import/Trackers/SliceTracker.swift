@@ -143,7 +143,7 @@ struct SliceTracker {
     mutating func endAction(_ store: Int32, thread: Int, at time: UInt64) -> Ended? {
         guard let depth = stacks[thread].lastIndex(where: { $0.isAction && $0.node == store }) else { return nil }
         let frame = stacks[thread].remove(at: depth)
-        let duration = time &- frame.begin
+        let duration = time >= frame.begin ? time - frame.begin : 0
         return Ended(frame: frame, depth: depth, endedInside: 0, duration: duration, exclusive: duration)
     }
 
