@@ -411,6 +411,24 @@ extension TracerTests {
         autorun.stop()
     }
 
+    /// `dependency.depend(computation)` names its computation: inside that computation's own
+    /// nonreactive block it links, with values recorded as with no tracer.
+    @Test func anExplicitDependInsideANonreactiveBlockLinksAsWithoutATracer() {
+        _ = installValues()
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let dependency = Dependency()
+        var runs = 0
+        let autorun = reactor.autorun("reader") { computation in
+            runs += 1
+            reactor.nonreactive { _ = dependency.depend(computation) }
+        }
+        dependency.changed()
+        reactor.flush()
+        #expect(runs == 2)
+        autorun.stop()
+    }
+
     @Test func anActionBodyHandsTheRunTheSecretsItReadOnlyWithItsResult() {
         let tracer = installValues()
         defer { ReactorTracing.install(nil) }

@@ -51,12 +51,24 @@ public final class Dependency: @unchecked Sendable {
     @discardableResult
     public func depend(_ computation: Computation? = nil) -> Bool {
         if let computation {
-            return graph.lock.withLock { link(computation) }
+            return graph.lock.withLock { linkNamed(computation) }
         }
         // Only a thread inside a computation holds the lock, so any other
         // caller is outside every computation: nothing to record.
         guard graph.lock.isHeldByCurrentThread else { return false }
         return dependLocked()
+    }
+
+    /// `depend(computation)`: links even where `computation` keeps itself
+    /// current with its reads untracked to follow secrets (its own
+    /// `nonreactive` block or action body, recording values), as it links
+    /// there with no tracer. Lock held.
+    func linkNamed(_ computation: Computation) -> Bool {
+        let tracing = computation.runTracing
+        guard tracing.isUntracked else { return link(computation) }
+        computation.runTracing = .tracedWithValues
+        defer { computation.runTracing = tracing }
+        return link(computation)
     }
 
     /// `depend()` for a caller that holds the graph lock.
