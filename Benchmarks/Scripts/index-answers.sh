@@ -13,9 +13,7 @@
 #   TRACES=/some/dir Benchmarks/Scripts/index-answers.sh   # where the trace goes (about 3.2 bytes an event)
 #
 # The trace is recorded once (stress --computations 1000, 322 writes per
-# million events) and kept in TRACES (default /tmp/reactor-index). It has no
-# values: this reader gives value events at a fresh context's start the time 0
-# (docs/INSPECT.md, "The index"), which no index can skip.
+# million events) and kept in TRACES (default /tmp/reactor-index), without values.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MILLIONS=${MILLIONS:-100}
