@@ -177,6 +177,9 @@ public final class TraceDatabase {
         defer { writer.cancel() }
         let report = try read { batch in builder.consume(batch, visiting: &writer) }
         try writer.finish()
+        // Built after the rows, once (cheaper than kept up row by row): the
+        // long runs, the question the rows are for, found without a scan.
+        try connection.execute("CREATE INDEX IF NOT EXISTS run_slices_by_duration ON run_slices(duration_ns)")
         try insertActionNames(builder, upTo: writer.lastActionPosition, traceID: traceID)
         try insertNodeActions(writer.runsByRootAction, builder, trace: label, traceID: traceID)
         let model = builder.finish()

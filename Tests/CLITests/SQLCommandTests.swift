@@ -166,6 +166,12 @@ import Testing
         #expect(csv.stdout.hasPrefix("trace,events\r\ncounter.trace,"))
         let table = try BuiltProducts.inspect("sql", "--db", db, "SELECT count(*) AS traces FROM traces")
         #expect(table.stdout == "traces\n------\n     2\n(1 row)\n")
+        // The runs over 1 ms (docs/SQL.md) come from an index, not a scan of every run.
+        let plan = try BuiltProducts.inspect("sql", "--db", db, "--csv", """
+            EXPLAIN QUERY PLAN SELECT name, duration_ns FROM runs WHERE duration_ns > 1000000 ORDER BY duration_ns DESC LIMIT 10
+            """)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains("run_slices_by_duration"), "\(plan.stdout)")
     }
 
     @Test func aTraceImportedAgainReplacesItsRows() throws {
