@@ -19,15 +19,7 @@ cd "$(dirname "$0")/../.."
 MILLIONS=${MILLIONS:-100}
 RUNS=${RUNS:-3}
 TRACES=${TRACES:-/tmp/reactor-index}
-[ -x /usr/bin/time ] || { echo "index-answers: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
-
-swift build -c release --product reactor-inspect >&2
-swift build -c release --product stress >&2
-BIN=$(swift build -c release --show-bin-path)
-INSPECT=${INSPECT:-$BIN/reactor-inspect}
-mkdir -p "$TRACES"
-SCRATCH=$(mktemp)
-trap 'rm -f "$SCRATCH"' EXIT
+. Benchmarks/Scripts/release-inspector.sh
 
 trace="$TRACES/stress-${MILLIONS}M.trace"
 if [ ! -s "$trace" ]; then

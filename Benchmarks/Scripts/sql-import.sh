@@ -17,15 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-3}
 TRACES=${TRACES:-/tmp/reactor-sql}
-[ -x /usr/bin/time ] || { echo "sql-import: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
-
-swift build -c release --product reactor-inspect >&2
-swift build -c release --product stress >&2
-BIN=$(swift build -c release --show-bin-path)
-INSPECT=${INSPECT:-$BIN/reactor-inspect}
-mkdir -p "$TRACES"
-SCRATCH=$(mktemp)
-trap 'rm -f "$SCRATCH"' EXIT
+. Benchmarks/Scripts/release-inspector.sh
 
 trace="$TRACES/stress-values-10M.trace"
 db="$TRACES/stress-values-10M.db"
