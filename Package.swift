@@ -46,7 +46,9 @@ let package = Package(
         .target(name: "ReactorTesting", dependencies: ["ReactorCore", "ReactorTrace", "ReactorInspector"]),
         // The web inspector of `reactor-inspect serve`: internal, so library users do not pull a server.
         .target(name: "ReactorInspectorServer",
-                dependencies: ["ReactorInspector", "ReactorTraceFormat", .product(name: "FlyingFox", package: "FlyingFox")],
+                dependencies: ["ReactorInspector", "ReactorTraceFormat", .product(name: "FlyingFox", package: "FlyingFox"),
+                               // LockedValue: a lock ThreadSanitizer sees through (see its comment).
+                               "ReactorCore"],
                 // The page's files, compiled into the binary (PageAssets).
                 resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/app.css")]),
         // `reactor-inspect mcp`: internal, so library users do not build the MCP SDK.

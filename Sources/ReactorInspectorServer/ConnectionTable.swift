@@ -1,3 +1,4 @@
+import ReactorCore
 import Synchronization
 
 /// The open connections of ``InspectorServer``: what each is doing, until
@@ -27,7 +28,7 @@ final class ConnectionTable: Sendable {
         var task: Task<Void, Never>?
     }
 
-    private let entries = Mutex<[UInt64: Entry]>([:])
+    private let entries = LockedValue<[UInt64: Entry]>([:])
     private let nextID = Atomic<UInt64>(0)
 
     /// How many are open.

@@ -1,3 +1,4 @@
+import ReactorCore
 import Dispatch
 import FlyingFox
 import FlyingSocks
@@ -39,7 +40,7 @@ package final class InspectorServer: Sendable {
     private let address: any SocketAddress
     private let handler: InspectorHandler
     private let connections = ConnectionTable()
-    private let running = Mutex<Running?>(nil)
+    private let running = LockedValue<Running?>(nil)
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -88,7 +89,7 @@ package final class InspectorServer: Sendable {
         }
         let pool: some AsyncSocketPool = SocketPool.make()
         let started = DispatchSemaphore(value: 0)
-        let failure = Mutex<String?>(nil)
+        let failure = LockedValue<String?>(nil)
         let poolTask = Task {
             do {
                 try await pool.prepare()

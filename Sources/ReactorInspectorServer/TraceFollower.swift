@@ -1,3 +1,4 @@
+import ReactorCore
 import Foundation
 import ReactorInspector
 import ReactorTraceFormat
@@ -14,8 +15,8 @@ package final class TraceFollower: Sendable {
     /// Seconds between steps while the trace is caught up.
     package let interval: Double
 
-    private let state: Mutex<FollowedTrace>
-    private let subscribers = Mutex<[UInt64: AsyncStream<[UInt8]>.Continuation]>([:])
+    private let state: LockedValue<FollowedTrace>
+    private let subscribers = LockedValue<[UInt64: AsyncStream<[UInt8]>.Continuation]>([:])
     private let nextSubscriber = Atomic<UInt64>(0)
     private let stopped = Atomic<Bool>(false)
     /// Owned by the following thread only (handed over once, before it starts).
@@ -33,7 +34,7 @@ package final class TraceFollower: Sendable {
         self.path = path
         self.interval = interval
         live = LiveTraceBox(LiveTrace(path: path, actionLimit: Self.recentActions))
-        state = Mutex(FollowedTrace(status: .waiting("waiting for \(path) to appear")))
+        state = LockedValue(FollowedTrace(status: .waiting("waiting for \(path) to appear")))
     }
 
     /// The latest published state.
@@ -188,7 +189,7 @@ package final class TraceFollower: Sendable {
 /// starts, then by that thread alone, which is why the box may be shared.
 private final class LiveTraceBox: @unchecked Sendable {
     let trace: LiveTrace
-    let sampler = Mutex(LiveSampler(top: TraceFollower.hotRows, recent: TraceFollower.recentActions))
+    let sampler = LockedValue(LiveSampler(top: TraceFollower.hotRows, recent: TraceFollower.recentActions))
 
     init(_ trace: LiveTrace) {
         self.trace = trace

@@ -1,3 +1,4 @@
+import ReactorCore
 import BuiltProducts
 import Foundation
 import ReactorInspectorServer
@@ -77,9 +78,9 @@ import Testing
 
     /// What the server's, the follower's and the readers' threads report.
     private final class Shared: Sendable {
-        let address = Mutex<String?>(nil)
-        let failure = Mutex<String?>(nil)
-        let problems = Mutex<[String]>([])
+        let address = LockedValue<String?>(nil)
+        let failure = LockedValue<String?>(nil)
+        let problems = LockedValue<[String]>([])
     }
 
     /// `body`'s result, computed on a new thread.

@@ -180,7 +180,7 @@ extension AtomicCounter {
 
 /// Keeps subscriptions made on several threads.
 final class SubscriptionHolder: Sendable {
-    private let subscriptions = Mutex<[Subscription]>([])
+    private let subscriptions = LockedValue<[Subscription]>([])
     func add(_ subscription: Subscription) { subscriptions.withLock { $0.append(subscription) } }
 }
 

@@ -31,7 +31,7 @@ final class SignalTraceRecorder: IgnoringTracer {
     private let thread = pthread_self()
     /// Records every thread's events (a timer's task), not only the installer's.
     private let allThreads: Bool
-    private let storage = Mutex<[Event]>([])
+    private let storage = LockedValue<[Event]>([])
     var events: [Event] { storage.withLock { $0 } }
 
     let valueLengthLimit: Int

@@ -17,7 +17,7 @@ final class EventProbe<Value: Sendable & Equatable>: Sendable {
         var waiter: CheckedContinuation<Event, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Everything received so far.
     var received: [Event] { state.withLock { $0.events } }

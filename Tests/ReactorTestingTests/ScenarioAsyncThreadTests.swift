@@ -38,8 +38,8 @@ private func writeWithSleeps(_ writes: Int, listName: String) async throws {
 /// Keeps the values and action arguments it gets.
 private final class ValueCollector: IgnoringTracer {
     let valueLengthLimit: Int
-    let values = Mutex<[String]>([])
-    let arguments = Mutex<[String]>([])
+    let values = LockedValue<[String]>([])
+    let arguments = LockedValue<[String]>([])
 
     init(limit: Int) { valueLengthLimit = limit }
 
