@@ -153,6 +153,9 @@ private final class Counter {
         #expect(weakEffect == nil)
     }
 
+    /// A queued computation with no dependencies and no other reference holds
+    /// itself through its entry in the pending queue: it reruns at the flush,
+    /// and goes once the flush has dropped the entry.
     @Test func aComputationWithoutLinksQueuedByHandHoldsItselfUntilTheFlush() {
         let reactor = Reactor(scheduler: .manual)
         weak var weakComputation: Computation?

@@ -68,24 +68,6 @@ private final class Source {
         #expect(weakToken == nil)
     }
 
-    /// A queued computation with no dependencies and no other reference is
-    /// kept alive by its entry in the pending queue: it reruns at the flush,
-    /// and goes once the flush has dropped the entry.
-    @Test func aQueuedComputationWithoutDependenciesLivesUntilTheFlushDropsIt() {
-        let reactor = Reactor(scheduler: .manual)
-        weak var weakComputation: Computation?
-        var runs = 0
-        do {
-            let computation = reactor.autorun { _ in runs += 1 }
-            weakComputation = computation
-            computation.invalidate()
-        }
-        #expect(weakComputation != nil)
-        reactor.flush()
-        #expect(runs == 2)
-        #expect(weakComputation == nil)
-    }
-
     /// A queued computation whose last dependency goes away before the flush
     /// is held by its entry, reruns, and is released after the flush.
     @Test func aQueuedComputationThatLosesItsLastDependencyLivesUntilTheFlush() {
