@@ -12,6 +12,12 @@ package struct FollowedTrace: Sendable {
     package var version = 0
     /// The model so far; nil while the trace is awaited.
     package var model: TraceModel?
+    /// The index of what was read (``LiveTrace/index()``): a question about a
+    /// moment given it reads only up to the chunk the moment needs.
+    package var index: TraceIndex?
+    /// Bytes of the file read: the model and index describe exactly these, and
+    /// the on-demand questions read no further (``TracePass/byteLimit``).
+    package var bytesRead = 0
     /// The end block, once read.
     package var end: TraceEnd?
     /// The recording's metadata, once read.
