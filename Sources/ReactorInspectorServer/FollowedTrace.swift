@@ -28,6 +28,8 @@ package struct FollowedTrace: Sendable {
     package var snapshot: LiveSnapshot?
     /// Outermost actions begun so far (the largest N for `action:N`).
     package var actionsBegun = 0
+    /// Outermost actions ended so far.
+    package var actionsEnded = 0
     /// Node, held-edge and recorded-edge counts: the graph's shape.
     package var graphShape: [Int] = []
     /// Bumped when the graph's shape changes.

@@ -126,11 +126,16 @@ package struct InspectorAPI: Sendable {
     /// end from the follower's model itself; another moment by a pass that
     /// stops at the chunk it needs, given the follower's index (the same
     /// answer as a pass over the bytes read, asked under a ``TracePass`` of
-    /// that limit). Before the follower has an index, the one beside a
+    /// that limit); `action:N` beyond the actions begun is refused at once, as
+    /// that pass would refuse it. Before the follower has an index, the one beside a
     /// finished trace serves; the page has no stderr for its note: a bad index
     /// is rebuilt, one that cannot be written is done without.
     func model(at moment: TraceMoment, in current: FollowedTrace) throws(StateError) -> (TraceModel, ResolvedMoment) {
         if case .end = moment, let model = current.model { return TraceFile.modelAtEnd(model) }
+        // `action:N` beyond the actions begun: the pass would read everything to say so.
+        if case let .afterAction(ordinal) = moment, current.model != nil, ordinal > current.actionsBegun {
+            throw .moment(.beyondActions(requested: ordinal, actions: current.actionsEnded))
+        }
         let use: TraceIndexUse = current.index.map { .given($0) } ?? .automatic(note: { _ in })
         let (model, resolved, _) = try TraceFile.model(path: follower.path, at: moment, index: use)
         return (model, resolved)
@@ -191,9 +196,18 @@ package struct InspectorAPI: Sendable {
 
     /// The timeline between `from` and `to` (trace nanoseconds; nil: the
     /// trace's first or last event) for a picture `width` pixels wide: one
-    /// pass over the trace as it stands (``TraceTimeline``).
-    package func timeline(from: UInt64?, to: UInt64?, width: Int) -> InspectorResponse {
+    /// pass over the trace as it stands (``TraceTimeline``). The first and
+    /// last event's times come from the follower's index when it has one (the
+    /// earliest and latest time of its chunks), instead of a pass of their own.
+    package func timeline(from: UInt64?, to: UInt64?, width: Int, in followed: FollowedTrace? = nil) -> InspectorResponse {
         if let from, let to, from > to { return Self.error(status: 400, "from must not be after to") }
+        var from = from, to = to
+        if from == nil || to == nil, let index = (followed ?? follower.current).index {
+            let begin = index.batches.lazy.map(\.firstTime).min() ?? 0
+            let end = index.batches.isEmpty ? 0 : index.latestTimestamp
+            from = from ?? begin
+            to = to ?? max(end, from ?? 0)
+        }
         do {
             return Self.json(try TraceTimeline.read(path: follower.path, from: from, to: to, width: width))
         } catch {

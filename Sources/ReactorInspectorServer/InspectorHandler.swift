@@ -149,8 +149,8 @@ struct InspectorHandler: HTTPHandler {
             let (from, to) = (window["from"], window["to"])
             let span = [from, to].map { $0.map(String.init) ?? "" }
             return Self.response(await ask("timeline", subject: span.joined(separator: "–"),
-                                           key: (span + [String(width)]).joined(separator: "\u{0}"), on: Self.timelineWork) { _ in
-                api.timeline(from: from, to: to, width: width)
+                                           key: (span + [String(width)]).joined(separator: "\u{0}"), on: Self.timelineWork) { current in
+                api.timeline(from: from, to: to, width: width, in: current)
             })
         case .replay:
             let terms = query.filter { $0.name == "filter" && !$0.value.isEmpty }.map(\.value)

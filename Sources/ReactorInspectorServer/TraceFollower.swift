@@ -153,6 +153,7 @@ package final class TraceFollower: Sendable {
         next.history = trace.history
         next.snapshot = snapshot
         next.actionsBegun = trace.actionsBegun
+        next.actionsEnded = trace.actionsEnded
         next.graphShape = shape
         next.graphVersion = graphVersion
         next.latestTimestamp = model.lastTimestamp

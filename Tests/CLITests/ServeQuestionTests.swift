@@ -100,4 +100,17 @@ import Glibc
         sockets = []
         #expect(try Self.wait(server, seconds: 10) { $0.isEmpty } != nil, "every pass stopped once its asker left")
     }
+
+    /// `action:N` past the actions read is refused without a pass, as the pass refuses it.
+    @Test func anActionBeyondTheActionsReadIsRefusedAsStateRefusesIt() throws {
+        let trace = try SampleTrace.todos.get()
+        let server = try InspectorClient(trace: trace.path)
+        let cli = try BuiltProducts.inspect("state", trace.path, "--at", "action:999", "--no-index")
+        #expect(cli.status == 2)
+        let answer = try server.get("/api/state?at=action:999")
+        #expect(answer.status == 404)
+        let message = try #require(try answer.json()["error"] as? String)
+        #expect(!message.isEmpty && cli.stderr.contains(message), "\(message) / \(cli.stderr)")
+        #expect(message.hasPrefix("--at action:999: the trace has "))
+    }
 }

@@ -49,6 +49,8 @@ public final class LiveTrace {
     public var history: TraceHistory? { reader?.history }
     /// Outermost actions begun so far: the N of the latest `action:N` (the importer's numbering).
     public var actionsBegun: Int { builder.outermostActionsBegun }
+    /// Outermost actions ended so far.
+    public var actionsEnded: Int { builder.outermostActionsEnded }
     /// How many distinct changed dependencies an action keeps.
     public static let changedLimit = 8
     /// Bumped each time the file turns out to be another recording (or gone)
