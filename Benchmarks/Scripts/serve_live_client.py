@@ -97,9 +97,12 @@ def main():
             moment = int(first + (last - first) * fraction)
             questions.append((f"state at {label} of the time", f"/api/state?at={moment}ns"))
         questions.append(("graph at half of the time", f"/api/graph?at={int(first + (last - first) * 0.5)}ns"))
+        # The reference: a moment at the last event read is a pass over all of it, what every
+        # moment cost before the live index (then over the whole file as it stood, not less).
+        questions.append(("state at the last event's time", f"/api/state?at={last}ns"))
     questions += [(f"why {hot}", f"/api/why?node={hot}&limit=10"),
-                  ("events (replay, latest 200)", "/api/replay?format=text&limit=200"),
-                  ("timeline", "/api/timeline?width=1000")]
+                  ("timeline", "/api/timeline?width=1000"),
+                  ("events (replay, latest 200)", "/api/replay?format=text&limit=200")]
     results = []
     for label, target in questions:
         before = json.loads(get(arguments.port, "/api/snapshot", 10)[2])
