@@ -56,8 +56,9 @@ final class QuestionBoard: Sendable {
                 _ work: @escaping @Sendable (TracePass) -> InspectorResponse) async -> InspectorResponse {
         let fullKey = kind + "\u{0}" + key
         let joined: Entry? = entries.withLock { entries in
-            if let entry = entries[fullKey] { return entry }
-            guard entries.values.filter({ $0.kind == kind }).count < Self.maxPerKind else { return nil }
+            // A pass being cancelled (its askers left) is not joined: asked again, the question starts afresh.
+            if let entry = entries[fullKey], !entry.pass.isCancelled { return entry }
+            guard entries.values.filter({ $0.kind == kind && !$0.pass.isCancelled }).count < Self.maxPerKind else { return nil }
             let entry = Entry(id: nextID.add(1, ordering: .relaxed).newValue, kind: kind, subject: subject,
                               pass: TracePass(), total: total)
             entries[fullKey] = entry
