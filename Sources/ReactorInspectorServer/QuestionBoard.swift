@@ -55,24 +55,30 @@ final class QuestionBoard: Sendable {
     func answer(kind: String, subject: String, key: String, total: Int, on queue: DispatchQueue,
                 _ work: @escaping @Sendable (TracePass) -> InspectorResponse) async -> InspectorResponse {
         let fullKey = kind + "\u{0}" + key
-        let joined: Entry? = entries.withLock { entries in
+        // Joined as an asker under the table's lock, so that the last asker leaving cannot cancel it in between.
+        let joined: (Entry, UInt64)? = entries.withLock { entries in
             // A pass being cancelled (its askers left) is not joined: asked again, the question starts afresh.
-            if let entry = entries[fullKey], !entry.pass.isCancelled { return entry }
-            guard entries.values.filter({ $0.kind == kind && !$0.pass.isCancelled }).count < Self.maxPerKind else { return nil }
-            let entry = Entry(id: nextID.add(1, ordering: .relaxed).newValue, kind: kind, subject: subject,
-                              pass: TracePass(), total: total)
-            entries[fullKey] = entry
-            queue.async { self.run(entry, key: fullKey, work) }
-            return entry
+            var entry = entries[fullKey].flatMap { $0.pass.isCancelled ? nil : $0 }
+            if entry == nil {
+                guard entries.values.filter({ $0.kind == kind && !$0.pass.isCancelled }).count < Self.maxPerKind
+                else { return nil }
+                let created = Entry(id: nextID.add(1, ordering: .relaxed).newValue, kind: kind, subject: subject,
+                                    pass: TracePass(), total: total)
+                entries[fullKey] = created
+                queue.async { self.run(created, key: fullKey, work) }
+                entry = created
+            }
+            guard let entry else { return nil }
+            let waiter = entry.state.withLock { state -> UInt64 in
+                state.next += 1
+                state.askers += 1
+                return state.next
+            }
+            return (entry, waiter)
         }
-        guard let entry = joined else {
+        guard let (entry, waiter) = joined else {
             return InspectorAPI.error(status: 503, "\(Self.maxPerKind) \(kind) questions are being read already: "
                                       + "ask again when one is answered")
-        }
-        let waiter = entry.state.withLock { state -> UInt64 in
-            state.next += 1
-            state.askers += 1
-            return state.next
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
