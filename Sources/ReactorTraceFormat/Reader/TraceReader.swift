@@ -102,6 +102,15 @@ public final class TraceReader: Sequence {
         try self.init(input: TraceInput(path: path, bounded: true), mode: mode)
     }
 
+    /// Opens the trace at `path` as ``init(path:mode:)`` does, reading it only
+    /// up to `limit` bytes (or its size, when less): the part of a growing
+    /// trace a follower has read (``bytesRead``), so that a second reader gives
+    /// the same answers as the follower. A file longer than `limit` reads as
+    /// still being recorded there.
+    public convenience init(path: String, upTo limit: Int, mode: Mode = .lenient) throws(TraceDecodingError) {
+        try self.init(input: TraceInput(path: path, bounded: true, limit: limit), mode: mode)
+    }
+
     /// Reads a trace from bytes in memory.
     public convenience init(bytes: [UInt8], mode: Mode = .lenient) throws(TraceDecodingError) {
         try self.init(input: TraceInput(bytes: bytes), mode: mode)
