@@ -56,6 +56,7 @@ extension TraceIndex {
             // A model larger than a reader accepts (a trace of many nodes and few events): the table alone.
             var lean = self
             lean.model = nil
+            lean.profile = nil
             bytes = lean.encoded()
         }
         do {
