@@ -133,6 +133,72 @@ private final class Counter {
         effect.stop()
     }
 
+    /// A computed's change that one checking computed alone reads marks that
+    /// reader dirty (`Dependency.soleCheckingReader()`), and it is rederived.
+    @Test func aChangeReadByOneCheckingComputedMarksItDirty() {
+        let reactor = Reactor(scheduler: .endOfBatch)
+        let source = Counter()
+        var firstNode: Computation?
+        var readers: [Computation?] = []
+        let first = reactor.computed {
+            // While it derives: its reader, if that one alone reads it and is checking.
+            if let output = firstNode?.derivedOutput?.takeUnretainedValue() {
+                readers.append(output.soleCheckingReader()?.takeUnretainedValue())
+            }
+            return source.value + 1
+        }
+        firstNode = first.node
+        let second = reactor.computed { first.value * 2 }
+        var seen: [Int] = []
+        let effect = reactor.autorun { _ in seen.append(second.value) }
+        #expect(readers.count == 1 && readers[0] == nil)  // first run: its reader derives
+        source.value = 1
+        #expect(readers.count == 2 && readers[1] === second.node)
+        #expect(seen == [2, 4])
+        for node in [first.node, second.node] {
+            #expect(node.derivedState == .clean && node.activity == .idle)
+        }
+        effect.stop()
+    }
+
+    /// A checking computed with `onInvalidate` callbacks, the only reader of
+    /// a source that changes, goes through the general notification: its
+    /// callbacks run.
+    @Test func aCheckingReaderWithCallbacksHasThemRun() {
+        let reactor = Reactor(scheduler: .endOfBatch)
+        let source = Counter()
+        let first = reactor.computed { source.value + 1 }
+        var callbacks = 0
+        let second = reactor.computed {
+            reactor.currentComputation?.onInvalidate { _ in callbacks += 1 }
+            return first.value * 2
+        }
+        var seen: [Int] = []
+        let effect = reactor.autorun { _ in seen.append(second.value) }
+        source.value = 1
+        #expect(seen == [2, 4])
+        #expect(callbacks == 1)
+        effect.stop()
+    }
+
+    /// A computed's change read by two checking computeds marks both: the
+    /// second is rederived when its own reader checks it, not left clean.
+    @Test func aChangeReadByTwoComputedsMarksBoth() {
+        let reactor = Reactor(scheduler: .endOfBatch)
+        let source = Counter()
+        let first = reactor.computed { source.value + 1 }
+        let second = reactor.computed { first.value * 2 }
+        let third = reactor.computed { first.value * 3 }
+        var seen: [[Int]] = []
+        let effect = reactor.autorun { _ in seen.append([second.value, third.value]) }
+        source.value = 1
+        #expect(seen == [[2, 3], [4, 6]])
+        for node in [first.node, second.node, third.node] {
+            #expect(node.derivedState == .clean && node.activity == .idle)
+        }
+        effect.stop()
+    }
+
     @Test func autorunsQueuedByOneWritePastTheQueuesCapacityEachRunOnceAndLetGo() {
         let reactor = Reactor(scheduler: .endOfBatch)
         let source = Counter()

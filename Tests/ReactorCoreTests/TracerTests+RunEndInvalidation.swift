@@ -162,3 +162,89 @@ extension TracerTests {
         }
     }
 }
+
+/// Records the events of the installing thread, with values on (so a
+/// recomputed value's end is sent on its own, before its value, and its
+/// change and invalidations follow separately).
+private final class ValueRecordingTracer: IgnoringTracer {
+    private let thread = pthread_self()
+    private let recorded = Mutex<[RecordedEvent]>([])
+    var events: [RecordedEvent] { recorded.withLock { $0 } }
+    var valueLengthLimit: Int { 64 }
+
+    private func record(_ event: RecordedEvent) {
+        guard pthread_equal(pthread_self(), thread) != 0 else { return }
+        recorded.withLock { $0.append(event) }
+    }
+
+    func depend(computation: UInt64, dependency: UInt64) {
+        record(.depend(computation: computation, dependency: dependency))
+    }
+    func changed(dependency: UInt64) { record(.changed(dependency)) }
+    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
+        record(.invalidated(computation, cause, source: source))
+    }
+    func rerunBegan(computation: UInt64, firstRun: Bool) { record(.rerunBegan(computation, firstRun: firstRun)) }
+    func rerunEnded(computation: UInt64) { record(.rerunEnded(computation)) }
+    func flushBegan() { record(.flushBegan) }
+    func flushEnded() { record(.flushEnded) }
+}
+
+extension TracerTests {
+    /// A chain `celsius → half → quarter → panel`: the write makes `half`
+    /// dirty and `quarter` possibly stale; the flush checks `quarter`, which
+    /// refreshes `half`, whose change `quarter` alone reads while checking
+    /// (the refresh marks it dirty directly). Each reader's invalidation is
+    /// recorded all the same, with the run's end and the change in one call
+    /// when values are off, and as separate events when they are on.
+    @Test func aCheckingReadersInvalidationIsRecordedWithAndWithoutValues() {
+        func scenario(events: () -> [RecordedEvent]) -> (written: [String], names: [String: UInt64]) {
+            let reactor = Reactor()
+            let boiler = Boiler()
+            let half = reactor.computed("half") { boiler.celsius / 2 }
+            let quarter = reactor.computed("quarter") { half.value / 2 }
+            let panel = reactor.autorun("panel") { _ in _ = quarter.value }
+            let names = [half.id: "half", quarter.id: "quarter", panel.id: "panel",
+                         boiler.$celsius.projectedDependency.id: "celsius"]
+            func n(_ id: UInt64) -> String { names[id] ?? "\(id)" }
+            let start = events().count
+            boiler.celsius = 30
+            let written = events()[start...].map { event -> String in
+                switch event {
+                case let .depend(computation, dependency): "depend(\(n(computation)), \(n(dependency)))"
+                case let .changed(id): "changed(\(n(id)))"
+                case let .invalidated(id, cause, source): "invalidated(\(n(id)), \(cause), \(n(source)))"
+                case let .rerunBegan(id, _): "begin(\(n(id)))"
+                case let .rerunEnded(id): "end(\(n(id)))"
+                default: "\(event)"
+                }
+            }
+            panel.stop()
+            return (written, Dictionary(uniqueKeysWithValues: names.map { ($1, $0) }))
+        }
+        let expected = [
+            "changed(celsius)", "invalidated(half, dependency, celsius)", "flushBegan",
+            "begin(half)", "depend(half, celsius)", "end(half)", "changed(half)", "invalidated(quarter, dependency, half)",
+            "begin(quarter)", "depend(quarter, half)", "end(quarter)", "changed(quarter)",
+            "invalidated(panel, dependency, quarter)",
+            "begin(panel)", "depend(panel, quarter)", "end(panel)", "flushEnded",
+        ]
+        let combining = RunEndInvalidationTracer()
+        ReactorTracing.install(combining)
+        let (combined, ids) = scenario { combining.events }
+        let calls = combining.calls
+        ReactorTracing.install(nil)
+        #expect(combined == expected)
+        if let half = ids["half"], let quarter = ids["quarter"] {
+            #expect(calls.contains(.endChangedInvalidated(half, output: half, reader: quarter)))
+        } else {
+            Issue.record("missing nodes: \(ids)")
+        }
+
+        let withValues = ValueRecordingTracer()
+        ReactorTracing.install(withValues)
+        let (separate, _) = scenario { withValues.events }
+        ReactorTracing.install(nil)
+        #expect(separate == expected)
+    }
+}

@@ -14,15 +14,16 @@ extension Computation {
 
     /// `markDirty(cause:source:)` within a node update that has read the
     /// tracing flag already (see `refreshStaleDerived()`).
+    /// `mayHaveCallbacks` as for `invalidate(cause:source:traced:mayHaveCallbacks:)`.
     @inline(__always)
-    func markDirty(cause: InvalidationCause, source: UInt64, traced: Bool) {
+    func markDirty(cause: InvalidationCause, source: UInt64, traced: Bool, mayHaveCallbacks: Bool = true) {
         guard derivedState != .dirty, !stopped else { return }
         let wasClean = derivedState == .clean
         derivedState = .dirty
         if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
         if wasClean { derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() } }
-        if hasInvalidateCallbacks { runInvalidateCallbacks() }
+        if mayHaveCallbacks && hasInvalidateCallbacks { runInvalidateCallbacks() }
     }
 
     /// A read of this computed's value (lock held): brings it up to date and

@@ -143,10 +143,10 @@ extension Computation {
                 cursor = link.pointee.nextDependency
             }
         }
-        activity = .idle
         if derivedState == .dirty && derived != nil {
-            rederive(tracing: tracing)  // which takes it off the chain
+            rederive(tracing: tracing, isRoot: isRoot)  // which takes it off the chain (and leaves it idle)
         } else {
+            activity = .idle
             // Still possibly stale: every source is as it was, so is the value.
             if derivedState == .check { derivedState = .clean }
             graph.derivingTop = derivingCaller
@@ -158,9 +158,11 @@ extension Computation {
     }
 
     /// Recomputes this computed's value, on top of the `derivingTop` chain,
-    /// and tells its readers if the value changed.
+    /// and tells its readers if the value changed. `isRoot`: the computed a
+    /// read refreshes, rather than a source a check stepped into (only such a
+    /// source can have a checking reader, the one that stepped into it).
     @inline(__always)
-    func rederive(tracing: RunTracing) {
+    func rederive(tracing: RunTracing, isRoot: Bool) {
         let traced = tracing.isTraced
         activity = .deriving
         derivedState = .clean
@@ -191,9 +193,29 @@ extension Computation {
         if tracing.followsSecrets, changed || wasFirstRun { recordDerivedValue() }
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
+                if !isRoot, let reader = output.soleCheckingReader() {
+                    if traced { traceSoleReaderInvalidation(reader, output: output, endWaits: endWaits) }
+                    reader._withUnsafeGuaranteedRef { $0.derivedState = .dirty }
+                    return
+                }
                 if traced && !endWaits { withTracer { $0.changed(dependency: output.id) } }
                 output.notifySubscribers(traced: traced, endingRun: endWaits ? id : 0)
             }
+        }
+    }
+
+    /// The events of `notifySubscribers(traced:endingRun:)` for a change read
+    /// by one checking computed, `reader` (see `Dependency.soleCheckingReader()`):
+    /// the run's end, the change and the invalidation, in one call when the
+    /// end waits for them.
+    @inline(never)
+    func traceSoleReaderInvalidation(_ reader: Unmanaged<Computation>, output: Dependency, endWaits: Bool) {
+        let readerID = reader._withUnsafeGuaranteedRef { $0.id }
+        if endWaits {
+            withTracer { $0.rerunEnded(computation: id, changed: output.id, invalidated: readerID) }
+        } else {
+            withTracer { $0.changed(dependency: output.id) }
+            withTracer { $0.invalidated(computation: readerID, cause: .dependency, source: output.id) }
         }
     }
 }

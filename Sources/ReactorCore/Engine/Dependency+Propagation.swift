@@ -66,13 +66,13 @@ extension Dependency {
                     if computation.recordsInvalidation {
                         withTracer { $0.rerunEnded(computation: ending, changed: id, invalidated: computation.id) }
                         ending = 0
-                        computation.dependencyChanged(self, traced: false)
+                        computation.dependencyChanged(self, traced: false, mayHaveCallbacks: false)
                         return false
                     }
                     traceEndAndChange(ofRun: ending)
                     ending = 0
                 }
-                computation.dependencyChanged(self, traced: traced)
+                computation.dependencyChanged(self, traced: traced, mayHaveCallbacks: false)
                 return false
             }
             if runsCallbacks {
@@ -83,6 +83,27 @@ extension Dependency {
             cursor = link.pointee.nextSubscriber
         }
         if traced, ending != 0 { traceEndAndChange(ofRun: ending) }
+    }
+
+    /// The only reader of this dependency (a computed's output), if it is a
+    /// computed checking its sources (in a chain, the computed that refreshed
+    /// the one this is the output of); nil in every other case.
+    ///
+    /// The rederive that changed the value marks it dirty directly, which is
+    /// what `notifySubscribers` would do with less work: a checking computed
+    /// is not running (no cursor to clear), it is possibly stale rather than
+    /// clean (its readers are marked already), and it is rederived as soon as
+    /// its check stops, which makes its links stale then. One with
+    /// `onInvalidate` callbacks goes the general way.
+    @inline(__always)
+    func soleCheckingReader() -> Unmanaged<Computation>? {
+        guard let link = subscribers.head, link == subscribers.tail else { return nil }
+        let reader = link.pointee.computation
+        let checking = reader._withUnsafeGuaranteedRef { reader in
+            reader.activity == .checking && reader.derivedState == .check && !reader.hasInvalidateCallbacks
+                && reader.epoch == link.pointee.epoch
+        }
+        return checking ? reader : nil
     }
 
     /// The end of the run of `computation` and this `changed`, in one call,

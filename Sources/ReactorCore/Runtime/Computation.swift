@@ -211,11 +211,13 @@ extension Computation {
     }
 
     /// `invalidate(cause:source:)` within an update that has read the tracing
-    /// flag already (see `Dependency.publishChange()`).
+    /// flag already (see `Dependency.publishChange()`). `mayHaveCallbacks`:
+    /// false where the caller found no `onInvalidate` callbacks just before
+    /// (nothing between can add one), which spares checking again.
     @inline(__always)
-    func invalidate(cause: InvalidationCause, source: UInt64, traced: Bool) {
+    func invalidate(cause: InvalidationCause, source: UInt64, traced: Bool, mayHaveCallbacks: Bool = true) {
         if isDerived {
-            markDirty(cause: cause, source: source, traced: traced)
+            markDirty(cause: cause, source: source, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
             return
         }
         if invalidated { return }
@@ -223,7 +225,7 @@ extension Computation {
         invalidated = true
         if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
-        if hasInvalidateCallbacks { runInvalidateCallbacks() }
+        if mayHaveCallbacks && hasInvalidateCallbacks { runInvalidateCallbacks() }
     }
 
     /// Tracker drops every edge on invalidation; here the links stay, stale,
@@ -277,13 +279,14 @@ extension Computation {
         graph.keepUntilOperationEnds(body.takeRetainedValue())
     }
 
-    /// A dependency this computation read has changed; `traced`: record the invalidation.
+    /// A dependency this computation read has changed; `traced`: record the
+    /// invalidation. `mayHaveCallbacks` as for `invalidate(cause:source:traced:mayHaveCallbacks:)`.
     @inline(__always)
-    func dependencyChanged(_ dependency: Dependency, traced: Bool) {
+    func dependencyChanged(_ dependency: Dependency, traced: Bool, mayHaveCallbacks: Bool = true) {
         if !isDerived {
-            invalidate(cause: .dependency, source: dependency.id, traced: traced)
+            invalidate(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
         } else {
-            markDirty(cause: .dependency, source: dependency.id, traced: traced)
+            markDirty(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
         }
     }
 
