@@ -4,7 +4,8 @@
 # with /usr/bin/time (wall clock, best of RUNS; peak resident memory, largest):
 # a `hot` pass; building the index (`reactor-inspect index`); its size against
 # the trace's; questions about the whole trace (`hot`, `summary`, `graph`: the
-# plain model the index keeps; `why`) and about moments early, in the middle and
+# plain model the index keeps), `why` (by a pass, its first question with the index,
+# which keeps its explanation, and asked again), `history`, and about moments early, in the middle and
 # late in the trace (`graph --at` of the 5 hottest, `replay --filter to:` of one
 # node) answered by passes (--no-index) and with the index. Prints a Markdown table.
 #
@@ -57,8 +58,25 @@ rm -f "$trace.rindex"
 read -r index_s index_k <<< "$(measure index "$trace")"
 row '`index` (build it)' "$index_s" "$index_k" "$(awk -v a="$index_s" -v b="$hot_s" 'BEGIN { printf "%.2f× a `hot` pass", a / b }')"
 index_bytes=$(stat -c %s "$trace.rindex")
-# Questions about the whole trace: the plain model the index keeps, and `why` (by a pass either way).
-for command in "hot --top 10" "summary --json" "graph --top 5 --format dot -o /dev/null" "why effect47"; do
+# Questions about the whole trace: the plain model the index keeps.
+for command in "hot --top 10" "summary --json" "graph --top 5 --format dot -o /dev/null"; do
+    set -- $command
+    read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
+    read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
+    row "\`$command\`, by a pass" "$passes_s" "$passes_k"
+    row "\`$command\`, with the index" "$indexed_s" "$indexed_k" \
+        "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.3f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
+done
+# `why`: its first question is a pass that keeps the explanation in the index; asked again it reads
+# only the index. `history` of this trace (no values) and an unknown name (effct47): from the kept model.
+size_before=$(stat -c %s "$trace.rindex")
+read -r passes_s passes_k <<< "$(measure why "$trace" effect47 --no-index)"
+row '`why effect47`, by a pass' "$passes_s" "$passes_k"
+read -r first_s first_k <<< "$(RUNS=1 measure why "$trace" effect47)"
+row '`why effect47`, first with the index (a pass; keeps it)' "$first_s" "$first_k" \
+    "$(awk -v a="$first_s" -v b="$passes_s" 'BEGIN { printf "%.2f× the time by a pass", a / b }')"
+why_bytes=$(( $(stat -c %s "$trace.rindex") - size_before ))
+for command in "why effect47" "why effect47 --json --limit 5" "why effct47" "history effect47"; do
     set -- $command
     read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
     read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
@@ -79,4 +97,5 @@ for percent in 1 50 99; do
 done
 echo
 awk -v i="$index_bytes" -v t="$trace_bytes" 'BEGIN { printf "Index: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'
+awk -v i="$why_bytes" -v t="$trace_bytes" 'BEGIN { printf "The explanation of effect47 kept in it: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'
 echo "Machine: $(uname -m), $(nproc) cores; $(date -u +%Y-%m-%d), load average $(cut -d' ' -f1-3 /proc/loadavg)."

@@ -22,4 +22,9 @@ struct IndexFieldWriter {
         if let text { put(text) }
     }
     mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    /// A run of raw bytes, with its length.
+    mutating func put(bytes other: [UInt8]) {
+        put(other.count)
+        bytes.append(contentsOf: other)
+    }
 }

@@ -3,7 +3,8 @@ import ReactorTraceFormat
 /// The index file: an 8-byte magic, the format version (u16) and two reserved
 /// bytes, the body's length (u32), CRC32 (u32) and tag (u64, ``IndexKey``), then the body: varints
 /// (docs/INSPECT.md, "The index"): the pass's figures, the chunk table, and
-/// the whole trace's plain model when the pass built one. Decoding checks every length and figure
+/// the whole trace's plain model when the pass built one, and the explanations
+/// `why` kept (``KeptExplanations``). Decoding checks every length and figure
 /// before anything is used: any byte sequence gives an index or an error.
 extension TraceIndex {
     /// `\x89RXIDX\r\n`.
@@ -44,6 +45,8 @@ extension TraceIndex {
         }
         put(model == nil ? 0 : 1)
         if let model { fields.append(model.bytes) }
+        put(explanations == nil ? 0 : 1)
+        if let explanations { fields.put(bytes: explanations.bytes) }
         let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
@@ -134,10 +137,16 @@ extension TraceIndex {
             else { throw .damaged("a model that disagrees with its table") }
             if key != nil { model = IndexedModel(plain) }
         }
+        var explanations: KeptExplanations?
+        if try fields.bool() {
+            let section = try KeptExplanations(decoding: try fields.bytes())
+            // Trusted as the model is, and only with it (it names their computations).
+            if model != nil { explanations = section }
+        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         return TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                           truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1, end: end,
                           threadCount: threads, latestTimestamp: latest, hasValues: hasValues, batches: batches,
-                          model: model)
+                          model: model, explanations: explanations)
     }
 }
