@@ -21,6 +21,11 @@ struct IndexFieldWriter {
         put(text != nil)
         if let text { put(text) }
     }
+    /// A count, then each string.
+    mutating func put(strings: [String]) {
+        put(strings.count)
+        for text in strings { put(text) }
+    }
     mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
     /// A run of raw bytes, with its length.
     mutating func put(bytes other: [UInt8]) {

@@ -64,6 +64,7 @@ extension TraceIndex {
             var lean = self
             lean.model = nil
             lean.explanations = nil
+            lean.profile = nil
             bytes = lean.encoded()
         }
         do {

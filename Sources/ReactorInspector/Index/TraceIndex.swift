@@ -67,6 +67,9 @@ public struct TraceIndex: Sendable, Equatable {
     /// The whole trace's plain model (what `hot`, `summary` and `graph` read),
     /// when the pass that built the index built it.
     var model: IndexedModel?
+    /// What a profile of the whole trace found (what `report`, `check` and `diff`
+    /// read), once a question built one; only beside ``model``, which its figures share.
+    var profile: IndexedProfile?
     /// The explanations `why` built (``KeptExplanations``): only beside the plain model,
     /// which names their computations.
     var explanations: KeptExplanations?
@@ -74,6 +77,11 @@ public struct TraceIndex: Sendable, Equatable {
     /// Whether the index keeps the whole trace's plain model (questions about the
     /// whole trace, such as `hot`, then read nothing but the index).
     public var keepsModel: Bool { model != nil }
+    /// Whether the index keeps the whole trace's profile (`report`, `check` and
+    /// `diff` then read nothing but the index).
+    public var keepsProfile: Bool { profile != nil }
+    /// The whole trace's profile the index keeps, if any.
+    public var profileFigures: ProfileFigures? { profile?.figures }
 
     /// The computations (as `why` was asked about them) whose explanations the index
     /// keeps: asked again, `why` reads nothing but the index.

@@ -155,9 +155,11 @@ final class TraceIndexSession {
     /// each batch; nil: not known yet), and the report is the index's (the
     /// whole trace's), with true; otherwise it reads to the end and leaves a
     /// new index beside the trace. `keeping`, when given, makes the plain
-    /// model of the whole pass (from its report) for the index to keep.
+    /// model of the whole pass (from its report) for the index to keep;
+    /// `profiling`, the whole trace's profile (kept beside a model only).
     func forEachBatch(progress: ((Int) -> Void)?, until: () -> UInt64?,
                       keeping: ((TraceReadReport) -> TraceModel)? = nil,
+                      profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
                       explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil,
                       _ body: (borrowing TraceEventBatch) -> Void) throws(TraceFileError)
         -> (TraceReadReport, stoppedEarly: Bool) {
@@ -186,12 +188,15 @@ final class TraceIndexSession {
         if trusted == nil || position != trusted?.batches.count {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
-                       explaining: explaining)
+                       profiling: profiling, explaining: explaining)
         } else if let fitting = trusted, IndexKey.current != nil,
-                  (keeping != nil && fitting.model == nil) || explaining != nil {
-            // The index fits and lacks what this pass built: the same index, with it.
+                  (keeping != nil && fitting.model == nil)
+                    || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil))
+                    || explaining != nil {
+            // The index fits and lacks the model, profile or explanation this pass built: the same index, with it.
             leaveIndex({ _, _ in fitting }, report: report, identity: identity,
-                       keeping: fitting.model == nil ? keeping : nil, explaining: explaining)
+                       keeping: fitting.model == nil ? keeping : nil,
+                       profiling: fitting.profile == nil ? profiling : nil, explaining: explaining)
         }
         return (report, false)
     }
@@ -200,12 +205,14 @@ final class TraceIndexSession {
     /// trace was whole and unchanged while read.
     private func leaveIndex(_ make: (TraceIndex.Identity, TraceReadReport) -> TraceIndex, report: TraceReadReport,
                             identity: TraceIndex.Identity?, keeping: ((TraceReadReport) -> TraceModel)?,
+                            profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
                             explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil) {
         guard !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
         var built = make(identity, report)
         // Kept only under this user's key (IndexKey): without one, a model read back could not be trusted.
         if IndexKey.current != nil, let model = keeping?(report), model.isPlain { built.model = IndexedModel(model) }
+        if IndexKey.current != nil, built.model != nil, let profiling { built.profile = profiling(report) }
         // Explanations only beside the model that names their computations.
         if IndexKey.current != nil, built.model != nil, let explaining {
             built.explanations = explaining(report, built.explanations)
