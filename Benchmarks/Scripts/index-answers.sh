@@ -4,7 +4,8 @@
 # with /usr/bin/time (wall clock, best of RUNS; peak resident memory, largest):
 # a `hot` pass; building the index (`reactor-inspect index`); its size against
 # the trace's; questions about the whole trace (`hot`, `summary`, `graph`: the
-# plain model the index keeps; `why`) and about moments early, in the middle and
+# plain model the index keeps), `why` (by a pass, its first question with the index,
+# which keeps its explanation, and asked again), `history`, and about moments early, in the middle and
 # late in the trace (`graph --at` of the 5 hottest, `replay --filter to:` of one
 # node) answered by passes (--no-index) and with the index; the first `report`,
 # which leaves the profile in the index, and `report` (each format), `check` and
@@ -59,8 +60,25 @@ rm -f "$trace.rindex"
 read -r index_s index_k <<< "$(measure index "$trace")"
 row '`index` (build it)' "$index_s" "$index_k" "$(awk -v a="$index_s" -v b="$hot_s" 'BEGIN { printf "%.2f× a `hot` pass", a / b }')"
 index_bytes=$(stat -c %s "$trace.rindex")
-# Questions about the whole trace: the plain model the index keeps, and `why` (by a pass either way).
-for command in "hot --top 10" "summary --json" "graph --top 5 --format dot -o /dev/null" "why effect47"; do
+# Questions about the whole trace: the plain model the index keeps.
+for command in "hot --top 10" "summary --json" "graph --top 5 --format dot -o /dev/null"; do
+    set -- $command
+    read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
+    read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
+    row "\`$command\`, by a pass" "$passes_s" "$passes_k"
+    row "\`$command\`, with the index" "$indexed_s" "$indexed_k" \
+        "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.3f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
+done
+# `why`: its first question is a pass that keeps the explanation in the index; asked again it reads
+# only the index. `history` of this trace (no values) and an unknown name (effct47): from the kept model.
+size_before=$(stat -c %s "$trace.rindex")
+read -r passes_s passes_k <<< "$(measure why "$trace" effect47 --no-index)"
+row '`why effect47`, by a pass' "$passes_s" "$passes_k"
+read -r first_s first_k <<< "$(RUNS=1 measure why "$trace" effect47)"
+row '`why effect47`, first with the index (a pass; keeps it)' "$first_s" "$first_k" \
+    "$(awk -v a="$first_s" -v b="$passes_s" 'BEGIN { printf "%.2f× the time by a pass", a / b }')"
+why_bytes=$(( $(stat -c %s "$trace.rindex") - size_before ))
+for command in "why effect47" "why effect47 --json --limit 5" "why effct47" "history effect47"; do
     set -- $command
     read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
     read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
@@ -84,6 +102,7 @@ done
 budget=$(mktemp --suffix=.json)
 trap 'rm -f "$SCRATCH" "$budget"' EXIT
 echo '{ "computations": [ { "match": "*", "maxReruns": 1000000 } ], "actions": [ { "match": "*", "maxRerunsPerAction": 100000 } ], "forbid": ["runaway", "cycle"] }' > "$budget"
+before_profile=$(stat -c %s "$trace.rindex")
 read -r profile_s profile_k <<< "$(RUNS=1 measure report "$trace" --format json -o /dev/null)"
 row '`report --format json`, first (leaves the profile in the index)' "$profile_s" "$profile_k" \
     "$(awk -v a="$profile_s" -v b="$hot_s" 'BEGIN { printf "%.2f× a `hot` pass", a / b }')"
@@ -101,6 +120,7 @@ for command in "report --format json -o /dev/null" "report --format md -o /dev/n
 done
 echo
 awk -v i="$index_bytes" -v t="$trace_bytes" 'BEGIN { printf "Index: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'
-awk -v i="$profile_bytes" -v p="$index_bytes" -v t="$trace_bytes" \
+awk -v i="$why_bytes" -v t="$trace_bytes" 'BEGIN { printf "The explanation of effect47 kept in it: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'
+awk -v i="$profile_bytes" -v p="$before_profile" -v t="$trace_bytes" \
     'BEGIN { printf "With the profile: %d bytes, %.3f%% of the trace (the profile section: %d bytes).\n", i, i * 100 / t, i - p }'
 echo "Machine: $(uname -m), $(nproc) cores; $(date -u +%Y-%m-%d), load average $(cut -d' ' -f1-3 /proc/loadavg)."

@@ -1,6 +1,6 @@
 import BuiltProducts
 import Foundation
-import ReactorInspector
+@testable import ReactorInspector
 import ReactorTraceFormat
 import Testing
 import TraceForgery
@@ -46,19 +46,32 @@ import TraceForgery
          ["replay", path, "--filter", "to:\(moment.hasPrefix("action:") ? "1ms" : moment)"]]
     }
 
-    /// Questions about the whole trace: the plain model's (kept in the index), and
-    /// why and history of a node (by passes, through the index's session).
-    static func wholeTraceCommands(_ path: String) throws -> [[String]] {
+    /// Questions about the whole trace the plain model answers (kept in the index).
+    static func wholeTraceCommands(_ path: String) -> [[String]] {
+        [["hot", path], ["hot", path, "--json", "--top", "1000"], ["summary", path],
+         ["summary", path, "--json"], ["graph", path, "--format", "dot", "-o", "-"],
+         ["graph", path, "--top", "5", "--format", "json", "-o", "-"],
+         ["export", path, "--format", "otlp", "-o", "-"]]
+    }
+
+    /// `why` of the busiest computation and `history` of the most changed other node, in text
+    /// and JSON, by name and by #id, with lists shorter and longer than the index keeps, and
+    /// names no node has (answered with suggestions).
+    static func explanationCommands(_ path: String) throws -> [[String]] {
         let (model, _) = try TraceFile.model(path: path)
-        var commands = [["hot", path], ["hot", path, "--json", "--top", "1000"], ["summary", path],
-                        ["summary", path, "--json"], ["graph", path, "--format", "dot", "-o", "-"],
-                        ["graph", path, "--top", "5", "--format", "json", "-o", "-"],
-                        ["export", path, "--format", "otlp", "-o", "-"]]
+        var commands: [[String]] = []
         if let busiest = model.nodes.filter(\.isComputation).max(by: { ($0.runs.runs, $1.name) < ($1.runs.runs, $0.name) }) {
-            commands.append(["why", path, busiest.name])
+            commands += [["why", path, busiest.name], ["why", path, busiest.name, "--json"],
+                         ["why", path, "#\(busiest.id)"], ["why", path, "#\(busiest.id)", "--json", "--limit", "3"],
+                         ["why", path, busiest.name, "--limit", "0"], ["why", path, busiest.name, "--limit", "500"],
+                         ["why", path, String(busiest.name.dropLast()) + "?"], ["why", path, "#999999"]]
+        }
+        if let quiet = model.nodes.filter(\.isComputation).min(by: { ($0.runs.runs, $0.name) < ($1.runs.runs, $1.name) }) {
+            commands.append(["why", path, quiet.name])
         }
         if let changing = model.nodes.filter({ !$0.isComputation }).max(by: { ($0.changes, $1.name) < ($1.changes, $0.name) }) {
-            commands.append(["history", path, changing.name])
+            commands += [["history", path, changing.name], ["history", path, changing.name, "--json"],
+                         ["history", path, "#\(changing.id)"], ["history", path, String(changing.name.dropLast()) + "?"]]
         }
         return commands
     }
@@ -83,16 +96,84 @@ import TraceForgery
         #expect(try Self.run(["graph", path, "--at", early, "--format", "dot", "-o", "-"]).status == 0)
         let withoutModel = try #require(try TraceIndex.load(forTrace: path))
         #expect(!withoutModel.keepsModel)
-        try Self.expectSameAnswers(try Self.wholeTraceCommands(path))
+        try Self.expectSameAnswers(Self.wholeTraceCommands(path))
         let kept = try #require(try TraceIndex.load(forTrace: path))
         #expect(kept.keepsModel)
+        #expect(kept.explainedTargets.isEmpty)
         #expect(kept.batches == withoutModel.batches)
         // Rebuilt by `index`: the same bytes, and the same answers again.
         let bytes = try #require(FileManager.default.contents(atPath: indexPath))
         #expect(try Self.run(["index", path]).status == 0)
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
-        try Self.expectSameAnswers(try Self.wholeTraceCommands(path))
+        try Self.expectSameAnswers(Self.wholeTraceCommands(path))
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
+        // A `why` keeps its explanation: asked again (or with a shorter list), it answers from
+        // the index as the pass does, and nothing rewrites the index.
+        try Self.expectSameAnswers(try Self.explanationCommands(path))
+        let explained = try #require(try TraceIndex.load(forTrace: path))
+        #expect(explained.keepsModel && !explained.explainedTargets.isEmpty)
+        #expect(explained.batches == withoutModel.batches)
+        let explainedBytes = try #require(FileManager.default.contents(atPath: indexPath))
+        try Self.expectSameAnswers(try Self.explanationCommands(path))
+        try Self.expectSameAnswers(Self.wholeTraceCommands(path))
+        #expect(FileManager.default.contents(atPath: indexPath) == explainedBytes)
+    }
+
+    /// Without an index, the first `why` leaves one with the plain model and its
+    /// explanation (one pass); the answers are the pass's.
+    @Test func theFirstWhyLeavesTheModelAndTheExplanations() throws {
+        let path = try Self.copy(of: "threads-values", as: "first-why")
+        let commands = try Self.explanationCommands(path)
+        let first = try #require(commands.first)
+        let byPasses = try Self.run(first + ["--no-index"])
+        let answered = try Self.run(first)
+        #expect(answered.stdout == byPasses.stdout)
+        #expect(answered.stderr == byPasses.stderr)
+        let index = try #require(try TraceIndex.load(forTrace: path))
+        #expect(index.keepsModel)
+        #expect(index.explainedTargets == [first[2]])
+        try Self.expectSameAnswers(commands + Self.wholeTraceCommands(path))
+    }
+
+    /// Once the index keeps an explanation, `why` of it reads no event of the trace (the
+    /// session says how many batches it read), unless it asks for more runs one by one
+    /// than its pass listed; `why` and `history` of an unknown name, and `history` of a
+    /// trace without values, read none.
+    @Test func keptAnswersReadNoEvent() throws {
+        let path = try Self.copy(of: "stress", as: "no-read")
+        let (plain, _) = try TraceFile.model(path: path)
+        let busiest = try #require(plain.nodes.filter(\.isComputation).max { $0.runs.runs < $1.runs.runs })
+        #expect(busiest.runs.runs > 21)
+        func asked(_ options: TraceModelOptions) throws -> (TraceModel, batches: Int) {
+            let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
+            let model = try session.model(builder: TraceModelBuilder(options: options), progress: nil).0
+            return (model, session.batchesRead)
+        }
+        let why = TraceModelOptions(explaining: [busiest.name], whyEntryLimit: 20)
+        let byPass = try TraceFile.model(path: path, options: why).0.why(busiest.name)
+        let building = try asked(why)
+        #expect(building.batches > 0)
+        #expect(building.0.why(busiest.name) == byPass)
+        for limit in [20, 3] {
+            let options = TraceModelOptions(explaining: [busiest.name], whyEntryLimit: limit)
+            let kept = try asked(options)
+            #expect(kept.batches == 0)
+            #expect(kept.0.why(busiest.name) == (try TraceFile.model(path: path, options: options).0.why(busiest.name)))
+        }
+        let longer = TraceModelOptions(explaining: [busiest.name], whyEntryLimit: 21)
+        let longerByPass = try TraceFile.model(path: path, options: longer).0.why(busiest.name)
+        #expect(try asked(longer).batches > 0)
+        let longerKept = try asked(longer)
+        #expect(longerKept.batches == 0)
+        #expect(longerKept.0.why(busiest.name) == longerByPass)
+        let unknown = try asked(TraceModelOptions(explaining: ["no-such-node"]))
+        #expect(unknown.batches == 0)
+        #expect(unknown.0.why("no-such-node")?.isUnknown == true)
+        for name in [busiest.name, "no-such-node"] {
+            let history = try asked(TraceModelOptions(valueHistoryOf: name))
+            #expect(history.batches == 0, "\(name)")
+            #expect(!history.0.hasValues)
+        }
     }
 
     @Test(arguments: traces)
@@ -182,7 +263,7 @@ import TraceForgery
         try Self.expectSameAnswers([commands[0]])
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
         // The plain model's answers are the same from an index that also keeps the profile.
-        try Self.expectSameAnswers(try Self.wholeTraceCommands(path))
+        try Self.expectSameAnswers(Self.wholeTraceCommands(path))
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
     }
 
@@ -220,11 +301,14 @@ import TraceForgery
 
     /// Index files that must not be used: each is reported in one note, the
     /// answer is the one by passes, and a good index replaces it.
-    @Test(arguments: ["stale", "truncated", "foreign", "hostile", "hostile-model", "empty", "other-trace"])
+    @Test(arguments: ["stale", "truncated", "foreign", "hostile", "hostile-model", "hostile-explanations", "empty",
+                      "other-trace"])
     func aBadIndexIsRebuiltWithOneNote(kind: String) throws {
         let path = try Self.copy(of: "threads-values", as: kind)
         let indexPath = TraceIndex.path(forTrace: path)
         #expect(try Self.run(["index", path]).status == 0)
+        let explanationCommands = try Self.explanationCommands(path)
+        if kind == "hostile-explanations" { #expect(try Self.run(explanationCommands[0]).status == 0) }
         var bytes = try #require(FileManager.default.contents(atPath: indexPath))
         switch kind {
         case "stale":
@@ -238,10 +322,11 @@ import TraceForgery
         case "hostile":
             // Every chunk claims to start after the moment asked for, under a checksum that fits.
             bytes = try Self.forged(bytes, path: path)
-        case "hostile-model":
-            // One figure of the kept model changed and the CRC recomputed, as anyone can; the tag
-            // only this user's reader can make.
-            bytes = try Self.editedModel(bytes)
+        case "hostile-model", "hostile-explanations":
+            // One figure of the kept model (or of the explanations after it) changed and the CRC
+            // recomputed, as anyone can; the tag only this user's reader can make.
+            #expect(try TraceIndex.load(forTrace: path)?.explainedTargets.isEmpty == (kind == "hostile-model"))
+            bytes = try Self.editedModel(bytes, fromEnd: kind == "hostile-model" ? 3 : 1)
         case "empty": bytes = Data()
         default:
             let other = try Self.copy(of: "stress", as: "other")
@@ -250,20 +335,23 @@ import TraceForgery
         }
         if kind != "stale" { try bytes.write(to: URL(fileURLWithPath: indexPath)) }
         let moment = try Self.moments(of: path)[2]
-        let byPasses = try Self.run(["state", path, "--at", moment, "--no-index"])
-        let answered = try Self.run(["state", path, "--at", moment])
+        // The explanations' case asks a `why`; the others a moment.
+        let question = kind == "hostile-explanations" ? explanationCommands[0] : ["state", path, "--at", moment]
+        let byPasses = try Self.run(question + ["--no-index"])
+        let answered = try Self.run(question)
         #expect(answered.stdout == byPasses.stdout)
         #expect(answered.status == byPasses.status)
         let notes = answered.stderrLines.filter { $0.contains(".rindex") }
         #expect(notes.count == 1, "\(answered.stderr)")
         #expect(notes.first?.hasPrefix("reactor-inspect: note: ") == true)
-        if kind == "hostile-model" { #expect(notes.first?.contains("its tag does not verify") == true) }
-        if kind == "hostile-model" || kind == "hostile" {
-            // The questions the kept model answers, too: the pass's answers, from the rebuilt index.
-            try Self.expectSameAnswers(try Self.wholeTraceCommands(path))
+        if kind.hasPrefix("hostile-") { #expect(notes.first?.contains("its tag does not verify") == true) }
+        if kind.hasPrefix("hostile") {
+            // The questions the kept model and explanations answer, too: the pass's answers, from the rebuilt index.
+            try Self.expectSameAnswers(Self.wholeTraceCommands(path) + explanationCommands)
         }
+        if kind == "hostile-explanations" { #expect(try TraceIndex.load(forTrace: path)?.explainedTargets.isEmpty == false) }
         // Rebuilt: the next question uses it without a note.
-        let again = try Self.run(["state", path, "--at", moment])
+        let again = try Self.run(question)
         #expect(again.stdout == byPasses.stdout)
         #expect(!again.stderr.contains(".rindex"), "\(again.stderr)")
     }
@@ -282,12 +370,13 @@ import TraceForgery
         return Data(forged.encoded())
     }
 
-    /// The index with the last figure of its kept model (the last pending rerun, or
-    /// whether the trace has values) changed, and its CRC recomputed: a lie with a valid checksum.
-    static func editedModel(_ bytes: Data) throws -> Data {
+    /// The index with its byte `fromEnd` bytes before its end changed (the last figure of its
+    /// kept model, before the flags saying no profile and no explanations follow; or the last
+    /// of the explanations), and its CRC recomputed: a lie with a valid checksum.
+    static func editedModel(_ bytes: Data, fromEnd: Int) throws -> Data {
         var bytes = [UInt8](bytes)
-        #expect(bytes.count > 28)
-        bytes[bytes.count - 1] ^= 1
+        #expect(bytes.count > 28 + fromEnd)
+        bytes[bytes.count - fromEnd] ^= 1
         TraceBytes.setUInt32(&bytes, at: 16, CRC32.checksum(Array(bytes[28...])))
         return Data(bytes)
     }

@@ -31,7 +31,8 @@ import TracerSlot
             ["check", trace, "--budget", budget.path, "--junit", junit.path],
         ]
         for name in valueNodes { runs += [["history", trace, name], ["history", trace, name, "--json"]] }
-        for name in computeds + ["everything"] { runs.append(["why", trace, name, "--json"]) }
+        // Asked twice: the second answer comes from the explanation the first kept in the index.
+        for name in computeds + ["everything"] { runs += [["why", trace, name, "--json"], ["why", trace, name]] }
         var outputs: [(String, String)] = []
         for arguments in runs {
             let run = try BuiltProducts.run("reactor-inspect", arguments + ["--no-progress"])
@@ -79,6 +80,11 @@ import TracerSlot
             for form in forbidden where text.contains(form) {
                 Issue.record("seed \(seed): \(what) shows \(form)")
             }
+        }
+        // Nor the index beside it (its kept model and explanations).
+        let index = try Data(contentsOf: URL(fileURLWithPath: trace + ".rindex"))
+        for form in forbidden {
+            #expect(index.range(of: Data(form.utf8)) == nil, "seed \(seed): the index holds \(form)")
         }
         let shown = outputs.map(\.1).joined()
         for clear in graph.clearValues {

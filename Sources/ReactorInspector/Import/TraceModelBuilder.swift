@@ -835,11 +835,7 @@ extension TraceModelBuilder {
 extension TraceModelBuilder {
     private func report(for collector: WhyCollector) -> WhyReport {
         var report = WhyReport(target: collector.target)
-        let matching = nodes.table.filter { $0.name == collector.target || "#\($0.id)" == collector.target }
-            .filter(\.isComputation)
-        report.kind = matching.first?.kind
-        report.instances = matching.map(\.id)
-        report.site = matching.lazy.compactMap(\.site).first
+        report.describe(WhyReport.computations(matching: collector.target, in: nodes.table.array))
         report.firstRuns = collector.firstRuns
         report.reruns = collector.reruns
         report.stops = collector.stops

@@ -33,6 +33,13 @@ struct IndexFieldReader {
 
     mutating func bool() throws(TraceIndexError) -> Bool { try count(atMost: 1) == 1 }
 
+    /// A run of raw bytes written by ``IndexFieldWriter/put(bytes:)``.
+    mutating func bytes() throws(TraceIndexError) -> [UInt8] {
+        let length = try count(atMost: UInt64(readableBytes))
+        guard let bytes = reader.readBytes(length) else { throw .damaged("cut short") }
+        return Array(bytes)
+    }
+
     mutating func string() throws(TraceIndexError) -> String {
         let length = try count(atMost: UInt64(readableBytes))
         guard let text = reader.readString(length) else { throw .damaged("cut short") }

@@ -27,4 +27,9 @@ struct IndexFieldWriter {
         for text in strings { put(text) }
     }
     mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    /// A run of raw bytes, with its length.
+    mutating func put(bytes other: [UInt8]) {
+        put(other.count)
+        bytes.append(contentsOf: other)
+    }
 }

@@ -3,8 +3,9 @@ import ReactorTraceFormat
 /// The index file: an 8-byte magic, the format version (u16) and two reserved
 /// bytes, the body's length (u32), CRC32 (u32) and tag (u64, ``IndexKey``), then the body: varints
 /// (docs/INSPECT.md, "The index"): the pass's figures, the chunk table,
-/// the whole trace's plain model when the pass built one, and beside it the whole trace's profile
-/// when a question built one (``IndexedProfile``). Decoding checks every length and figure
+/// the whole trace's plain model when the pass built one, beside it the whole trace's profile
+/// when a question built one (``IndexedProfile``), and the explanations `why` kept
+/// (``KeptExplanations``). Decoding checks every length and figure
 /// before anything is used: any byte sequence gives an index or an error.
 extension TraceIndex {
     /// `\x89RXIDX\r\n`.
@@ -49,6 +50,8 @@ extension TraceIndex {
         let profile = model == nil ? nil : profile
         put(profile == nil ? 0 : 1)
         if let profile { fields.append(profile.bytes) }
+        put(explanations == nil ? 0 : 1)
+        if let explanations { fields.put(bytes: explanations.bytes) }
         let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
@@ -147,11 +150,17 @@ extension TraceIndex {
             let decoded = try IndexedProfile.decode(from: &fields, model: plain)
             if key != nil { profile = decoded }
         }
+        var explanations: KeptExplanations?
+        if try fields.bool() {
+            let section = try KeptExplanations(decoding: try fields.bytes())
+            // Trusted as the model is, and only with it (it names their computations).
+            if model != nil { explanations = section }
+        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         var index = TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                                truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1,
                                end: end, threadCount: threads, latestTimestamp: latest, hasValues: hasValues,
-                               batches: batches, model: model)
+                               batches: batches, model: model, explanations: explanations)
         index.profile = profile
         return index
     }

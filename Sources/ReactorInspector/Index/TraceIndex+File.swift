@@ -52,10 +52,18 @@ extension TraceIndex {
     /// index or the new one, never part of one.
     func write(forTrace tracePath: String) throws(TraceIndexError) {
         var bytes = encoded()
-        if UInt64(bytes.count) > Self.sizeLimit(forTrace: identity.size) {
+        let limit = Self.sizeLimit(forTrace: identity.size)
+        if UInt64(bytes.count) > limit, explanations != nil {
+            // Explanations larger than a reader accepts: `why` answers by passes.
+            var lean = self
+            lean.explanations = nil
+            bytes = lean.encoded()
+        }
+        if UInt64(bytes.count) > limit {
             // A model larger than a reader accepts (a trace of many nodes and few events): the table alone.
             var lean = self
             lean.model = nil
+            lean.explanations = nil
             lean.profile = nil
             bytes = lean.encoded()
         }

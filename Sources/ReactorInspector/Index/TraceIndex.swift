@@ -73,6 +73,9 @@ public struct TraceIndex: Sendable, Equatable {
     /// What a profile of the whole trace found (what `report`, `check` and `diff`
     /// read), once a question built one; only beside ``model``, which its figures share.
     var profile: IndexedProfile?
+    /// The explanations `why` built (``KeptExplanations``): only beside the plain model,
+    /// which names their computations.
+    var explanations: KeptExplanations?
 
     /// Whether the index keeps the whole trace's plain model (questions about the
     /// whole trace, such as `hot`, then read nothing but the index).
@@ -83,6 +86,10 @@ public struct TraceIndex: Sendable, Equatable {
     /// The whole trace's profile the index keeps, if any.
     public var profileFigures: ProfileFigures? { profile?.figures }
 
+    /// The computations (as `why` was asked about them) whose explanations the index
+    /// keeps: asked again, `why` reads nothing but the index.
+    public var explainedTargets: [String] { explanations?.targets ?? [] }
+
     /// Per batch, the earliest first time of it and every batch after it: a
     /// question about time T needs no batch from the first one whose value exceeds T.
     let earliestFrom: [UInt64]
@@ -90,7 +97,7 @@ public struct TraceIndex: Sendable, Equatable {
     /// Creates an index; ``earliestFrom`` is derived.
     init(identity: Identity, events: Int, skippedEvents: Int, clockEvents: Int, truncation: TraceTruncation?,
          trailingBytesOffset: Int?, end: TraceEnd?, threadCount: Int, latestTimestamp: UInt64, hasValues: Bool,
-         batches: [Batch], model: IndexedModel? = nil) {
+         batches: [Batch], model: IndexedModel? = nil, explanations: KeptExplanations? = nil) {
         self.identity = identity
         self.events = events
         self.skippedEvents = skippedEvents
@@ -103,6 +110,7 @@ public struct TraceIndex: Sendable, Equatable {
         self.hasValues = hasValues
         self.batches = batches
         self.model = model
+        self.explanations = explanations
         var earliest = [UInt64](repeating: .max, count: batches.count + 1)
         for position in batches.indices.reversed() {
             earliest[position] = min(batches[position].firstTime, earliest[position + 1])

@@ -15,6 +15,8 @@ final class TraceIndexSession {
     private var noted = false
     /// False for an index the caller holds (``TraceIndexUse/given(_:)``): nothing is written beside the trace.
     private let writes: Bool
+    /// How many batches of events this session read from the trace (none when the index answered).
+    private(set) var batchesRead = 0
 
     init(tracePath: String, note: @escaping (String) -> Void) {
         self.tracePath = tracePath
@@ -51,6 +53,14 @@ final class TraceIndexSession {
         -> (TraceModel, TraceReadReport) {
         let keepsModel = TraceModel.isIndexed(builder.options)
         if keepsModel, let index, let kept = index.model { return (kept.model, index.readReport(path: tracePath)) }
+        if let (target, limit) = Self.explainedTarget(builder.options) {
+            if let answered = explanationFromIndex(of: target, limit: limit) { return answered }
+            // Kept under this user's key only (IndexKey).
+            if IndexKey.current != nil { return try explaining(target: target, limit: limit, builder, progress: progress) }
+        }
+        if let name = builder.options.valueHistoryOf, let answered = valueHistoryFromIndex(of: name, builder.options) {
+            return answered
+        }
         var built: TraceModel?
         func finish(_ report: TraceReadReport) -> TraceModel {
             if let built { return built }
@@ -76,6 +86,80 @@ final class TraceIndexSession {
         return (model, report)
     }
 
+    /// The one target of options that explain one computation and ask nothing else of the
+    /// pass (`why`), with how many runs to list one by one.
+    static func explainedTarget(_ options: TraceModelOptions) -> (String, Int)? {
+        guard options.explaining.count == 1, let target = options.explaining.first
+        else { return nil }
+        var rest = options
+        rest.explaining = []
+        rest.tracksValues = false
+        rest.tracksCauses = false
+        return TraceModel.isIndexed(rest) ? (target, options.whyEntryLimit) : nil
+    }
+
+    /// `why target` from the explanations the index keeps: the plain model, with the one
+    /// explanation a pass would have built (none for a name no computation has); nil when
+    /// the index cannot say.
+    private func explanationFromIndex(of target: String, limit: Int) -> (TraceModel, TraceReadReport)? {
+        guard let index, let kept = index.model else { return nil }
+        let report: WhyReport?
+        do {
+            report = try (index.explanations ?? .none).report(for: target, limit: limit, model: kept.model)
+        } catch {
+            noteOnce("\(TraceIndex.path(forTrace: tracePath)): \(error); rebuilding it")
+            self.index = nil
+            return nil
+        }
+        guard let report else { return nil }
+        var model = kept.model
+        model.explanations = [target: report]
+        return (model, index.readReport(path: tracePath))
+    }
+
+    /// `why target` by a pass, as without the index, leaving its explanation in the index for
+    /// the next `why target` (with the plain model, built in the same pass, when the index lacks it).
+    private func explaining(target: String, limit: Int, _ builder: TraceModelBuilder,
+                            progress: ((Int) -> Void)?) throws(TraceFileError) -> (TraceModel, TraceReadReport) {
+        let plain = index?.model == nil ? TraceModelBuilder() : nil
+        var explained: TraceModel?
+        func finishExplaining(_ report: TraceReadReport) -> TraceModel {
+            if let explained { return explained }
+            var model = builder.finish()
+            model.skippedEvents = report.skippedEvents
+            model.clockEvents = report.clockEvents
+            explained = model
+            return model
+        }
+        let traceSize = (try? TraceIndex.identity(ofTrace: tracePath))?.size ?? 0
+        let (report, _) = try forEachBatch(progress: progress, until: { nil }, keeping: plain.map { plain in
+            { report in
+                var model = plain.finish()
+                model.skippedEvents = report.skippedEvents
+                model.clockEvents = report.clockEvents
+                return model
+            }
+        }, explaining: { report, kept in
+            guard let why = finishExplaining(report).why(target), !why.isUnknown else { return kept }
+            return (kept ?? .none).adding(why, limit: limit, budget: KeptExplanations.budget(forTrace: traceSize))
+        }) { batch in
+            builder.consume(batch)
+            plain?.consume(batch)
+        }
+        return (finishExplaining(report), report)
+    }
+
+    /// `history name` from the kept plain model when it answers without values: a name
+    /// no node has (suggestions come from the model's names), or a trace without values.
+    private func valueHistoryFromIndex(of name: String, _ options: TraceModelOptions) -> (TraceModel, TraceReadReport)? {
+        var rest = options
+        rest.valueHistoryOf = nil
+        rest.tracksValues = false
+        guard TraceModel.isIndexed(rest), let index, let kept = index.model,
+              kept.model.nodes(named: name).isEmpty || !kept.model.hasValues else { return nil }
+        return (kept.model, index.readReport(path: tracePath))
+    }
+
     /// Lends `body` the trace's batches in order, as ``TraceFile/forEachBatch(path:progressEvery:progress:_:)``
     /// does, and returns the same report. With a fitting index it stops once
     /// no chunk left can hold an event at or before `until()` (asked after
@@ -87,6 +171,7 @@ final class TraceIndexSession {
     func forEachBatch(progress: ((Int) -> Void)?, until: () -> UInt64?,
                       keeping: ((TraceReadReport) -> TraceModel)? = nil,
                       profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
+                      explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil,
                       _ body: (borrowing TraceEventBatch) -> Void) throws(TraceFileError)
         -> (TraceReadReport, stoppedEarly: Bool) {
         let identity = try? TraceIndex.identity(ofTrace: tracePath)
@@ -95,6 +180,7 @@ final class TraceIndexSession {
         var position = 0
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             body(batch)
+            batchesRead += 1
             collector.add(batch)
         } ended: { endOffset in
             let batch = collector.finishBatch(endOffset: endOffset)
@@ -113,13 +199,15 @@ final class TraceIndexSession {
         if trusted == nil || position != trusted?.batches.count {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
-                       profiling: profiling)
+                       profiling: profiling, explaining: explaining)
         } else if let fitting = trusted, IndexKey.current != nil,
                   (keeping != nil && fitting.model == nil)
-                    || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil)) {
-            // The index fits and lacks the model or profile this pass built: the same index, with it.
+                    || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil))
+                    || explaining != nil {
+            // The index fits and lacks the model, profile or explanation this pass built: the same index, with it.
             leaveIndex({ _, _ in fitting }, report: report, identity: identity,
-                       keeping: fitting.model == nil ? keeping : nil, profiling: profiling)
+                       keeping: fitting.model == nil ? keeping : nil,
+                       profiling: fitting.profile == nil ? profiling : nil, explaining: explaining)
         }
         return (report, false)
     }
@@ -128,13 +216,18 @@ final class TraceIndexSession {
     /// trace was whole and unchanged while read.
     private func leaveIndex(_ make: (TraceIndex.Identity, TraceReadReport) -> TraceIndex, report: TraceReadReport,
                             identity: TraceIndex.Identity?, keeping: ((TraceReadReport) -> TraceModel)?,
-                            profiling: ((TraceReadReport) -> IndexedProfile)? = nil) {
+                            profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
+                            explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil) {
         guard writes, !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
         var built = make(identity, report)
         // Kept only under this user's key (IndexKey): without one, a model read back could not be trusted.
         if IndexKey.current != nil, let model = keeping?(report), model.isPlain { built.model = IndexedModel(model) }
         if IndexKey.current != nil, built.model != nil, let profiling { built.profile = profiling(report) }
+        // Explanations only beside the model that names their computations.
+        if IndexKey.current != nil, built.model != nil, let explaining {
+            built.explanations = explaining(report, built.explanations)
+        }
         do {
             try built.write(forTrace: tracePath)
             index = built

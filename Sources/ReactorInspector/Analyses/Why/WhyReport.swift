@@ -54,4 +54,16 @@ public struct WhyReport: Sendable, Equatable {
 
     /// True when no computation in the trace has the name.
     public var isUnknown: Bool { instances.isEmpty }
+
+    /// The computations an explanation of `target` is about, in table order: named `target`, or whose `#id` it is.
+    static func computations(matching target: String, in nodes: [TraceNode]) -> [TraceNode] {
+        nodes.filter { ($0.name == target || "#\($0.id)" == target) && $0.isComputation }
+    }
+
+    /// Takes the kind, instances and site from the computations `matching` the target.
+    mutating func describe(_ matching: [TraceNode]) {
+        kind = matching.first?.kind
+        instances = matching.map(\.id)
+        site = matching.lazy.compactMap(\.site).first
+    }
 }
