@@ -44,6 +44,8 @@ extension TraceIndex {
         }
         put(model == nil ? 0 : 1)
         if let model { fields.append(model.bytes) }
+        put(moments == nil ? 0 : 1)
+        moments?.encode(to: &fields)
         let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
@@ -64,7 +66,8 @@ extension TraceIndex {
 
     /// Decodes an index file, checking its structure and that every figure is
     /// possible for a trace of the size it names.
-    static func decode(_ bytes: [UInt8]) throws(TraceIndexError) -> TraceIndex {
+    /// `bytes` are the prefix and the body; `tailLength` bytes of snapshots follow them in the file.
+    static func decode(_ bytes: [UInt8], tailLength: UInt64 = 0) throws(TraceIndexError) -> TraceIndex {
         guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { throw .notAnIndex }
         var reader = ByteReader(bytes)
         guard reader.skip(magic.count), let version = reader.readInteger(as: UInt16.self), reader.skip(2),
@@ -134,10 +137,20 @@ extension TraceIndex {
             else { throw .damaged("a model that disagrees with its table") }
             if key != nil { model = IndexedModel(plain) }
         }
+        var moments: IndexedMoments?
+        if try fields.bool() {
+            var section = try IndexedMoments.decode(from: &fields, batches: batches)
+            guard section.tailLength == tailLength else { throw .damaged("its snapshots' length is wrong") }
+            section.tailStart = UInt64(bytes.count)
+            // Snapshots are trusted only under this user's key, as the model is.
+            if key != nil { moments = section }
+        } else if tailLength != 0 {
+            throw .damaged("bytes after its body")
+        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         return TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                           truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1, end: end,
                           threadCount: threads, latestTimestamp: latest, hasValues: hasValues, batches: batches,
-                          model: model)
+                          model: model, moments: moments)
     }
 }

@@ -42,7 +42,15 @@ extension TraceIndex {
         guard UInt64(status.st_size) <= Self.sizeLimit(forTrace: identity.size) else {
             throw .damaged("larger than its trace")
         }
-        let index = try decode(try Self.read(descriptor, at: 0, count: Int(status.st_size)))
+        // The body, not the snapshots after it: a question reads the one snapshot it starts from.
+        let size = Int(status.st_size)
+        guard size >= prefixLength else { throw .damaged("cut inside its header") }
+        let prefix = try Self.read(descriptor, at: 0, count: prefixLength)
+        let bodyLength = (12..<16).reduce(0) { $0 | Int(prefix[$1]) << (8 * ($1 - 12)) }
+        guard prefix.starts(with: magic) else { throw .notAnIndex }
+        guard bodyLength <= size - prefixLength else { throw .damaged("its length is wrong") }
+        let index = try decode(try Self.read(descriptor, at: 0, count: prefixLength + bodyLength),
+                               tailLength: UInt64(size - prefixLength - bodyLength))
         guard index.identity == identity else { throw .stale }
         return index
     }
@@ -50,22 +58,33 @@ extension TraceIndex {
     /// Writes the index beside the trace at `tracePath`, atomically: to a
     /// temporary file renamed over the index, so that a reader sees the old
     /// index or the new one, never part of one.
-    func write(forTrace tracePath: String) throws(TraceIndexError) {
-        var bytes = encoded()
-        if UInt64(bytes.count) > Self.sizeLimit(forTrace: identity.size) {
-            // A model larger than a reader accepts (a trace of many nodes and few events): the table alone.
-            var lean = self
-            lean.model = nil
-            bytes = lean.encoded()
+    mutating func write(forTrace tracePath: String) throws(TraceIndexError) {
+        let limit = Self.sizeLimit(forTrace: identity.size)
+        if let moments, UInt64(encoded().count) + moments.tailLength > limit || moments.spool == nil {
+            // Snapshots larger than a reader accepts, or whose bytes are gone: none.
+            self.moments = nil
         }
+        if UInt64(encoded().count) > limit {
+            // A model larger than a reader accepts (a trace of many nodes and few events): the table alone.
+            model = nil
+        }
+        let bytes = encoded()
         do {
             let output = try OutputFile(path: Self.path(forTrace: tracePath), inputs: [tracePath])
             try output.write(bytes)
+            if let spool = moments?.spool { try spool.copy { piece throws(OutputFileError) in try output.write(piece) } }
             try output.commit()
         } catch {
+            moments = nil
             throw .unavailable(error.description)
         }
+        // From now on the snapshots are read from the file.
+        moments?.tailStart = UInt64(bytes.count)
+        moments?.spool = nil
     }
+
+    /// The index file's size: the body and the snapshots after it.
+    public var fileSize: Int { encoded().count + Int(moments?.tailLength ?? 0) }
 
     /// The largest index read for a trace of `size` bytes: a few bytes per chunk (of at
     /// least 28 bytes) and a model that grows with nodes, each of which some event names;
@@ -74,7 +93,7 @@ extension TraceIndex {
         (size > UInt64.max / 4 ? UInt64.max : size * 4).saturatingAdd(1 << 20)
     }
 
-    private static func read(_ descriptor: Int32, at offset: Int, count: Int) throws(TraceIndexError) -> [UInt8] {
+    static func read(_ descriptor: Int32, at offset: Int, count: Int) throws(TraceIndexError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {

@@ -38,7 +38,7 @@ public struct TraceIndex: Sendable, Equatable {
     }
 
     /// The index format's version: an index of another version is rebuilt.
-    public static let version: UInt16 = 3
+    public static let version: UInt16 = 4
     /// How many bytes at each end of the trace ``Identity`` checksums.
     public static let identityBytes = 4096
 
@@ -67,6 +67,9 @@ public struct TraceIndex: Sendable, Equatable {
     /// The whole trace's plain model (what `hot`, `summary` and `graph` read),
     /// when the pass that built the index built it.
     var model: IndexedModel?
+    /// Snapshots of the pass that built the index, every so many bytes and at the end
+    /// (``IndexedMoments``), when that pass took them.
+    var moments: IndexedMoments?
 
     /// Whether the index keeps the whole trace's plain model (questions about the
     /// whole trace, such as `hot`, then read nothing but the index).
@@ -79,7 +82,7 @@ public struct TraceIndex: Sendable, Equatable {
     /// Creates an index; ``earliestFrom`` is derived.
     init(identity: Identity, events: Int, skippedEvents: Int, clockEvents: Int, truncation: TraceTruncation?,
          trailingBytesOffset: Int?, end: TraceEnd?, threadCount: Int, latestTimestamp: UInt64, hasValues: Bool,
-         batches: [Batch], model: IndexedModel? = nil) {
+         batches: [Batch], model: IndexedModel? = nil, moments: IndexedMoments? = nil) {
         self.identity = identity
         self.events = events
         self.skippedEvents = skippedEvents
@@ -92,6 +95,7 @@ public struct TraceIndex: Sendable, Equatable {
         self.hasValues = hasValues
         self.batches = batches
         self.model = model
+        self.moments = moments
         var earliest = [UInt64](repeating: .max, count: batches.count + 1)
         for position in batches.indices.reversed() {
             earliest[position] = min(batches[position].firstTime, earliest[position + 1])

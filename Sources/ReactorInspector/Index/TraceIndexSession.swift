@@ -36,14 +36,25 @@ final class TraceIndexSession {
     /// moment of ``TraceModelOptions/untilAction``) needs, and not at all for
     /// the plain model of the whole trace when the index keeps it (a pass that
     /// builds that model leaves it in the index).
+    ///
+    /// A builder of options that resume from a snapshot (``TraceModelBuilder/resumes(_:)``:
+    /// `state --at`, `graph --at`) starts from the latest of the index's snapshots
+    /// its moment allows and reads only the chunks after it. The pass for the plain
+    /// model tracks values too and leaves snapshots in the index.
     func model(builder: TraceModelBuilder, progress: ((Int) -> Void)?) throws(TraceFileError)
         -> (TraceModel, TraceReadReport) {
         let keepsModel = TraceModel.isIndexed(builder.options)
         if keepsModel, let index, let kept = index.model { return (kept.model, index.readReport(path: tracePath)) }
+        if let resumed = resumedModel(builder: builder, progress: progress) { return resumed }
+        // The pass that leaves the plain model leaves snapshots too: it tracks values (left out of the model it returns).
+        let snapshots = keepsModel && IndexKey.current != nil
+        let passBuilder = snapshots ? TraceModelBuilder(options: TraceModelBuilder.checkpointOptions,
+                                                        numbersActions: true) : builder
         var built: TraceModel?
         func finish(_ report: TraceReadReport) -> TraceModel {
             if let built { return built }
-            var model = builder.finish()
+            var model = passBuilder.finish()
+            if snapshots { model.forgetValues() }
             model.skippedEvents = report.skippedEvents
             model.clockEvents = report.clockEvents
             built = model
@@ -51,8 +62,9 @@ final class TraceIndexSession {
         }
         let (report, stoppedEarly) = try forEachBatch(progress: progress,
                                                       until: { builder.options.until ?? builder.decidedActionMoment },
-                                                      keeping: keepsModel ? finish : nil) {
-            builder.consume($0)
+                                                      keeping: keepsModel ? finish : nil,
+                                                      snapshotting: snapshots ? passBuilder : nil) {
+            passBuilder.consume($0)
         }
         var model = finish(report)
         if stoppedEarly, let index {
@@ -73,18 +85,20 @@ final class TraceIndexSession {
     /// new index beside the trace. `keeping`, when given, makes the plain
     /// model of the whole pass (from its report) for the index to keep.
     func forEachBatch(progress: ((Int) -> Void)?, until: () -> UInt64?,
-                      keeping: ((TraceReadReport) -> TraceModel)? = nil,
+                      keeping: ((TraceReadReport) -> TraceModel)? = nil, snapshotting: TraceModelBuilder? = nil,
                       _ body: (borrowing TraceEventBatch) -> Void) throws(TraceFileError)
         -> (TraceReadReport, stoppedEarly: Bool) {
         let identity = try? TraceIndex.identity(ofTrace: tracePath)
         var trusted = index
         var collector = TraceIndexCollector()
+        var snapshotter = snapshotting.flatMap(MomentSnapshotter.init(builder:))
         var position = 0
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             body(batch)
             collector.add(batch)
-        } ended: { endOffset in
+        } ended: { endOffset, reader in
             let batch = collector.finishBatch(endOffset: endOffset)
+            if let snapshotting { snapshotter?.ended(batch, builder: snapshotting, reader: reader) }
             guard let index = trusted else { return true }
             guard position < index.batches.count, index.batches[position] == batch else {
                 trusted = nil
@@ -97,25 +111,93 @@ final class TraceIndexSession {
             return !index.nothingAtOrBefore(bound, from: position)
         }
         if stoppedEarly, let index = trusted { return (index.readReport(path: tracePath), true) }
+        if let snapshotting { snapshotter?.finished(builder: snapshotting) }
+        let moments = snapshotter?.moments
         if trusted == nil || position != trusted?.batches.count {
             index = nil
-            leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping)
-        } else if let keeping, let fitting = trusted, fitting.model == nil, IndexKey.current != nil {
-            // The index fits and lacks the model this pass built: the same index, with it.
-            leaveIndex({ _, _ in fitting }, report: report, identity: identity, keeping: keeping)
+            leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
+                       moments: moments)
+        } else if let keeping, let fitting = trusted, fitting.model == nil || fitting.moments == nil,
+                  IndexKey.current != nil {
+            // The index fits and lacks the model (or the snapshots) this pass built: the same index, with them.
+            leaveIndex({ _, _ in fitting }, report: report, identity: identity, keeping: keeping, moments: moments)
         }
         return (report, false)
+    }
+
+    /// The model `builder` builds, read from the latest snapshot of the index its
+    /// moment allows on (as ``model(builder:progress:)`` describes), with the
+    /// whole trace's report; nil when there is no such snapshot, or when the
+    /// snapshot or the chunks after it do not match the index (then the builder is
+    /// as new, the index is dropped to be rebuilt, and the pass reads from the start).
+    private func resumedModel(builder: TraceModelBuilder, progress: ((Int) -> Void)?)
+        -> (TraceModel, TraceReadReport)? {
+        guard let index, let moments = index.moments, TraceModelBuilder.resumes(builder.options),
+              builder.consumedEvents == 0,
+              let entry = moments.latest(until: builder.options.until, untilAction: builder.options.untilAction)
+        else { return nil }
+        func dropIndex(_ reason: String) -> (TraceModel, TraceReadReport)? {
+            builder.reset()
+            self.index = nil
+            noteOnce("\(TraceIndex.path(forTrace: tracePath)): \(reason); rebuilding it")
+            return nil
+        }
+        let point: TraceResumePoint
+        do throws(TraceIndexError) {
+            var fields: IndexFieldReader
+            (point, fields) = try index.snapshot(entry, forTrace: tracePath)
+            try builder.restore(from: &fields)
+            guard fields.readableBytes == 0 else { throw .damaged("bytes after a snapshot") }
+        } catch {
+            return dropIndex(error.description)
+        }
+        var collector = TraceIndexCollector()
+        var position = entry.batch, matches = true
+        let stoppedEarly: Bool
+        do {
+            (_, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress,
+                                                                       resumingAt: point) { batch in
+                builder.consume(batch)
+                collector.add(batch)
+            } ended: { endOffset, _ in
+                let batch = collector.finishBatch(endOffset: endOffset)
+                guard position < index.batches.count, index.batches[position] == batch else {
+                    matches = false
+                    return false
+                }
+                position += 1
+                guard let bound = builder.options.until ?? builder.decidedActionMoment else { return true }
+                return !index.nothingAtOrBefore(bound, from: position)
+            }
+        } catch {
+            return dropIndex("does not match the trace")
+        }
+        guard matches, stoppedEarly || position == index.batches.count else {
+            return dropIndex("does not match the trace")
+        }
+        var model = builder.finish()
+        model.skippedEvents = index.skippedEvents
+        model.clockEvents = index.clockEvents
+        model.eventCount = index.events
+        model.threadCount = max(model.threadCount, index.threadCount)
+        model.latestTimestampRead = max(model.latestTimestampRead, index.latestTimestamp)
+        model.hasValues = model.hasValues || index.hasValues
+        return (model, index.readReport(path: tracePath))
     }
 
     /// Writes the index a whole pass collected (with the model `keeping` makes), if the
     /// trace was whole and unchanged while read.
     private func leaveIndex(_ make: (TraceIndex.Identity, TraceReadReport) -> TraceIndex, report: TraceReadReport,
-                            identity: TraceIndex.Identity?, keeping: ((TraceReadReport) -> TraceModel)?) {
+                            identity: TraceIndex.Identity?, keeping: ((TraceReadReport) -> TraceModel)?,
+                            moments: IndexedMoments?) {
         guard !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
         var built = make(identity, report)
         // Kept only under this user's key (IndexKey): without one, a model read back could not be trusted.
-        if IndexKey.current != nil, let model = keeping?(report), model.isPlain { built.model = IndexedModel(model) }
+        if IndexKey.current != nil, let model = keeping?(report), model.isPlain {
+            built.model = IndexedModel(model)
+            if let moments { built.moments = moments }
+        }
         do {
             try built.write(forTrace: tracePath)
             index = built
@@ -134,14 +216,17 @@ extension TraceIndex {
         -> (TraceIndex, TraceReadReport) {
         let identity = try TraceIndex.identity(ofTrace: tracePath)
         var collector = TraceIndexCollector()
-        let builder = TraceModelBuilder()
+        // Values tracked for the snapshots; the model kept is the plain one, without them.
+        let builder = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions, numbersActions: true)
+        var snapshotter = MomentSnapshotter(builder: builder)
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             collector.add(batch)
             builder.consume(batch)
-        } ended: { endOffset in
-            _ = collector.finishBatch(endOffset: endOffset)
+        } ended: { endOffset, reader in
+            snapshotter?.ended(collector.finishBatch(endOffset: endOffset), builder: builder, reader: reader)
             return true
         }
+        snapshotter?.finished(builder: builder)
         guard !report.stillRecording else {
             throw TraceIndexError.unavailable("\(tracePath) is still being recorded: an index is built from a finished trace")
         }
@@ -150,9 +235,13 @@ extension TraceIndex {
         }
         var index = collector.index(identity: identity, report: report)
         var model = builder.finish()
+        model.forgetValues()
         model.skippedEvents = report.skippedEvents
         model.clockEvents = report.clockEvents
-        if IndexKey.current != nil { index.model = IndexedModel(model) }
+        if IndexKey.current != nil {
+            index.model = IndexedModel(model)
+            index.moments = snapshotter?.moments
+        }
         try index.write(forTrace: tracePath)
         return (index, report)
     }
@@ -163,20 +252,26 @@ extension TraceFile {
     /// `ended` the file offset right after each batch's chunk; reading stops
     /// early when `ended` returns false (then the second result is true and
     /// the report covers only what was read).
+    /// With `resumingAt`, reading starts from there (``TraceReader/init(path:resumingAt:mode:)``).
     static func forEachBatchWithOffsets(path: String, progress: ((Int) -> Void)?,
+                                        resumingAt point: TraceResumePoint? = nil,
                                         _ body: (borrowing TraceEventBatch) -> Void,
-                                        ended: (UInt64) -> Bool) throws(TraceFileError)
+                                        ended: (UInt64, TraceReader) -> Bool) throws(TraceFileError)
         -> (TraceReadReport, stoppedEarly: Bool) {
         let reader: TraceReader
         do {
-            reader = try TraceReader(path: path)
+            if let point {
+                reader = try TraceReader(path: path, resumingAt: point)
+            } else {
+                reader = try TraceReader(path: path)
+            }
         } catch {
             throw TraceFileError(path: path, reason: error)
         }
         var count = 0, nextProgress = progress == nil ? Int.max : progressInterval
         var stoppedEarly = false
         while (try? reader.nextBatch({ batch in body(batch); count += batch.count })) == true {
-            let readsOn = ended(UInt64(reader.bytesRead))
+            let readsOn = ended(UInt64(reader.bytesRead), reader)
             while count >= nextProgress {
                 progress?(nextProgress)
                 nextProgress += progressInterval
