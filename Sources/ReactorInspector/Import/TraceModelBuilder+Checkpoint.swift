@@ -97,6 +97,13 @@ extension TraceModelBuilder {
         }
     }
 
+    /// A name event after the moment, of a chunk the pass did not read: applied as the pass
+    /// would have applied it (to a node it knows).
+    func learnName(_ id: UInt64, name: String, owner: UInt64) {
+        guard let node = nodes.find(id) else { return }
+        nodes.named(node, name: name, owner: nodes.find(owner) == nil ? 0 : owner)
+    }
+
     /// The state of a new builder of these options.
     func reset() {
         nodes.deallocate()

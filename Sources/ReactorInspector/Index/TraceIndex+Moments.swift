@@ -33,8 +33,20 @@ struct IndexedMoments: Sendable, Equatable {
         var tag: UInt64
     }
 
+    /// A name event: which batch holds it, and what it names.
+    struct Name: Sendable, Equatable {
+        var batch: Int
+        var id: UInt64
+        var name: String
+        var owner: UInt64
+    }
+
     /// The snapshots, in file order.
     var entries: [Entry]
+    /// Every name event of the trace, in file order. A node's name is its final name at every
+    /// moment (docs/METRICS.md, "name"): a pass for a moment that stops before the end learns
+    /// from these the names the chunks it did not read give (``TraceModelBuilder/named(_:name:owner:)``).
+    var names: [Name] = []
     /// Where the snapshots' bytes begin in the index file, once it is written or read.
     var tailStart: UInt64?
     /// The bytes of a pass's snapshots, until the index is written.
@@ -43,7 +55,12 @@ struct IndexedMoments: Sendable, Equatable {
     /// How many bytes follow the body.
     var tailLength: UInt64 { entries.last.map { $0.offset + UInt64($0.length) } ?? 0 }
 
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.entries == rhs.entries }
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.entries == rhs.entries && lhs.names == rhs.names }
+
+    /// Gives `builder` the names of the batches from `position` on, in file order.
+    func name(in builder: TraceModelBuilder, from position: Int) {
+        for name in names where name.batch >= position { builder.learnName(name.id, name: name.name, owner: name.owner) }
+    }
 
     /// The latest snapshot a pass for a moment at `until` (nil: none) and of
     /// `untilAction` (nil: none) can start from, if any is later than the trace's start.
@@ -60,6 +77,12 @@ struct IndexedMoments: Sendable, Equatable {
             fields.put(entry.batch - batch); fields.put(entry.latestBefore); fields.put(entry.actionsBegun)
             fields.put(entry.length); fields.put(entry.tag)
             batch = entry.batch
+        }
+        fields.put(names.count)
+        batch = 0
+        for name in names {
+            fields.put(name.batch - batch); fields.put(name.id); fields.put(name.name); fields.put(name.owner)
+            batch = name.batch
         }
     }
 
@@ -82,7 +105,14 @@ struct IndexedMoments: Sendable, Equatable {
                                  length: length, tag: try fields.next()))
             offset += UInt64(length)
         }
-        return IndexedMoments(entries: entries)
+        var names: [Name] = []
+        batch = 0
+        for _ in 0..<(try fields.elements(eachAtLeast: 4)) {
+            batch += try fields.count(atMost: UInt64(batches.count - batch))
+            guard batch < batches.count else { throw .damaged("a name outside the trace") }
+            names.append(Name(batch: batch, id: try fields.next(), name: try fields.string(), owner: try fields.next()))
+        }
+        return IndexedMoments(entries: entries, names: names)
     }
 }
 
@@ -139,6 +169,8 @@ struct MomentSnapshotter {
 
     private let key: SipHash24
     private let spool: MomentSpool
+    /// The fixed interval in bytes, if any (else by the budget).
+    private let interval: UInt64?
     private var entries: [IndexedMoments.Entry] = []
     private var batches = 0
     private var latest: UInt64 = 0
@@ -149,10 +181,11 @@ struct MomentSnapshotter {
     private var failed = false
 
     /// A snapshotter for a pass of `builder` (nil when it cannot take checkpoints or there is no key).
-    init?(builder: TraceModelBuilder) {
+    init?(builder: TraceModelBuilder, interval: UInt64? = MomentSnapshotter.fixedInterval) {
         guard builder.takesCheckpoints, let key = IndexKey.current, let spool = MomentSpool() else { return nil }
         self.key = key
         self.spool = spool
+        self.interval = interval
     }
 
     /// After each batch the pass hands `builder`: `batch` as the index records it, and the reader.
@@ -161,9 +194,8 @@ struct MomentSnapshotter {
         latest = max(latest, batch.lastTime)
         point = reader.resumePoint()
         let since = batch.endOffset - lastOffset
-        let interval = Self.fixedInterval ?? max(Self.minimumInterval, lastLength * Self.budgetRatio)
-        guard since >= interval else { return }
-        take(builder: builder, within: Self.fixedInterval == nil ? since / Self.budgetRatio : nil)
+        guard since >= interval ?? max(Self.minimumInterval, lastLength * Self.budgetRatio) else { return }
+        take(builder: builder, within: interval == nil ? since / Self.budgetRatio : nil)
         lastOffset = batch.endOffset
     }
 
@@ -189,9 +221,9 @@ struct MomentSnapshotter {
                                             tag: key.tag(bytes)))
     }
 
-    /// The section for the index of the pass, or nil if a snapshot could not be spooled.
-    var moments: IndexedMoments? {
-        failed ? nil : IndexedMoments(entries: entries, spool: spool)
+    /// The section for the index of the pass, with its `names`, or nil if a snapshot could not be spooled.
+    func moments(names: [IndexedMoments.Name]) -> IndexedMoments? {
+        failed ? nil : IndexedMoments(entries: entries, names: names, spool: spool)
     }
 }
 

@@ -117,6 +117,14 @@ public struct TraceIndex: Sendable, Equatable {
                                history: reader?.history)
     }
 
+    /// Where a pass for a moment at `time` that reads from the start stops: the first position
+    /// after at least one batch from which no batch holds an event at or before `time`.
+    func firstUnread(atOrBefore time: UInt64) -> Int {
+        var position = 1
+        while !nothingAtOrBefore(time, from: position) { position += 1 }
+        return position
+    }
+
     /// True when no batch from `position` on holds an event at or before `time`.
     func nothingAtOrBefore(_ time: UInt64, from position: Int) -> Bool {
         position >= batches.count || earliestFrom[position] > time

@@ -11,6 +11,8 @@ import ReactorTraceFormat
 final class TraceIndexSession {
     let tracePath: String
     private(set) var index: TraceIndex?
+    /// The snapshot the latest model started from, if it started from one.
+    private(set) var resumedFrom: IndexedMoments.Entry?
     private let note: (String) -> Void
     private var noted = false
 
@@ -45,6 +47,7 @@ final class TraceIndexSession {
         -> (TraceModel, TraceReadReport) {
         let keepsModel = TraceModel.isIndexed(builder.options)
         if keepsModel, let index, let kept = index.model { return (kept.model, index.readReport(path: tracePath)) }
+        resumedFrom = nil
         if let resumed = resumedModel(builder: builder, progress: progress) { return resumed }
         // The pass that leaves the plain model leaves snapshots too: it tracks values (left out of the model it returns).
         let snapshots = keepsModel && IndexKey.current != nil
@@ -60,11 +63,17 @@ final class TraceIndexSession {
             built = model
             return model
         }
+        // A pass stops early only when the index holds the names the rest of the trace gives.
+        let knowsNames = index?.moments != nil
         let (report, stoppedEarly) = try forEachBatch(progress: progress,
-                                                      until: { builder.options.until ?? builder.decidedActionMoment },
+                                                      until: { knowsNames ? builder.options.until ?? builder.decidedActionMoment : nil },
                                                       keeping: keepsModel ? finish : nil,
                                                       snapshotting: snapshots ? passBuilder : nil) {
             passBuilder.consume($0)
+        }
+        if stoppedEarly, let index, let moments = index.moments,
+           let bound = builder.options.until ?? builder.decidedActionMoment {
+            moments.name(in: builder, from: index.firstUnread(atOrBefore: bound))
         }
         var model = finish(report)
         if stoppedEarly, let index {
@@ -91,7 +100,7 @@ final class TraceIndexSession {
         let identity = try? TraceIndex.identity(ofTrace: tracePath)
         var trusted = index
         var collector = TraceIndexCollector()
-        var snapshotter = snapshotting.flatMap(MomentSnapshotter.init(builder:))
+        var snapshotter = snapshotting.flatMap { MomentSnapshotter(builder: $0) }
         var position = 0
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             body(batch)
@@ -112,7 +121,7 @@ final class TraceIndexSession {
         }
         if stoppedEarly, let index = trusted { return (index.readReport(path: tracePath), true) }
         if let snapshotting { snapshotter?.finished(builder: snapshotting) }
-        let moments = snapshotter?.moments
+        let moments = snapshotter?.moments(names: collector.names)
         if trusted == nil || position != trusted?.batches.count {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
@@ -175,6 +184,7 @@ final class TraceIndexSession {
         guard matches, stoppedEarly || position == index.batches.count else {
             return dropIndex("does not match the trace")
         }
+        moments.name(in: builder, from: position)
         var model = builder.finish()
         model.skippedEvents = index.skippedEvents
         model.clockEvents = index.clockEvents
@@ -182,6 +192,7 @@ final class TraceIndexSession {
         model.threadCount = max(model.threadCount, index.threadCount)
         model.latestTimestampRead = max(model.latestTimestampRead, index.latestTimestamp)
         model.hasValues = model.hasValues || index.hasValues
+        resumedFrom = entry
         return (model, index.readReport(path: tracePath))
     }
 
@@ -214,11 +225,18 @@ extension TraceIndex {
     /// an index that cannot be written, and ``TraceFileError`` for an unreadable trace.
     public static func build(forTrace tracePath: String, progress: ((Int) -> Void)? = nil) throws
         -> (TraceIndex, TraceReadReport) {
+        try build(forTrace: tracePath, progress: progress, snapshotInterval: MomentSnapshotter.fixedInterval)
+    }
+
+    /// As ``build(forTrace:progress:)``, with a snapshot every `snapshotInterval` bytes of the
+    /// trace (nil: as the budget allows, ``MomentSnapshotter``).
+    static func build(forTrace tracePath: String, progress: ((Int) -> Void)?, snapshotInterval: UInt64?) throws
+        -> (TraceIndex, TraceReadReport) {
         let identity = try TraceIndex.identity(ofTrace: tracePath)
         var collector = TraceIndexCollector()
         // Values tracked for the snapshots; the model kept is the plain one, without them.
         let builder = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions, numbersActions: true)
-        var snapshotter = MomentSnapshotter(builder: builder)
+        var snapshotter = MomentSnapshotter(builder: builder, interval: snapshotInterval)
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             collector.add(batch)
             builder.consume(batch)
@@ -240,7 +258,7 @@ extension TraceIndex {
         model.clockEvents = report.clockEvents
         if IndexKey.current != nil {
             index.model = IndexedModel(model)
-            index.moments = snapshotter?.moments
+            index.moments = snapshotter?.moments(names: collector.names)
         }
         try index.write(forTrace: tracePath)
         return (index, report)
