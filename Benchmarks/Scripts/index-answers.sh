@@ -5,8 +5,10 @@
 # a `hot` pass; building the index (`reactor-inspect index`); its size against
 # the trace's; questions about the whole trace (`hot`, `summary`, `graph`: the
 # plain model the index keeps; `why`) and about moments early, in the middle and
-# late in the trace (`graph --at` of the 5 hottest, `replay --filter to:` of one
-# node) answered by passes (--no-index) and with the index. Prints a Markdown table.
+# late in the trace (`graph --at` of the 5 hottest and `state --at`, from the
+# index's snapshots; `replay --filter to:` of one node; `graph --at action:N`)
+# answered by passes (--no-index) and with the index. Prints a Markdown table.
+# The stress trace has no values (`state --at` answers that, after its pass) and no actions.
 #
 #   Benchmarks/Scripts/index-answers.sh
 #   MILLIONS=10 RUNS=1 Benchmarks/Scripts/index-answers.sh
@@ -66,9 +68,13 @@ for command in "hot --top 10" "summary --json" "graph --top 5 --format dot -o /d
     row "\`$command\`, with the index" "$indexed_s" "$indexed_k" \
         "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.3f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
 done
-for percent in 1 50 99; do
-    at="$((duration / 100 * percent / 1000))us"
-    for command in "graph --at $at --top 5 --format dot -o /dev/null" "replay --filter to:$at --filter name:effect47"; do
+for percent in 1 50 99 action; do
+    at="$((duration / 100 * ${percent/action/99} / 1000))us"
+    commands=("graph --at $at --top 5 --format dot -o /dev/null" "state --at $at --json"
+              "replay --filter to:$at --filter name:effect47")
+    # action:N: the stress trace has no actions, so this is the answer "no such action" (from the last snapshot).
+    if [ "$percent" = action ]; then commands=("graph --at action:3 --top 5 --format dot -o /dev/null"); fi
+    for command in "${commands[@]}"; do
         set -- $command
         read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
         read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"

@@ -32,7 +32,7 @@ package struct InspectorAPI: Sendable {
     }
 
     /// The dependency graph as SVG (rendered by Graphviz) with the name of each drawn node;
-    /// with `at`, as it stood at that moment (`graph --at`: a pass over the trace up to it).
+    /// with `at`, as it stood at that moment (`graph --at`: from the index's latest snapshot before it).
     package func graph(focus: String?, depth: Int, top: Int?, at: String? = nil,
                        layers: Set<Int>? = nil) -> InspectorResponse {
         let current = follower.current
@@ -45,7 +45,9 @@ package struct InspectorAPI: Sendable {
             case let .failure(error): return Self.error(status: 400, error.description)
             }
             do {
-                let (atModel, resolved, _) = try TraceFile.model(path: follower.path, at: parsed)
+                // As the state panel: from the index's snapshots when a finished trace has them.
+                let (atModel, resolved, _) = try TraceFile.model(path: follower.path, at: parsed,
+                                                                 index: .automatic(note: { _ in }))
                 model = atModel
                 moment = resolved.timestamp
             } catch {

@@ -195,18 +195,21 @@ struct MomentSnapshotter {
         point = reader.resumePoint()
         let since = batch.endOffset - lastOffset
         guard since >= interval ?? max(Self.minimumInterval, lastLength * Self.budgetRatio) else { return }
-        take(builder: builder, within: interval == nil ? since / Self.budgetRatio : nil)
-        lastOffset = batch.endOffset
+        // The next is measured from the last one kept: one left out waits until its size fits.
+        if take(builder: builder, within: interval == nil ? since / Self.budgetRatio : nil) {
+            lastOffset = batch.endOffset
+        }
     }
 
     /// After the pass read its last batch: the snapshot a moment at or after the trace's end starts from.
     mutating func finished(builder: TraceModelBuilder) {
         guard entries.last?.batch != batches else { return }
-        take(builder: builder, within: nil)
+        _ = take(builder: builder, within: nil)
     }
 
-    private mutating func take(builder: TraceModelBuilder, within budget: UInt64?) {
-        guard !failed, batches > 0, let point else { return }
+    /// Takes a snapshot unless it would take more than `budget` bytes; true if it was kept.
+    private mutating func take(builder: TraceModelBuilder, within budget: UInt64?) -> Bool {
+        guard !failed, batches > 0, let point else { return false }
         var fields = IndexFieldWriter()
         let resume = point.encoded()
         fields.put(resume.count)
@@ -214,11 +217,12 @@ struct MomentSnapshotter {
         builder.encodeCheckpoint(to: &fields)
         let bytes = fields.bytes
         lastLength = UInt64(bytes.count)
-        if let budget, lastLength > budget { return }
-        guard spool.append(bytes) else { failed = true; return }
+        if let budget, lastLength > budget { return false }
+        guard spool.append(bytes) else { failed = true; return false }
         entries.append(IndexedMoments.Entry(batch: batches, latestBefore: latest, actionsBegun: builder.outermostActionsBegun,
                                             offset: spool.length - lastLength, length: bytes.count,
                                             tag: key.tag(bytes)))
+        return true
     }
 
     /// The section for the index of the pass, with its `names`, or nil if a snapshot could not be spooled.

@@ -49,33 +49,45 @@ final class TraceIndexSession {
         if keepsModel, let index, let kept = index.model { return (kept.model, index.readReport(path: tracePath)) }
         resumedFrom = nil
         if let resumed = resumedModel(builder: builder, progress: progress) { return resumed }
-        // The pass that leaves the plain model leaves snapshots too: it tracks values (left out of the model it returns).
-        let snapshots = keepsModel && IndexKey.current != nil
-        let passBuilder = snapshots ? TraceModelBuilder(options: TraceModelBuilder.checkpointOptions,
-                                                        numbersActions: true) : builder
-        var built: TraceModel?
-        func finish(_ report: TraceReadReport) -> TraceModel {
-            if let built { return built }
-            var model = passBuilder.finish()
-            if snapshots { model.forgetValues() }
+        // The pass that leaves the plain model leaves snapshots too, from a builder that tracks values
+        // (left out of the model kept); so does a moment's pass when the index has none, beside its own builder.
+        let snapshots = IndexKey.current != nil
+            && (keepsModel || TraceModelBuilder.resumes(builder.options) && index?.moments == nil
+                && builder.consumedEvents == 0)
+        let indexBuilder = snapshots ? TraceModelBuilder(options: TraceModelBuilder.checkpointOptions,
+                                                         numbersActions: true) : nil
+        let answersFromIndexBuilder = keepsModel && indexBuilder != nil
+        var kept: TraceModel?
+        func keep(_ report: TraceReadReport) -> TraceModel {
+            if let kept { return kept }
+            var model = (indexBuilder ?? builder).finish()
+            if indexBuilder != nil { model.forgetValues() }
             model.skippedEvents = report.skippedEvents
             model.clockEvents = report.clockEvents
-            built = model
+            kept = model
             return model
         }
         // A pass stops early only when the index holds the names the rest of the trace gives.
         let knowsNames = index?.moments != nil
         let (report, stoppedEarly) = try forEachBatch(progress: progress,
                                                       until: { knowsNames ? builder.options.until ?? builder.decidedActionMoment : nil },
-                                                      keeping: keepsModel ? finish : nil,
-                                                      snapshotting: snapshots ? passBuilder : nil) {
-            passBuilder.consume($0)
+                                                      keeping: keepsModel || snapshots ? keep : nil,
+                                                      snapshotting: indexBuilder) {
+            if !answersFromIndexBuilder { builder.consume($0) }
+            indexBuilder?.consume($0)
         }
         if stoppedEarly, let index, let moments = index.moments,
            let bound = builder.options.until ?? builder.decidedActionMoment {
             moments.name(in: builder, from: index.firstUnread(atOrBefore: bound))
         }
-        var model = finish(report)
+        var model: TraceModel
+        if answersFromIndexBuilder || keepsModel {
+            model = keep(report)
+        } else {
+            model = builder.finish()
+            model.skippedEvents = report.skippedEvents
+            model.clockEvents = report.clockEvents
+        }
         if stoppedEarly, let index {
             // What the unread rest would have added to the figures that count every event read.
             model.eventCount = index.events
