@@ -7,7 +7,9 @@
 # plain model the index keeps; `why`) and about moments early, in the middle and
 # late in the trace (`graph --at` of the 5 hottest and `state --at`, from the
 # index's snapshots; `replay --filter to:` of one node; `graph --at action:N`)
-# answered by passes (--no-index) and with the index. Prints a Markdown table.
+# answered by passes (--no-index) and with the index; the first `report`,
+# which leaves the profile in the index, and `report` (each format), `check` and
+# `diff` (the trace against itself) by passes and with the index. Prints a Markdown table.
 # The stress trace has no values (`state --at` answers that, after its pass) and no actions.
 #
 #   Benchmarks/Scripts/index-answers.sh
@@ -83,6 +85,28 @@ for percent in 1 50 99 action; do
             "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.3f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
     done
 done
+# The profile's questions: the first `report` reads the trace (a profile pass) and leaves the profile in the
+# index; then `report` (each format), `check` and `diff` by a pass and from the index.
+budget=$(mktemp --suffix=.json)
+trap 'rm -f "$SCRATCH" "$budget"' EXIT
+echo '{ "computations": [ { "match": "*", "maxReruns": 1000000 } ], "actions": [ { "match": "*", "maxRerunsPerAction": 100000 } ], "forbid": ["runaway", "cycle"] }' > "$budget"
+read -r profile_s profile_k <<< "$(RUNS=1 measure report "$trace" --format json -o /dev/null)"
+row '`report --format json`, first (leaves the profile in the index)' "$profile_s" "$profile_k" \
+    "$(awk -v a="$profile_s" -v b="$hot_s" 'BEGIN { printf "%.2f× a `hot` pass", a / b }')"
+profile_bytes=$(stat -c %s "$trace.rindex")
+for command in "report --format json -o /dev/null" "report --format md -o /dev/null" \
+               "report --format html -o /dev/null" "check --budget $budget" "diff $trace"; do
+    set -- $command
+    read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
+    read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
+    label=${command/$budget/budget.json}
+    label=${label/$trace/TRACE}
+    row "\`$label\`, by a pass" "$passes_s" "$passes_k"
+    row "\`$label\`, with the index" "$indexed_s" "$indexed_k" \
+        "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.4f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
+done
 echo
 awk -v i="$index_bytes" -v t="$trace_bytes" 'BEGIN { printf "Index: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'
+awk -v i="$profile_bytes" -v p="$index_bytes" -v t="$trace_bytes" \
+    'BEGIN { printf "With the profile: %d bytes, %.3f%% of the trace (the profile section: %d bytes).\n", i, i * 100 / t, i - p }'
 echo "Machine: $(uname -m), $(nproc) cores; $(date -u +%Y-%m-%d), load average $(cut -d' ' -f1-3 /proc/loadavg)."

@@ -53,9 +53,7 @@ struct CheckCommand: ParsableCommand {
         let inputs = [trace.path, budget]
         let junitFile = try junit.map { try CIFiles.output($0, inputs: inputs) }
         let parsed = try CIFiles.budget(at: budget)
-        let profile = TraceProfile()
-        let report = try trace.forEachEvent(output: output) { profile.record($0) }
-        profile.countUnreadEvents(of: report)
+        let (profile, _, report) = try trace.profile(output: output)
         let check = BudgetCheck(budget: parsed, profile: profile)
         let budgetName = CIFiles.displayName(budget)
         let traceName = CIFiles.displayName(trace.path)

@@ -48,6 +48,10 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "How many rows to print per section.")
     var top = 30
 
+    @Flag(name: .customLong("no-index"),
+          help: "Answer by reading the traces only: neither use nor write the indexes beside them (TRACE.rindex).")
+    var noIndex = false
+
     func validate() throws {
         if let failOnRegression, !(failOnRegression >= 0) { throw ValidationError("--fail-on-regression must be a percentage ≥ 0") }
         if !(minimumTimeMilliseconds >= 0) { throw ValidationError("--min-time-ms must be ≥ 0") }
@@ -56,11 +60,9 @@ struct DiffCommand: ParsableCommand {
     }
 
     func run() throws {
-        let baseProfile = TraceProfile(), headProfile = TraceProfile()
-        let baseReport = try TraceArgument.forEachEvent(path: base, output: output) { baseProfile.record($0) }
-        let headReport = try TraceArgument.forEachEvent(path: head, output: output) { headProfile.record($0) }
-        baseProfile.countUnreadEvents(of: baseReport)
-        headProfile.countUnreadEvents(of: headReport)
+        // Each trace's own index, when it keeps the profile.
+        let (baseProfile, _, baseReport) = try TraceArgument.profile(path: base, noIndex: noIndex, output: output)
+        let (headProfile, _, headReport) = try TraceArgument.profile(path: head, noIndex: noIndex, output: output)
         let diff = TraceDiff(base: baseProfile, head: headProfile, regressionThresholdPercent: failOnRegression,
                              minimumTimeNanoseconds: UInt64(minimumTimeMilliseconds * 1e6))
         if json {

@@ -67,12 +67,8 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         let resolved = format ?? Self.format(of: out) ?? .html
         let file = try CIFiles.output(out, inputs: [trace.path])
-        // One pass: the profile builds the trace's model, which the graph reads too.
-        let timeline = ActionTimeline()
-        let profile = TraceProfile(actionTimeline: resolved == .html ? timeline : nil)
-        let report = try trace.forEachEvent(output: output) { profile.record($0) }
-        timeline.finish()
-        profile.countUnreadEvents(of: report)
+        // One pass, or the index: the profile holds the trace's model, which the graph reads too.
+        let (profile, timeline, report) = try trace.profile(actionTimeline: resolved == .html, output: output)
         var graph: String?
         if resolved == .html {
             do {
@@ -82,7 +78,7 @@ struct ReportCommand: ParsableCommand {
             }
         }
         let profileReport = ProfileReport(profile: profile, traceName: CIFiles.displayName(trace.path), graphSVG: graph, hotLimit: top,
-                                          actionTimeline: resolved == .html ? timeline : nil)
+                                          actionTimeline: timeline)
         let text = switch resolved {
         case .html: profileReport.html()
         case .md: profileReport.markdown(limit: min(top, 10))

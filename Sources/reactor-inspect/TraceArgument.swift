@@ -14,8 +14,27 @@ struct TraceArgument: ParsableArguments {
 
     /// How the command may use the index beside the trace: not at all with
     /// `--no-index`; otherwise with its one note (an index not used, or not written) on stderr.
-    var indexUse: TraceIndexUse {
+    var indexUse: TraceIndexUse { Self.indexUse(noIndex: noIndex) }
+
+    /// The index use of a trace argument with or without `--no-index`.
+    static func indexUse(noIndex: Bool) -> TraceIndexUse {
         noIndex ? .none : .automatic(note: { Terminal.standardError.write("reactor-inspect: note: \($0)\n") })
+    }
+
+    /// The whole trace's profile (``TraceFile/profile(path:index:actionTimeline:progress:)``): from the index
+    /// when it keeps one, else by a pass.
+    func profile(actionTimeline: Bool = false, output: OutputOptions) throws
+        -> (figures: ProfileFigures, actionTimeline: ActionTimeline?, report: TraceReadReport) {
+        try Self.profile(path: path, noIndex: noIndex, actionTimeline: actionTimeline, output: output)
+    }
+
+    /// The profile of the trace at `path` (for commands that read more than one trace).
+    static func profile(path: String, noIndex: Bool, actionTimeline: Bool = false, output: OutputOptions) throws
+        -> (figures: ProfileFigures, actionTimeline: ActionTimeline?, report: TraceReadReport) {
+        try reading(path, output: output) { progress throws(TraceFileError) in
+            try TraceFile.profile(path: path, index: indexUse(noIndex: noIndex), actionTimeline: actionTimeline,
+                                  progress: progress)
+        }
     }
 
     /// Builds the model in one streaming pass.

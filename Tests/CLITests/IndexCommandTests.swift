@@ -183,6 +183,95 @@ import TraceForgery
         }
     }
 
+    /// A budget with a rule on every figure `check` reads, most of them exceeded.
+    static func budget(beside path: String) throws -> String {
+        let budget = (path as NSString).deletingLastPathComponent + "/budget.json"
+        let forbid = TraceIssueKind.allCases.map { "\"\($0.budgetName)\"" }.joined(separator: ", ")
+        try Data("""
+            { "computations": [ { "match": "*", "maxReruns": 2, "maxTotalMilliseconds": 0.001,
+                                  "maxRerunMilliseconds": 0.001, "maxUnneededReruns": 0 } ],
+              "actions": [ { "match": "*", "maxRerunsPerAction": 1 } ],
+              "maxFlushMilliseconds": 0.001, "forbid": [\(forbid)] }
+            """.utf8).write(to: URL(fileURLWithPath: budget))
+        return budget
+    }
+
+    /// The questions a profile of the whole trace answers: `report` in each
+    /// format, `check` in each form, and `diff` against `other` (a trace with an index of its own) both ways.
+    static func profileCommands(_ path: String, other: String) throws -> [[String]] {
+        let budget = try budget(beside: path)
+        return [["report", path, "--format", "html", "-o", "-"], ["report", path, "--format", "md", "-o", "-"],
+                ["report", path, "--format", "json", "-o", "-"], ["report", path, "--format", "md", "-o", "-", "--top", "1"],
+                ["check", path, "--budget", budget], ["check", path, "--budget", budget, "--verbose"],
+                ["check", path, "--budget", budget, "--json"], ["check", path, "--budget", budget, "--junit", "-"],
+                ["diff", other, path], ["diff", path, other, "--json"], ["diff", path, path, "--markdown"]]
+    }
+
+    /// `report`, `check` and `diff` answer from the profile the index keeps as a
+    /// pass does: the first question reads the trace and leaves the profile (and
+    /// the plain model) in the index, the next ones read the index; a pass that
+    /// finds an index with only the model adds the profile to it.
+    @Test(arguments: traces)
+    func profileAnswersAreTheSameFromTheKeptProfile(sample: String) throws {
+        let path = try Self.copy(of: sample, as: "profile")
+        let other = try Self.copy(of: "todos", as: "profile-other")
+        let indexPath = TraceIndex.path(forTrace: path)
+        let commands = try Self.profileCommands(path, other: other)
+        for command in commands {
+            let byPasses = try Self.run(command + ["--no-index"])
+            for _ in 0..<2 {
+                let indexed = try Self.run(command)
+                #expect(indexed.stdout == byPasses.stdout, "\(command)")
+                #expect(indexed.stderr == byPasses.stderr, "\(command)")
+                #expect(indexed.status == byPasses.status, "\(command)")
+            }
+        }
+        let kept = try #require(try TraceIndex.load(forTrace: path))
+        #expect(kept.keepsModel && kept.keepsProfile)
+        #expect(try #require(try TraceIndex.load(forTrace: other)).keepsProfile)
+        let bytes = try #require(FileManager.default.contents(atPath: indexPath))
+        // Built by `index` (the model, no profile), then completed by the first `report`: the same index.
+        #expect(try Self.run(["index", path]).status == 0)
+        #expect(try #require(try TraceIndex.load(forTrace: path)).keepsProfile == false)
+        try Self.expectSameAnswers([commands[0]])
+        #expect(FileManager.default.contents(atPath: indexPath) == bytes)
+        // The plain model's answers are the same from an index that also keeps the profile.
+        try Self.expectSameAnswers(try Self.wholeTraceCommands(path))
+        #expect(FileManager.default.contents(atPath: indexPath) == bytes)
+    }
+
+    /// A kept profile with one figure changed and its CRC recomputed: not trusted
+    /// (its tag does not verify), rebuilt with one note, the pass's answer.
+    @Test func aHostileProfileSectionIsRebuiltWithOneNote() throws {
+        let path = try Self.copy(of: "threads-values", as: "hostile-profile")
+        let other = try Self.copy(of: "todos", as: "hostile-profile-other")
+        let indexPath = TraceIndex.path(forTrace: path)
+        let report = ["report", path, "--format", "md", "-o", "-"]
+        #expect(try Self.run(report).status == 0)
+        let kept = try #require(try TraceIndex.load(forTrace: path))
+        var bytes = [UInt8](try #require(FileManager.default.contents(atPath: indexPath)))
+        // The first computation's instance count follows its name and kind, the first
+        // place in the file where both are strings (the model keeps kinds as numbers).
+        let first = try #require(kept.profileFigures?.computations.first)
+        let pattern = [UInt8(first.name.utf8.count)] + Array(first.name.utf8) + [UInt8(first.kind.utf8.count)]
+            + Array(first.kind.utf8)
+        let start = try #require((28..<(bytes.count - pattern.count)).first { Array(bytes[$0..<($0 + pattern.count)]) == pattern })
+        let offset = start + pattern.count
+        #expect(bytes[offset] == UInt8(first.instances))
+        bytes[offset] ^= 2
+        TraceBytes.setUInt32(&bytes, at: 16, CRC32.checksum(Array(bytes[28...])))
+        try Data(bytes).write(to: URL(fileURLWithPath: indexPath))
+        let byPasses = try Self.run(report + ["--no-index"])
+        let answered = try Self.run(report)
+        #expect(answered.stdout == byPasses.stdout)
+        #expect(answered.status == byPasses.status)
+        let notes = answered.stderrLines.filter { $0.contains(".rindex") }
+        #expect(notes.count == 1, "\(answered.stderr)")
+        #expect(notes.first?.contains("its tag does not verify") == true)
+        try Self.expectSameAnswers(try Self.profileCommands(path, other: other))
+        #expect(try #require(try TraceIndex.load(forTrace: path)).keepsProfile)
+    }
+
     /// Index files that must not be used: each is reported in one note, the
     /// answer is the one by passes, and a good index replaces it.
     @Test(arguments: ["stale", "truncated", "foreign", "hostile", "hostile-model", "hostile-moments", "hostile-snapshot",

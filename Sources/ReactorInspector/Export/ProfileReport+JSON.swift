@@ -39,7 +39,7 @@ extension ProfileReport {
             return ($0.name, $0.kind) < ($1.name, $1.kind)
         }
         let totals = self.totals
-        let waste = WasteReport(profile: profile)
+        let waste = profile.waste
         let document = Document(
             trace: traceName, events: model.totalEvents, durationNanoseconds: model.durationNanoseconds,
             runs: computations.reduce(0) { $0 + $1.runs }, reruns: totals.reruns,

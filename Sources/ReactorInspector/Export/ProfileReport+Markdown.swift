@@ -43,7 +43,7 @@ extension ProfileReport {
             lines.append("**Why \(code(top.name)) reran last:** " + top.latestRerunCause.map(cell).joined(separator: " → "))
             lines.append("")
         }
-        let waste = WasteReport(profile: profile)
+        let waste = profile.waste
         let unneeded = waste.entries.filter { $0.unneededReruns > 0 }
         if !unneeded.isEmpty {
             lines.append("**\(waste.unneededReruns) unneeded reruns** (they read only values equal to their previous run's):")

@@ -2,7 +2,7 @@ extension ProfileReport {
     /// The report's section on unneeded reruns (``WasteReport``), empty when there are none.
     func wasteHTML() -> String {
         let x = MarkupEscaping.xml
-        let waste = WasteReport(profile: profile)
+        let waste = profile.waste
         let unneeded = waste.entries.filter { $0.unneededReruns > 0 }
         guard !unneeded.isEmpty else { return "" }
         var out = "<section><h2>Unneeded reruns</h2><p class=\"lead\">\(waste.unneededReruns) of \(waste.reruns) reruns read only values "

@@ -4,8 +4,8 @@ import ReactorTraceFormat
 /// nothing loaded from the network: styles and SVG charts inline) or as
 /// compact Markdown for a PR comment.
 public struct ProfileReport {
-    /// The profile the report shows.
-    public let profile: TraceProfile
+    /// The profile's figures the report shows.
+    public let profile: ProfileFigures
     /// The trace's display name (usually its file name).
     public let traceName: String
     /// The dependency graph as SVG (from the Graphviz renderer), embedded in the HTML; nil leaves it out.
@@ -15,8 +15,15 @@ public struct ProfileReport {
     /// Each action with what it changed and the reruns up to it (HTML only); nil leaves it out.
     public let actionTimeline: ActionTimeline?
 
-    /// Creates a report.
+    /// Creates a report of a profile read to its end.
     public init(profile: TraceProfile, traceName: String, graphSVG: String? = nil, hotLimit: Int = 20,
+                actionTimeline: ActionTimeline? = nil) {
+        self.init(profile: profile.figures, traceName: traceName, graphSVG: graphSVG, hotLimit: hotLimit,
+                  actionTimeline: actionTimeline)
+    }
+
+    /// Creates a report of a profile's figures (as a pass or the index gives them).
+    public init(profile: ProfileFigures, traceName: String, graphSVG: String? = nil, hotLimit: Int = 20,
                 actionTimeline: ActionTimeline? = nil) {
         self.actionTimeline = actionTimeline
         self.profile = profile

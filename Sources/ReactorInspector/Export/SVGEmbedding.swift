@@ -5,6 +5,9 @@ import Foundation
 /// could fetch) and comments, removes links to anything outside the page,
 /// and marks chosen nodes so CSS can highlight them.
 package enum SVGEmbedding {
+    // Searches are the standard library's (`firstRange(of:)`): Foundation's `range(of:)` on a
+    // substring measures it in UTF-16 from the start at each call, quadratic in a large graph.
+
     /// The `<svg>` element of `document`, safe to inline. Node groups
     /// (`<g class="node">`) whose `<title>` or text is one of `highlighted` get
     /// the extra class `hot`.
@@ -23,9 +26,9 @@ package enum SVGEmbedding {
     private static func removingComments(_ text: String) -> String {
         var result = ""
         var rest = Substring(text)
-        while let open = rest.range(of: "<!--") {
+        while let open = rest.firstRange(of: "<!--") {
             result += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].range(of: "-->") else { return result }
+            guard let close = rest[open.upperBound...].firstRange(of: "-->") else { return result }
             rest = rest[close.upperBound...]
         }
         return result + rest
@@ -35,7 +38,7 @@ package enum SVGEmbedding {
     private static func removingExternalLinks(_ text: String) -> String {
         var result = ""
         var rest = Substring(text)
-        while let match = rest.range(of: "href=\"") {
+        while let match = rest.firstRange(of: "href=\"") {
             // Include a namespace prefix such as `xlink:` in what is removed.
             let attributeStart = rest[..<match.lowerBound].hasSuffix("xlink:")
                 ? rest.index(match.lowerBound, offsetBy: -6) : match.lowerBound
@@ -53,11 +56,13 @@ package enum SVGEmbedding {
         var result = ""
         var rest = Substring(svg)
         let marker = "class=\"node\""
-        while let match = rest.range(of: marker) {
+        while let match = rest.firstRange(of: marker) {
             result += rest[..<match.lowerBound]
-            let groupEnd = rest[match.upperBound...].range(of: "</g>")?.lowerBound ?? rest.endIndex
+            let groupEnd = rest[match.upperBound...].firstRange(of: "</g>")?.lowerBound ?? rest.endIndex
             let group = rest[match.upperBound..<groupEnd]
-            let hot = escaped.contains { name in group.contains(">\(name)</title>") || group.contains(">\(name)</text>") }
+            let hot = escaped.contains { name in
+                group.firstRange(of: ">\(name)</title>") != nil || group.firstRange(of: ">\(name)</text>") != nil
+            }
             result += hot ? "class=\"node hot\"" : marker
             rest = rest[match.upperBound...]
         }

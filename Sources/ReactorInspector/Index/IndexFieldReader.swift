@@ -45,6 +45,13 @@ struct IndexFieldReader {
         return text
     }
 
+    /// Strings written by ``IndexFieldWriter/put(strings:)``.
+    mutating func strings() throws(TraceIndexError) -> [String] {
+        var strings: [String] = []
+        for _ in 0..<(try elements(eachAtLeast: 1)) { strings.append(try string()) }
+        return strings
+    }
+
     /// A value written by ``IndexFieldWriter/put(optional:)``.
     mutating func optional() throws(TraceIndexError) -> UInt64? {
         try bool() ? try next() : nil

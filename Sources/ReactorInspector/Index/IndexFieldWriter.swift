@@ -21,5 +21,10 @@ struct IndexFieldWriter {
         put(text != nil)
         if let text { put(text) }
     }
+    /// A count, then each string.
+    mutating func put(strings: [String]) {
+        put(strings.count)
+        for text in strings { put(text) }
+    }
     mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 }

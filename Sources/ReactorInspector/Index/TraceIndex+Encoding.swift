@@ -2,8 +2,9 @@ import ReactorTraceFormat
 
 /// The index file: an 8-byte magic, the format version (u16) and two reserved
 /// bytes, the body's length (u32), CRC32 (u32) and tag (u64, ``IndexKey``), then the body: varints
-/// (docs/INSPECT.md, "The index"): the pass's figures, the chunk table, and
-/// the whole trace's plain model when the pass built one. Decoding checks every length and figure
+/// (docs/INSPECT.md, "The index"): the pass's figures, the chunk table,
+/// the whole trace's plain model when the pass built one, and beside it the whole trace's profile
+/// when a question built one (``IndexedProfile``). Decoding checks every length and figure
 /// before anything is used: any byte sequence gives an index or an error.
 extension TraceIndex {
     /// `\x89RXIDX\r\n`.
@@ -44,6 +45,10 @@ extension TraceIndex {
         }
         put(model == nil ? 0 : 1)
         if let model { fields.append(model.bytes) }
+        // The profile's figures share the model: kept only beside it.
+        let profile = model == nil ? nil : profile
+        put(profile == nil ? 0 : 1)
+        if let profile { fields.append(profile.bytes) }
         put(moments == nil ? 0 : 1)
         moments?.encode(to: &fields)
         let body = fields.bytes
@@ -129,13 +134,21 @@ extension TraceIndex {
             batches.append(Batch(endOffset: offset, firstTime: first, lastTime: first + span))
         }
         var model: IndexedModel?
+        var plain: TraceModel?
         if try fields.bool() {
-            let plain = try TraceModel.decode(from: &fields)
+            let decoded = try TraceModel.decode(from: &fields)
             // The figures the model shares with the pass's report and table must agree.
-            guard plain.eventCount == events, plain.skippedEvents == skipped, plain.clockEvents == clocks,
-                  plain.latestTimestampRead == latest, plain.hasValues == hasValues
+            guard decoded.eventCount == events, decoded.skippedEvents == skipped, decoded.clockEvents == clocks,
+                  decoded.latestTimestampRead == latest, decoded.hasValues == hasValues
             else { throw .damaged("a model that disagrees with its table") }
-            if key != nil { model = IndexedModel(plain) }
+            plain = decoded
+            if key != nil { model = IndexedModel(decoded) }
+        }
+        var profile: IndexedProfile?
+        if try fields.bool() {
+            guard let plain else { throw .damaged("a profile without its model") }
+            let decoded = try IndexedProfile.decode(from: &fields, model: plain)
+            if key != nil { profile = decoded }
         }
         var moments: IndexedMoments?
         if try fields.bool() {
@@ -148,9 +161,11 @@ extension TraceIndex {
             throw .damaged("bytes after its body")
         }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
-        return TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
-                          truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1, end: end,
-                          threadCount: threads, latestTimestamp: latest, hasValues: hasValues, batches: batches,
-                          model: model, moments: moments)
+        var index = TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
+                               truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1,
+                               end: end, threadCount: threads, latestTimestamp: latest, hasValues: hasValues,
+                               batches: batches, model: model, moments: moments)
+        index.profile = profile
+        return index
     }
 }

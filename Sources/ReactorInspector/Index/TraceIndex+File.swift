@@ -67,6 +67,7 @@ extension TraceIndex {
         if UInt64(encoded().count) > limit {
             // A model larger than a reader accepts (a trace of many nodes and few events): the table alone.
             model = nil
+            profile = nil
         }
         let bytes = encoded()
         do {

@@ -67,6 +67,9 @@ public struct TraceIndex: Sendable, Equatable {
     /// The whole trace's plain model (what `hot`, `summary` and `graph` read),
     /// when the pass that built the index built it.
     var model: IndexedModel?
+    /// What a profile of the whole trace found (what `report`, `check` and `diff`
+    /// read), once a question built one; only beside ``model``, which its figures share.
+    var profile: IndexedProfile?
     /// Snapshots of the pass that built the index, every so many bytes and at the end
     /// (``IndexedMoments``), when that pass took them.
     var moments: IndexedMoments?
@@ -74,6 +77,11 @@ public struct TraceIndex: Sendable, Equatable {
     /// Whether the index keeps the whole trace's plain model (questions about the
     /// whole trace, such as `hot`, then read nothing but the index).
     public var keepsModel: Bool { model != nil }
+    /// Whether the index keeps the whole trace's profile (`report`, `check` and
+    /// `diff` then read nothing but the index).
+    public var keepsProfile: Bool { profile != nil }
+    /// The whole trace's profile the index keeps, if any.
+    public var profileFigures: ProfileFigures? { profile?.figures }
 
     /// Per batch, the earliest first time of it and every batch after it: a
     /// question about time T needs no batch from the first one whose value exceeds T.

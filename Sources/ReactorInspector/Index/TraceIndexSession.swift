@@ -104,9 +104,11 @@ final class TraceIndexSession {
     /// each batch; nil: not known yet), and the report is the index's (the
     /// whole trace's), with true; otherwise it reads to the end and leaves a
     /// new index beside the trace. `keeping`, when given, makes the plain
-    /// model of the whole pass (from its report) for the index to keep.
+    /// model of the whole pass (from its report) for the index to keep;
+    /// `profiling`, the whole trace's profile (kept beside a model only).
     func forEachBatch(progress: ((Int) -> Void)?, until: () -> UInt64?,
-                      keeping: ((TraceReadReport) -> TraceModel)? = nil, snapshotting: TraceModelBuilder? = nil,
+                      keeping: ((TraceReadReport) -> TraceModel)? = nil,
+                      profiling: ((TraceReadReport) -> IndexedProfile)? = nil, snapshotting: TraceModelBuilder? = nil,
                       _ body: (borrowing TraceEventBatch) -> Void) throws(TraceFileError)
         -> (TraceReadReport, stoppedEarly: Bool) {
         let identity = try? TraceIndex.identity(ofTrace: tracePath)
@@ -137,11 +139,13 @@ final class TraceIndexSession {
         if trusted == nil || position != trusted?.batches.count {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
-                       moments: moments)
-        } else if let keeping, let fitting = trusted, fitting.model == nil || fitting.moments == nil,
-                  IndexKey.current != nil {
-            // The index fits and lacks the model (or the snapshots) this pass built: the same index, with them.
-            leaveIndex({ _, _ in fitting }, report: report, identity: identity, keeping: keeping, moments: moments)
+                       profiling: profiling, moments: moments)
+        } else if let fitting = trusted, IndexKey.current != nil,
+                  (keeping != nil && (fitting.model == nil || fitting.moments == nil && moments != nil))
+                    || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil)) {
+            // The index fits and lacks the model, profile or snapshots this pass built: the same index, with them.
+            leaveIndex({ _, _ in fitting }, report: report, identity: identity,
+                       keeping: fitting.model == nil ? keeping : nil, profiling: profiling, moments: moments)
         }
         return (report, false)
     }
@@ -212,15 +216,15 @@ final class TraceIndexSession {
     /// trace was whole and unchanged while read.
     private func leaveIndex(_ make: (TraceIndex.Identity, TraceReadReport) -> TraceIndex, report: TraceReadReport,
                             identity: TraceIndex.Identity?, keeping: ((TraceReadReport) -> TraceModel)?,
-                            moments: IndexedMoments?) {
+                            profiling: ((TraceReadReport) -> IndexedProfile)? = nil, moments: IndexedMoments? = nil) {
         guard !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
         var built = make(identity, report)
         // Kept only under this user's key (IndexKey): without one, a model read back could not be trusted.
-        if IndexKey.current != nil, let model = keeping?(report), model.isPlain {
-            built.model = IndexedModel(model)
-            if let moments { built.moments = moments }
-        }
+        if IndexKey.current != nil, let model = keeping?(report), model.isPlain { built.model = IndexedModel(model) }
+        if IndexKey.current != nil, built.model != nil, let profiling { built.profile = profiling(report) }
+        // Snapshots of the pass that built the model, or of this pass over the same chunks.
+        if IndexKey.current != nil, built.model != nil, built.moments == nil, let moments { built.moments = moments }
         do {
             try built.write(forTrace: tracePath)
             index = built

@@ -17,12 +17,16 @@ public struct BudgetCheck: Sendable, Equatable {
         self.results = results
     }
 
-    /// Evaluates every rule of `budget` over `profile`.
+    /// Evaluates every rule of `budget` over `profile`, read to its end.
     public init(budget: Budget, profile: TraceProfile) {
+        self.init(budget: budget, profile: profile.figures)
+    }
+
+    /// Evaluates every rule of `budget` over a profile's figures (as a pass or the index gives them).
+    public init(budget: Budget, profile: ProfileFigures) {
         var results: [BudgetRuleResult] = []
         let computations = profile.computations
-        // Judged only when a rule asks: the report groups the profile's tallies.
-        let waste = budget.computations.contains { $0.maxUnneededReruns != nil } ? WasteReport(profile: profile) : nil
+        let waste = profile.waste
         for rule in budget.computations {
             let matching = computations.filter { rule.match.matches($0.name) }
             let subjectSuffix = "computations matching \"\(rule.match.pattern)\""
@@ -44,7 +48,7 @@ public struct BudgetCheck: Sendable, Equatable {
                     limit: limit, format: Self.milliseconds, candidates: matching,
                     value: { Double($0.maxRerunNanoseconds) / 1e6 }, name: \.name, cause: \.slowestRerunCause))
             }
-            if let limit = rule.maxUnneededReruns, let waste {
+            if let limit = rule.maxUnneededReruns {
                 results.append(Self.unneededReruns(rule: rule, limit: limit, subjectSuffix: subjectSuffix,
                                                    matching: matching, waste: waste))
             }

@@ -88,15 +88,23 @@ public struct TraceDiff: Sendable, Equatable, Codable {
     /// New and gone names never regress.
     public init(base: TraceProfile, head: TraceProfile, regressionThresholdPercent: Double? = nil,
                 minimumTimeNanoseconds: UInt64 = 1_000) {
+        self.init(base: base.figures, head: head.figures, regressionThresholdPercent: regressionThresholdPercent,
+                  minimumTimeNanoseconds: minimumTimeNanoseconds)
+    }
+
+    /// Compares two profiles' figures (as a pass or the index gives them), as the
+    /// initializer over two profiles does.
+    public init(base: ProfileFigures, head: ProfileFigures, regressionThresholdPercent: Double? = nil,
+                minimumTimeNanoseconds: UInt64 = 1_000) {
         self.regressionThresholdPercent = regressionThresholdPercent
         self.minimumTimeNanoseconds = minimumTimeNanoseconds
-        func computationMeasures(_ profile: TraceProfile) -> [String: (String, Measures)] {
+        func computationMeasures(_ profile: ProfileFigures) -> [String: (String, Measures)] {
             Dictionary(profile.computations.map {
                 ($0.name, ($0.kind, Measures(reruns: $0.reruns, totalNanoseconds: $0.stats.totalNanoseconds, count: $0.instances,
                                              typicalNanoseconds: $0.stats.p50Nanoseconds)))
             }, uniquingKeysWith: { first, _ in first })
         }
-        func actionMeasures(_ profile: TraceProfile) -> [String: (String, Measures)] {
+        func actionMeasures(_ profile: ProfileFigures) -> [String: (String, Measures)] {
             var durations: [String: DurationHistogram] = [:]
             for action in profile.model.actions { durations[action.qualifiedName, default: DurationHistogram()].merge(action.durations) }
             return Dictionary(profile.actions.map {

@@ -10,6 +10,19 @@ public struct RerunHistogram: Sendable, Equatable {
     /// An empty histogram.
     public init() {}
 
+    /// A histogram with these 64 bucket counts (nil for another number of buckets or a negative count).
+    init?(buckets: [Int]) {
+        guard buckets.count == 64, buckets.allSatisfy({ $0 >= 0 }) else { return nil }
+        var total = 0
+        for count in buckets {
+            let (sum, overflow) = total.addingReportingOverflow(count)
+            guard !overflow else { return nil }
+            total = sum
+        }
+        self.buckets = buckets
+        count = total
+    }
+
     /// The bucket of `nanoseconds`.
     public static func bucket(of nanoseconds: UInt64) -> Int {
         nanoseconds == 0 ? 0 : 63 - nanoseconds.leadingZeroBitCount

@@ -154,6 +154,14 @@ public final class TraceProfile: ImportedEventVisitor {
         finished = nil
     }
 
+    /// Consumes a batch of events as ``TraceReader/nextBatch(_:)`` lends it: the
+    /// same as recording each of its events in order.
+    public func consume(_ batch: borrowing TraceEventBatch) {
+        var visitor = self
+        builder.consume(batch, visiting: &visitor)
+        finished = nil
+    }
+
     /// Takes the next event as the importer resolved it (and hands it to the action timeline).
     public func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
         actionTimeline?.visit(event, from: importer)

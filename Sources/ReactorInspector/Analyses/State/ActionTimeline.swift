@@ -53,6 +53,15 @@ public final class ActionTimeline: ImportedEventVisitor {
         self.changeLimit = max(0, changeLimit)
     }
 
+    /// A finished timeline as read before (the index keeps it).
+    init(limit: Int, changeLimit: Int, steps: [Step], omitted: Int, hasValues: Bool) {
+        self.limit = limit
+        self.changeLimit = changeLimit
+        self.steps = steps
+        self.omitted = omitted
+        self.hasValues = hasValues
+    }
+
     /// Consumes the next event of a trace no other view imports: the timeline
     /// imports it itself. To share one import with other views, pass the
     /// timeline to ``TraceModelBuilder/consume(_:visiting:)`` instead.

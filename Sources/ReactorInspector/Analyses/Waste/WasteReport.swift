@@ -25,6 +25,15 @@ public struct WasteReport: Sendable {
         self.init(tracker: profile.waste, model: profile.model, importer: profile.builder)
     }
 
+    /// A report as judged before (the index keeps it).
+    init(entries: [WasteEntry], reruns: Int, unneededReruns: Int, undecidedReruns: Int, hasValues: Bool) {
+        self.entries = entries
+        self.reruns = reruns
+        self.unneededReruns = unneededReruns
+        self.undecidedReruns = undecidedReruns
+        self.hasValues = hasValues
+    }
+
     init(tracker: WasteTracker, model: TraceModel, importer: TraceModelBuilder) {
         let tallies = tracker.finishedTallies
         struct Key: Hashable { let name: String; let kind: TraceNodeKind }
