@@ -259,7 +259,9 @@ import TraceForgery
         let offset = start + pattern.count
         #expect(bytes[offset] == UInt8(first.instances))
         bytes[offset] ^= 2
-        TraceBytes.setUInt32(&bytes, at: 16, CRC32.checksum(Array(bytes[28...])))
+        // The CRC covers the body, not the snapshots after it.
+        let bodyEnd = 28 + Int(bytes[12..<16].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        TraceBytes.setUInt32(&bytes, at: 16, CRC32.checksum(Array(bytes[28..<bodyEnd])))
         try Data(bytes).write(to: URL(fileURLWithPath: indexPath))
         let byPasses = try Self.run(report + ["--no-index"])
         let answered = try Self.run(report)

@@ -60,7 +60,8 @@ extension TraceIndex {
     /// index or the new one, never part of one.
     mutating func write(forTrace tracePath: String) throws(TraceIndexError) {
         let limit = Self.sizeLimit(forTrace: identity.size)
-        if let moments, UInt64(encoded().count) + moments.tailLength > limit || moments.spool == nil {
+        if let moments, UInt64(encoded().count) + moments.tailLength > limit
+            || moments.spool == nil && moments.tailStart == nil {
             // Snapshots larger than a reader accepts, or whose bytes are gone: none.
             self.moments = nil
         }
@@ -73,7 +74,14 @@ extension TraceIndex {
         do {
             let output = try OutputFile(path: Self.path(forTrace: tracePath), inputs: [tracePath])
             try output.write(bytes)
-            if let spool = moments?.spool { try spool.copy { piece throws(OutputFileError) in try output.write(piece) } }
+            if let spool = moments?.spool {
+                try spool.copy { piece throws(OutputFileError) in try output.write(piece) }
+            } else if let moments, let start = moments.tailStart {
+                // An index read back and written again with more (a profile): its snapshots from the file it replaces.
+                try Self.copyTail(of: Self.path(forTrace: tracePath), from: start, length: moments.tailLength) {
+                    piece throws(OutputFileError) in try output.write(piece)
+                }
+            }
             try output.commit()
         } catch {
             moments = nil
@@ -82,6 +90,23 @@ extension TraceIndex {
         // From now on the snapshots are read from the file.
         moments?.tailStart = UInt64(bytes.count)
         moments?.spool = nil
+    }
+
+    /// Hands `write` the `length` bytes of the file at `path` from `start`, in pieces.
+    private static func copyTail(of path: String, from start: UInt64, length: UInt64,
+                                 _ write: ([UInt8]) throws(OutputFileError) -> Void) throws(OutputFileError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: "its snapshots cannot be read") }
+        defer { close(descriptor) }
+        var done: UInt64 = 0
+        while done < length {
+            let count = Int(min(length - done, 1 << 20))
+            guard let piece = try? Self.read(descriptor, at: Int(start + done), count: count) else {
+                throw .cannotWrite(path: path, reason: "its snapshots cannot be read")
+            }
+            try write(piece)
+            done += UInt64(count)
+        }
     }
 
     /// The index file's size: the body and the snapshots after it.
