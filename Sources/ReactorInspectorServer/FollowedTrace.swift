@@ -12,6 +12,12 @@ package struct FollowedTrace: Sendable {
     package var version = 0
     /// The model so far; nil while the trace is awaited.
     package var model: TraceModel?
+    /// The index of what was read (``LiveTrace/index()``): a question about a
+    /// moment given it reads only up to the chunk the moment needs.
+    package var index: TraceIndex?
+    /// Bytes of the file read: the model and index describe exactly these, and
+    /// the on-demand questions read no further (``TracePass/byteLimit``).
+    package var bytesRead = 0
     /// The end block, once read.
     package var end: TraceEnd?
     /// The recording's metadata, once read.
@@ -22,6 +28,8 @@ package struct FollowedTrace: Sendable {
     package var snapshot: LiveSnapshot?
     /// Outermost actions begun so far (the largest N for `action:N`).
     package var actionsBegun = 0
+    /// Outermost actions ended so far.
+    package var actionsEnded = 0
     /// Node, held-edge and recorded-edge counts: the graph's shape.
     package var graphShape: [Int] = []
     /// Bumped when the graph's shape changes.

@@ -34,8 +34,8 @@ package struct InspectorAPI: Sendable {
     /// The dependency graph as SVG (rendered by Graphviz) with the name of each drawn node;
     /// with `at`, as it stood at that moment (`graph --at`: from the index's latest snapshot before it).
     package func graph(focus: String?, depth: Int, top: Int?, at: String? = nil,
-                       layers: Set<Int>? = nil) -> InspectorResponse {
-        let current = follower.current
+                       layers: Set<Int>? = nil, in followed: FollowedTrace? = nil) -> InspectorResponse {
+        let current = followed ?? follower.current
         guard var model = current.model else { return Self.waiting(current.status) }
         var moment: UInt64?
         if let at {
@@ -45,9 +45,7 @@ package struct InspectorAPI: Sendable {
             case let .failure(error): return Self.error(status: 400, error.description)
             }
             do {
-                // As the state panel: from the index's snapshots when a finished trace has them.
-                let (atModel, resolved, _) = try TraceFile.model(path: follower.path, at: parsed,
-                                                                 index: .automatic(note: { _ in }))
+                let (atModel, resolved) = try self.model(at: parsed, in: current)
                 model = atModel
                 moment = resolved.timestamp
             } catch {
@@ -104,17 +102,14 @@ package struct InspectorAPI: Sendable {
     }
 
     /// `state --at MOMENT --json`, with the moment resolved: every node alive then and its value.
-    package func state(at text: String, filter: String?) -> InspectorResponse {
+    package func state(at text: String, filter: String?, in followed: FollowedTrace? = nil) -> InspectorResponse {
         let moment: TraceMoment
         switch TraceMoment.parse(text) {
         case let .success(parsed): moment = parsed
         case let .failure(error): return Self.error(status: 400, error.description)
         }
         do {
-            // The index beside a finished trace lets a moment read only up to itself. The page has
-            // no stderr for its note: a bad index is rebuilt, one that cannot be written is done without.
-            let (model, resolved, _) = try TraceFile.model(path: follower.path, at: moment,
-                                                           index: .automatic(note: { _ in }))
+            let (model, resolved) = try self.model(at: moment, in: followed ?? follower.current)
             let report = StateReport(model: model, moment: resolved, filter: filter)
             return Self.json(StateAnswer(moment: resolved.moment.description, timestampNanoseconds: resolved.timestamp,
                                          action: report.actionName, hasValues: model.hasValues,
@@ -125,6 +120,25 @@ package struct InspectorAPI: Sendable {
             default: return Self.error(status: 500, error.description)
             }
         }
+    }
+
+    /// The model at `moment` of the trace as far as `current` has read it: the
+    /// end from the follower's model itself; another moment by a pass that
+    /// stops at the chunk it needs, given the follower's index (the same
+    /// answer as a pass over the bytes read, asked under a ``TracePass`` of
+    /// that limit); `action:N` beyond the actions begun is refused at once, as
+    /// that pass would refuse it. Before the follower has an index, the one beside a
+    /// finished trace serves; the page has no stderr for its note: a bad index
+    /// is rebuilt, one that cannot be written is done without.
+    func model(at moment: TraceMoment, in current: FollowedTrace) throws(StateError) -> (TraceModel, ResolvedMoment) {
+        if case .end = moment, let model = current.model { return TraceFile.modelAtEnd(model) }
+        // `action:N` beyond the actions begun: the pass would read everything to say so.
+        if case let .afterAction(ordinal) = moment, current.model != nil, ordinal > current.actionsBegun {
+            throw .moment(.beyondActions(requested: ordinal, actions: current.actionsEnded))
+        }
+        let use: TraceIndexUse = current.index.map { .given($0) } ?? .automatic(note: { _ in })
+        let (model, resolved, _) = try TraceFile.model(path: follower.path, at: moment, index: use)
+        return (model, resolved)
     }
 
     /// `replay` with filter terms: the last `limit` matching lines of the trace
@@ -182,9 +196,18 @@ package struct InspectorAPI: Sendable {
 
     /// The timeline between `from` and `to` (trace nanoseconds; nil: the
     /// trace's first or last event) for a picture `width` pixels wide: one
-    /// pass over the trace as it stands (``TraceTimeline``).
-    package func timeline(from: UInt64?, to: UInt64?, width: Int) -> InspectorResponse {
+    /// pass over the trace as it stands (``TraceTimeline``). The first and
+    /// last event's times come from the follower's index when it has one (the
+    /// earliest and latest time of its chunks), instead of a pass of their own.
+    package func timeline(from: UInt64?, to: UInt64?, width: Int, in followed: FollowedTrace? = nil) -> InspectorResponse {
         if let from, let to, from > to { return Self.error(status: 400, "from must not be after to") }
+        var from = from, to = to
+        if from == nil || to == nil, let index = (followed ?? follower.current).index {
+            let begin = index.batches.lazy.map(\.firstTime).min() ?? 0
+            let end = index.batches.isEmpty ? 0 : index.latestTimestamp
+            from = from ?? begin
+            to = to ?? max(end, from ?? 0)
+        }
         do {
             return Self.json(try TraceTimeline.read(path: follower.path, from: from, to: to, width: width))
         } catch {

@@ -28,10 +28,11 @@ struct InspectorConnection {
                 let keepsAlive = head.keepsAlive && !head.announcesBody
                 var response: HTTPResponse
                 do {
-                    response = try await handler.handleRequest(Self.request(head))
+                    response = try await answerWhileConnected(Self.request(head))
                 } catch {
                     response = InspectorHandler.response(InspectorAPI.error(status: 500, "\(error)"))
                 }
+                guard !Task.isCancelled else { return }
                 response.headers[.connection] = keepsAlive ? (head.version == "HTTP/1.0" ? "keep-alive" : nil) : "close"
                 try await send(response)
                 guard keepsAlive else { return }
@@ -40,6 +41,42 @@ struct InspectorConnection {
             // The client left, a write failed or a deadline passed: the connection just ends.
         }
     }
+
+    /// The handler's answer to `request`, cancelled (and with it a pass over
+    /// the trace it waits for: ``QuestionBoard``) when the client hangs up
+    /// before it is ready or the connection is closed.
+    private func answerWhileConnected(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let handler = handler
+        let answering = Task { try await handler.handleRequest(request) }
+        let watching = Task { [socket] in
+            if await Self.hangUp(of: socket.socket.file.rawValue) { answering.cancel() }
+        }
+        defer { watching.cancel() }
+        return try await withTaskCancellationHandler {
+            try await answering.value
+        } onCancel: {
+            answering.cancel()
+        }
+    }
+
+    /// Waits until the client at `descriptor` has closed its side (true), or
+    /// until cancelled (false), looking every ``hangUpInterval`` seconds without
+    /// taking any byte: bytes of a next request waiting do not count. (A client
+    /// that shuts down its sending side after a request is taken as gone: no
+    /// browser does.)
+    private static func hangUp(of descriptor: Int32) async -> Bool {
+        var byte: UInt8 = 0
+        while !Task.isCancelled {
+            let got = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if got == 0 { return true }
+            if got < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return true }
+            try? await Task.sleep(nanoseconds: UInt64(hangUpInterval * 1e9))
+        }
+        return false
+    }
+
+    /// Seconds between looks for a client that hung up while its answer is made.
+    static let hangUpInterval = 0.05
 
     /// Reads the next request head; nil when the connection ended or was answered with a refusal.
     private func readHead(_ received: inout RequestHeadBuffer) async throws -> RequestHead? {

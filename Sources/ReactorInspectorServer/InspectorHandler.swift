@@ -9,6 +9,8 @@ import Foundation
 /// but the trace being followed.
 struct InspectorHandler: HTTPHandler {
     let api: InspectorAPI
+    /// The questions that read the trace, with their progress.
+    let questions = QuestionBoard()
     /// True when a request must name this machine in its `Host` header
     /// (`localhost` or a loopback address), so that a page of another site
     /// that rebinds its name to this address cannot read the trace; false
@@ -29,6 +31,7 @@ struct InspectorHandler: HTTPHandler {
         case state = "/api/state"
         case replay = "/api/replay"
         case timeline = "/api/timeline"
+        case progress = "/api/progress"
     }
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -87,6 +90,8 @@ struct InspectorHandler: HTTPHandler {
             return Self.response(api.summary(top: try number("top", default: 5, in: 0...10_000)))
         case .snapshot:
             return Self.response(api.snapshot())
+        case .progress:
+            return Self.response(InspectorAPI.json(questions.progress()))
         case .stream:
             var response = HTTPResponse(statusCode: .ok, headers: Self.commonHeaders(contentType: "text/event-stream"),
                                         body: HTTPBodySequence(from: EventStreamBody(messages: api.follower.subscribe())))
@@ -104,19 +109,32 @@ struct InspectorHandler: HTTPHandler {
                 return Self.response(InspectorAPI.error(status: 400, "layers must be numbers separated by commas, not '\(layerText)'"))
             }
             let layers = layerNumbers.map { Set($0.compactMap { $0 }) }
-            return Self.response(await Self.offloaded(on: Self.graphWork) { api.graph(focus: focus, depth: depth, top: top, at: at, layers: layers) })
+            guard let at else {
+                return Self.response(await Self.offloaded(on: Self.graphWork) {
+                    api.graph(focus: focus, depth: depth, top: top, at: nil, layers: layers)
+                })
+            }
+            // At a moment: a pass, then the layout, on the graph worker.
+            let key = [at, focus ?? "", String(depth), top.map(String.init) ?? "", layerText ?? ""].joined(separator: "\u{0}")
+            return Self.response(await ask("graph", subject: at, key: key, on: Self.graphWork) { current in
+                api.graph(focus: focus, depth: depth, top: top, at: at, layers: layers, in: current)
+            })
         case .why:
             guard let name = query["node"], !name.isEmpty else {
                 return Self.response(InspectorAPI.error(status: 400, "name the computation: /api/why?node=NAME"))
             }
             let limit = try number("limit", default: 20, in: 0...1000)
-            return Self.response(await Self.offloaded(on: Self.whyWork) { api.why(name, limit: limit) })
+            return Self.response(await ask("why", subject: name, key: "\(name)\u{0}\(limit)", on: Self.whyWork) { _ in
+                api.why(name, limit: limit)
+            })
         case .state:
             guard let moment = query["at"], !moment.isEmpty else {
                 return Self.response(InspectorAPI.error(status: 400, "name the moment: /api/state?at=action:N or at=TIME"))
             }
             let filter = query["filter"].flatMap { $0.isEmpty ? nil : $0 }
-            return Self.response(await Self.offloaded(on: Self.stateWork) { api.state(at: moment, filter: filter) })
+            return Self.response(await ask("state", subject: moment, key: "\(moment)\u{0}\(filter ?? "")", on: Self.stateWork) { current in
+                api.state(at: moment, filter: filter, in: current)
+            })
         case .timeline:
             // Strict: a malformed number is the client's mistake, not a default.
             var window: [String: UInt64] = [:]
@@ -129,8 +147,10 @@ struct InspectorHandler: HTTPHandler {
             }
             let width = Int(min(max(window["width"] ?? 1000, 1), 20_000))
             let (from, to) = (window["from"], window["to"])
-            return Self.response(await Self.offloaded(on: Self.timelineWork) {
-                api.timeline(from: from, to: to, width: width)
+            let span = [from, to].map { $0.map(String.init) ?? "" }
+            return Self.response(await ask("timeline", subject: span.joined(separator: "–"),
+                                           key: (span + [String(width)]).joined(separator: "\u{0}"), on: Self.timelineWork) { current in
+                api.timeline(from: from, to: to, width: width, in: current)
             })
         case .replay:
             let terms = query.filter { $0.name == "filter" && !$0.value.isEmpty }.map(\.value)
@@ -141,7 +161,28 @@ struct InspectorHandler: HTTPHandler {
             case "text": text = true
             case let other?: return Self.response(InspectorAPI.error(status: 400, "format must be json or text, not '\(other)'"))
             }
-            return Self.response(await Self.offloaded(on: Self.replayWork) { api.replay(terms: terms, limit: limit, text: text) })
+            // Two passes: the lookahead's, then the lines'.
+            return Self.response(await ask("replay", subject: terms.joined(separator: " "),
+                                           key: (terms + [String(limit), String(text)]).joined(separator: "\u{0}"),
+                                           passes: 2, on: Self.replayWork) { _ in
+                api.replay(terms: terms, limit: limit, text: text)
+            })
+        }
+    }
+
+    /// Answers a question that reads the trace on `queue`, through ``questions``
+    /// (one pass per question, a few per kind, progress, cancel when every asker
+    /// has gone), reading as far as the follower has read: the bytes its
+    /// model and index describe. `passes`: how many times the question reads those events.
+    private func ask(_ kind: String, subject: String, key: String, passes: Int = 1, on queue: DispatchQueue,
+                     _ work: @escaping @Sendable (FollowedTrace) -> InspectorResponse) async -> InspectorResponse {
+        let follower = api.follower
+        let events = follower.current.index?.events ?? follower.current.model?.eventCount ?? 0
+        return await questions.answer(kind: kind, subject: subject, key: key, total: events * passes, on: queue) { pass in
+            // What was read when the pass begins: its model, index and bytes, together.
+            let current = follower.current
+            pass.limit(to: current.model == nil ? nil : current.bytesRead)
+            return work(current)
         }
     }
 
@@ -182,6 +223,7 @@ struct InspectorHandler: HTTPHandler {
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 431: "Request Header Fields Too Large"
+        case 499: "Client Closed Request"
         case 503: "Service Unavailable"
         default: "Internal Server Error"
         }

@@ -146,11 +146,14 @@ package final class TraceFollower: Sendable {
         next.generation = trace.generation
         next.version = previous.version + 1
         next.model = trace.status.isWaiting ? nil : model
+        next.index = trace.status.isWaiting ? nil : trace.index()
+        next.bytesRead = trace.bytesRead
         next.end = trace.end
         next.metadata = trace.metadata
         next.history = trace.history
         next.snapshot = snapshot
         next.actionsBegun = trace.actionsBegun
+        next.actionsEnded = trace.actionsEnded
         next.graphShape = shape
         next.graphVersion = graphVersion
         next.latestTimestamp = model.lastTimestamp

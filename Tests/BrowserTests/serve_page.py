@@ -17,6 +17,8 @@ try:
     from selenium import webdriver
     from selenium.common.exceptions import NoAlertPresentException, WebDriverException
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 except ImportError as error:  # reported as "cannot start", never as a pass
     print(json.dumps({"error": f"selenium is missing: {error}"}))
     sys.exit(3)
@@ -179,6 +181,23 @@ def state_diff(browser, action, seconds, failures):
     return sorted(rows["changed"])
 
 
+def filter_events(browser, terms, seconds, failures):
+    """Types `terms` in the Events filter and presses Enter (no click): the
+    result line the page shows then (count matched, or that none match) and
+    how many lines it lists."""
+    field = browser.find_element(By.ID, "events-filter")
+    field.clear()
+    field.send_keys(terms + Keys.ENTER)
+    quoted = f"'{terms}'"
+    shown = wait_for(lambda: browser.execute_script(
+        "const t = document.getElementById('events-count').textContent;"
+        "return (t.includes(' matching ' + arguments[0]) || t === 'no events match ' + arguments[0]) ? t : null",
+        quoted), seconds, f"the Events filter's result for {terms!r}", failures)
+    lines = browser.execute_script(
+        "const t = document.getElementById('events').textContent; return t ? t.split('\\n').length : 0")
+    return {"terms": terms, "result": shown, "lines": lines}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
@@ -195,6 +214,8 @@ def main():
     parser.add_argument("--state-diff", type=int, help="click action N: report the state rows marked changed")
     parser.add_argument("--layers", action="store_true", help="a large graph opens as its layers: click one open")
     parser.add_argument("--measure", action="store_true", help="report the time to the graph's first draw and to a zoom")
+    parser.add_argument("--filter", action="append", default=[],
+                        help="type these terms in the Events filter, press Enter: report the result shown")
     parser.add_argument("--screenshot")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--driver", default="/usr/bin/chromedriver")
@@ -292,6 +313,8 @@ def main():
             timeline(browser, arguments.timeout, failures, seen)
         if arguments.state_diff:
             seen["changedRows"] = state_diff(browser, arguments.state_diff, arguments.timeout, failures)
+        if arguments.filter:
+            seen["filters"] = [filter_events(browser, terms, arguments.timeout, failures) for terms in arguments.filter]
         # Let the figures settle after the last update before the picture.
         time.sleep(0.5)
         if arguments.screenshot:

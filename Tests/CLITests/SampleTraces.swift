@@ -52,6 +52,10 @@ struct SampleTrace: Sendable {
     static let stressThreads = Result {
         try record("stress", ["--computations", "60", "--writes", "400", "--threads", "4"], file: "stress-threads")
     }
+    /// Long enough that a pass over it takes seconds in a debug build (serve's cancel tests).
+    static let stressLong = Result {
+        try record("stress", ["--computations", "60", "--writes", "20000"], file: "stress-long")
+    }
     /// The other side of values: todos without them, the rest with them, on one thread and on four.
     static let todosPlain = Result { try record("todos", [], file: "todos-plain") }
     static let counterValues = Result { try record("counter", ["--trace-values", "64"], file: "counter-values") }

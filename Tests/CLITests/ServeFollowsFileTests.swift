@@ -42,6 +42,14 @@ import Glibc
         #expect(after != before)
         let served = try Self.wait(for: "/api/summary", on: server) { $0.text == after }
         #expect(served.text == after)
+        // A moment's state now comes from the new recording (its own live index), as `state` gives it.
+        let state = try #require(try JSONSerialization.jsonObject(
+            with: Data(BuiltProducts.inspect("state", path, "--at", "action:2", "--json", "--no-index").stdout.utf8)) as? [[String: Any]])
+        let answer = try server.get("/api/state?at=action:2")
+        #expect(answer.status == 200, "\(answer.text.prefix(200))")
+        let entries = try #require(try answer.json()["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["name"] as? String } == state.map { $0["name"] as? String })
+        #expect(entries.map { $0["value"] as? String } == state.map { $0["value"] as? String })
     }
 
     @Test func aTraceRewrittenInPlaceIsServedAsTheNewOne() throws {

@@ -116,3 +116,29 @@ extension ServePageBrowserTests {
         #expect(actionless.status == 0, "\(actionless.output)")
     }
 }
+
+extension ServePageBrowserTests {
+    /// Enter in the Events filter lists the matching events and says how many
+    /// match (the count `replay` prints with the same term), or that none do.
+    @Test func theEventsFilterSubmitsOnEnterAndShowsItsResult() throws {
+        let trace = try SampleTrace.todos.get()
+        let server = try InspectorClient(trace: trace.path)
+        let term = "rerun"
+        let lines = try BuiltProducts.inspect("replay", trace.path, "--filter", term).stdout
+            .split(separator: "\n").count
+        let screenshot = SampleTrace.directory.appendingPathComponent("serve-events-filter.png").path
+        let run = try HeadlessBrowser.drive(["--url", "http://127.0.0.1:\(server.port)/", "--filter", term,
+                                             "--filter", "name:no-such-node", "--screenshot", screenshot])
+        #expect(run.status == 0, "\(run.output)")
+        let filters = (run.report["seen"] as? [String: Any])?["filters"] as? [[String: Any]] ?? []
+        try #require(filters.count == 2, "\(run.output)")
+        #expect(lines > 0)
+        #expect(filters[0]["result"] as? String
+                    == "\(lines.formatted(.number.locale(Locale(identifier: "en_US")))) event\(lines == 1 ? "" : "s") matching '\(term)', latest \(min(lines, 200)) shown",
+                "\(run.output)")
+        #expect(filters[0]["lines"] as? Int == min(lines, 200), "\(run.output)")
+        #expect(filters[1]["result"] as? String == "no events match 'name:no-such-node'", "\(run.output)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG screenshot")
+    }
+}

@@ -32,8 +32,10 @@ import Testing
         // server's tasks keep the whole cooperative pool.
         let received = await Self.onThread {
             // Each reader sees the trace grow (or stay), never shrink, and every endpoint answer.
+            // The same why on several threads at once shares a pass (QuestionBoard); progress is read meanwhile.
             let targets = ["/", "/api/snapshot", "/api/graph", "/api/why?node=effect0&limit=2",
-                           "/api/state?at=1ms", "/api/replay?filter=kind:rerun-begin&limit=3"]
+                           "/api/state?at=1ms", "/api/replay?filter=kind:rerun-begin&limit=3", "/api/progress",
+                           "/api/why?node=effect0&limit=2", "/api/timeline?width=50"]
             DispatchQueue.concurrentPerform(iterations: 4) { reader in
                 var seen = 0
                 for round in 0..<3 {
@@ -53,6 +55,13 @@ import Testing
                         }
                     }
                 }
+            }
+            // Askers that leave before their answer: their passes are cancelled (a thread of the server sets the flag).
+            for node in 0..<3 {
+                guard let socket = try? http.connect() else { continue }
+                try? http.send(socket, "GET /api/why?node=effect\(node + 1) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                usleep(20_000)
+                close(socket)
             }
             // An event stream receives its first update and then later ones.
             guard let (socket, first) = try? http.openStream() else { return "" }

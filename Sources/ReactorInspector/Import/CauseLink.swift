@@ -18,25 +18,48 @@ final class CauseLink {
         case elided(count: Int)
     }
 
-    /// What the chain did, without which call or which values: per step its kind and
-    /// node (an action by its name's position, not its call), so that two reruns caused
-    /// the same way have the same shape (the dominant chain counts shapes).
-    var shape: [Int64] {
-        var codes: [Int64] = []
-        codes.reserveCapacity(depth * 2)
-        var cursor: CauseLink? = self
-        while let link = cursor {
-            switch link.step {
-            case let .action(call): codes += [1, Int64(call.action)]
-            case let .changed(node, _): codes += [2, Int64(node)]
-            case let .invalidated(node, cause): codes += [3, Int64(node) << 8 | Int64(cause.rawValue)]
-            case let .ran(node, firstRun): codes += [4, Int64(node) << 1 | (firstRun ? 1 : 0)]
-            case .unknown: codes.append(5)
-            case let .elided(count): codes += [6, Int64(count)]
-            }
-            cursor = link.next
+    /// What the step did, without which call or which values: its kind and node (an
+    /// action by its name's position, not its call), so that two reruns caused the same
+    /// way have the same shape (``CauseShape``; the dominant chain counts shapes).
+    var stepCode: (kind: Int64, detail: Int64) {
+        switch step {
+        case let .action(call): (1, Int64(call.action))
+        case let .changed(node, _): (2, Int64(node))
+        case let .invalidated(node, cause): (3, Int64(node) << 8 | Int64(cause.rawValue))
+        case let .ran(node, firstRun): (4, Int64(node) << 1 | (firstRun ? 1 : 0))
+        case .unknown: (5, 0)
+        case let .elided(count): (6, Int64(count))
         }
-        return codes
+    }
+
+    /// The hash of the chain's shape, made once per link from its step and the
+    /// rest's (chains share their tails, so each link hashes one step).
+    var shapeHash: Int {
+        if let cachedShapeHash { return cachedShapeHash }
+        var hasher = Hasher()
+        let code = stepCode
+        hasher.combine(code.kind)
+        hasher.combine(code.detail)
+        hasher.combine(next?.shapeHash ?? 0)
+        let hash = hasher.finalize()
+        cachedShapeHash = hash
+        return hash
+    }
+    private var cachedShapeHash: Int?
+
+    /// Whether two chains have the same shape: step by step, the same codes.
+    static func sameShape(_ a: CauseLink, _ b: CauseLink) -> Bool {
+        // Walked without retaining: both chains are held by the caller for the whole walk.
+        unowned(unsafe) var left = a
+        unowned(unsafe) var right = b
+        while left !== right {
+            guard left.depth == right.depth, left.stepCode == right.stepCode else { return false }
+            // Equal depths: both chains end together.
+            guard let leftNext = left.next, let rightNext = right.next else { return true }
+            left = leftNext
+            right = rightNext
+        }
+        return true
     }
 
     /// The most links a chain holds; the next step cuts it to root → gap → step.

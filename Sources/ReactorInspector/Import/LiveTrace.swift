@@ -49,6 +49,8 @@ public final class LiveTrace {
     public var history: TraceHistory? { reader?.history }
     /// Outermost actions begun so far: the N of the latest `action:N` (the importer's numbering).
     public var actionsBegun: Int { builder.outermostActionsBegun }
+    /// Outermost actions ended so far.
+    public var actionsEnded: Int { builder.outermostActionsEnded }
     /// How many distinct changed dependencies an action keeps.
     public static let changedLimit = 8
     /// Bumped each time the file turns out to be another recording (or gone)
@@ -57,6 +59,8 @@ public final class LiveTrace {
     public private(set) var generation = 0
 
     private var builder: TraceModelBuilder
+    /// Each chunk read, where it ends and its times: the index of what was read (``index()``).
+    private var collector = TraceIndexCollector()
     private let options: TraceModelOptions
     private var reader: TraceReader?
     /// What the opened file is: its device and inode, and its header's bytes.
@@ -131,6 +135,26 @@ public final class LiveTrace {
         return model
     }
 
+    /// The index of what was read so far: where each chunk ends and the times
+    /// it holds, and the figures a pass over the same bytes (``bytesRead``)
+    /// reports. Given to such a pass (``TraceIndexUse/given(_:)`` with a
+    /// ``TracePass`` of that byte limit), a question about a moment reads
+    /// only up to the chunk the moment needs, as with the index beside a
+    /// finished trace; nil before the trace is opened.
+    public func index() -> TraceIndex? {
+        guard let reader else { return nil }
+        let stillRecording = !reader.isFinished
+        let report = TraceReadReport(path: path, events: eventsRead, truncation: reader.truncation,
+                                     skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
+                                     trailingBytesOffset: reader.trailingBytesOffset, end: reader.end,
+                                     stillRecording: stillRecording, metadata: reader.metadata, history: reader.history)
+        // Named by the bytes read: never compared with a file's identity, never written.
+        var index = collector.index(identity: TraceIndex.Identity(size: UInt64(reader.bytesRead), headCRC: 0, tailCRC: 0),
+                                    report: report)
+        index.stillRecording = stillRecording
+        return index
+    }
+
     /// Reads what has landed since the last poll, up to about `maxEvents`
     /// events (whole chunks), and returns how many events it read. Throws for
     /// a file that can never be read as a trace (foreign, a newer major
@@ -143,8 +167,11 @@ public final class LiveTrace {
         var count = 0
         while count < maxEvents, (try? reader.nextBatch({ batch in
             consume(batch)
+            collector.add(batch)
             count += batch.count
-        })) == true {}
+        })) == true {
+            _ = collector.finishBatch(endOffset: UInt64(reader.bytesRead))
+        }
         eventsRead += count
         if let truncation = reader.truncation {
             status = .damaged("reading stopped at byte \(truncation.offset): \(truncation)")
@@ -218,6 +245,7 @@ public final class LiveTrace {
         identity = nil
         incompleteHeader = nil
         builder = TraceModelBuilder(options: options)
+        collector = TraceIndexCollector()
         openActions = [:]
         recentActions = []
         eventsRead = 0

@@ -32,10 +32,7 @@ extension TraceFile {
         -> (TraceModel, ResolvedMoment, TraceReadReport) {
         // A second pass's progress goes on from the first's: the count of events read only grows.
         var eventsReadBefore = 0
-        let session: TraceIndexSession? = switch index {
-        case .none: nil
-        case let .automatic(note): TraceIndexSession(tracePath: path, note: note)
-        }
+        let session = index.session(tracePath: path)
         return try model(at: moment, options: options) { builder throws(StateError) in
             let built: (TraceModel, TraceReadReport)
             let offset = eventsReadBefore
@@ -92,13 +89,24 @@ extension TraceFile {
             }
             return (model, ResolvedMoment(moment: moment, timestamp: end.ended, action: end), report)
         case .end:
-            var (model, report) = try pass(TraceModelBuilder(options: options))
-            let last = model.latestTimestampRead
-            if model.snapshot == nil {
-                let live = Set(model.nodes.lazy.filter { $0.isAlive(at: last) }.map(\.id))
-                model.snapshot = TraceSnapshot(timestamp: last, liveNodes: live, edges: model.finalEdges)
-            }
-            return (model, ResolvedMoment(moment: moment, timestamp: last, action: nil), report)
+            let (model, report) = try pass(TraceModelBuilder(options: options))
+            let (atEnd, resolved) = modelAtEnd(model)
+            return (atEnd, resolved, report)
         }
+    }
+
+    /// `model`, built from a whole trace (or all of it read so far: a
+    /// follower's ``LiveTrace/model()``), as ``model(path:at:options:requiringValues:index:progress:)``
+    /// gives it for ``TraceMoment/end``: with the graph as it stands at its last event.
+    /// The same model as that pass when `model` was built with the same options
+    /// (a follower's: values tracked, as `state` and `graph --at` build them).
+    public static func modelAtEnd(_ model: TraceModel) -> (TraceModel, ResolvedMoment) {
+        var model = model
+        let last = model.latestTimestampRead
+        if model.snapshot == nil {
+            let live = Set(model.nodes.lazy.filter { $0.isAlive(at: last) }.map(\.id))
+            model.snapshot = TraceSnapshot(timestamp: last, liveNodes: live, edges: model.finalEdges)
+        }
+        return (model, ResolvedMoment(moment: .end, timestamp: last, action: nil))
     }
 }

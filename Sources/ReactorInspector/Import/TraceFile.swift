@@ -24,18 +24,23 @@ public enum TraceFile {
                                     _ body: (TraceEvent) -> Void) throws(TraceFileError) -> TraceReadReport {
         let interval = max(1, progressEvery)
         let reader = try open(path)
+        let pass = TracePass.current
         var count = 0, nextProgress = progress == nil ? Int.max : interval
         // Lenient mode: damage ends the stream and is reported in `truncation`.
-        while (try? reader.nextBatch({ batch in
-            for position in 0..<batch.count {
-                body(batch.event(at: position))
-                count += 1
-                if count == nextProgress {
-                    progress?(count)
-                    nextProgress += interval
+        while true {
+            let before = count
+            guard (try? reader.nextBatch({ batch in
+                for position in 0..<batch.count {
+                    body(batch.event(at: position))
+                    count += 1
+                    if count == nextProgress {
+                        progress?(count)
+                        nextProgress += interval
+                    }
                 }
-            }
-        })) == true {}
+            })) == true else { break }
+            try pass?.read(count - before, path: path)
+        }
         return TraceReadReport(path: path, events: count, truncation: reader.truncation,
                                skippedEvents: reader.skippedEvents, clockEvents: reader.clockEvents,
                                trailingBytesOffset: reader.trailingBytesOffset, end: reader.end,
@@ -54,8 +59,12 @@ public enum TraceFile {
         -> TraceReadReport {
         let interval = max(1, progressEvery)
         let reader = try open(path)
+        let pass = TracePass.current
         var count = 0, nextProgress = progress == nil ? Int.max : interval
-        while (try? reader.nextBatch({ batch in body(batch); count += batch.count })) == true {
+        var batchCount = 0
+        while (try? reader.nextBatch({ batch in body(batch); batchCount = batch.count })) == true {
+            count += batchCount
+            try pass?.read(batchCount, path: path)
             while count >= nextProgress {
                 progress?(nextProgress)
                 nextProgress += interval
@@ -90,11 +99,8 @@ public enum TraceFile {
         try open(path).header
     }
 
+    /// Opens the trace for a pass (as far as the current ``TracePass`` lets it read).
     private static func open(_ path: String) throws(TraceFileError) -> TraceReader {
-        do {
-            return try TraceReader(path: path)
-        } catch {
-            throw TraceFileError(path: path, reason: error)
-        }
+        try TracePass.reader(path: path)
     }
 }

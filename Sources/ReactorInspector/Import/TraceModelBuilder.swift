@@ -455,6 +455,8 @@ extension TraceModelBuilder {
     /// action begun inside another on its thread is part of it). Counted while
     /// visiting (``consume(_:visiting:)``) or resolving ``TraceModelOptions/untilAction``.
     public var outermostActionsBegun: Int { moments.begun }
+    /// Outermost actions ended so far (what `action:N` beyond the trace's actions says it has).
+    public var outermostActionsEnded: Int { moments.ended }
 
     /// For ``TraceModelOptions/untilAction``: the N-th action with the moment
     /// it names (its ``ActionEnd/ended``), or why the trace has none (call

@@ -10,11 +10,10 @@ extension TraceFile {
                                     progress: ((Int) -> Void)? = nil,
                                     _ body: (borrowing TraceEventBatch) -> Void) throws(TraceFileError)
         -> TraceReadReport {
-        guard case let .automatic(note) = index else {
+        guard let session = index.session(tracePath: path) else {
             return try forEachBatch(path: path, progress: progress, body)
         }
-        return try TraceIndexSession(tracePath: path, note: note).forEachBatch(progress: progress, until: { until },
-                                                                               body).0
+        return try session.forEachBatch(progress: progress, until: { until }, body).0
     }
 
     /// Builds the model of the trace at `path` in one streaming pass, as
@@ -24,8 +23,9 @@ extension TraceFile {
     /// reads it all either way).
     public static func model(path: String, options: TraceModelOptions, index: TraceIndexUse,
                              progress: ((Int) -> Void)? = nil) throws(TraceFileError) -> (TraceModel, TraceReadReport) {
-        guard case let .automatic(note) = index else { return try model(path: path, options: options, progress: progress) }
-        return try TraceIndexSession(tracePath: path, note: note)
-            .model(builder: TraceModelBuilder(options: options), progress: progress)
+        guard let session = index.session(tracePath: path) else {
+            return try model(path: path, options: options, progress: progress)
+        }
+        return try session.model(builder: TraceModelBuilder(options: options), progress: progress)
     }
 }

@@ -64,6 +64,9 @@ public struct TraceIndex: Sendable, Equatable {
     public var hasValues: Bool
     /// The chunks that held events, in file order.
     public var batches: [Batch]
+    /// True for the index of a trace still being recorded, as far as it was read
+    /// (``LiveTrace/index()``: held in memory, never written).
+    public internal(set) var stillRecording = false
     /// The whole trace's plain model (what `hot`, `summary` and `graph` read),
     /// when the pass that built the index built it.
     var model: IndexedModel?
@@ -121,7 +124,7 @@ public struct TraceIndex: Sendable, Equatable {
         _ = try? reader?.nextBatch { _ in }
         return TraceReadReport(path: path, events: events, truncation: truncation, skippedEvents: skippedEvents,
                                clockEvents: clockEvents, trailingBytesOffset: trailingBytesOffset, end: end,
-                               stillRecording: false, metadata: reader?.metadata ?? TraceMetadata(),
+                               stillRecording: stillRecording, metadata: reader?.metadata ?? TraceMetadata(),
                                history: reader?.history)
     }
 

@@ -15,15 +15,26 @@ final class TraceIndexSession {
     private(set) var resumedFrom: IndexedMoments.Entry?
     private let note: (String) -> Void
     private var noted = false
+    /// False for an index the caller holds (``TraceIndexUse/given(_:)``): nothing is written beside the trace.
+    private let writes: Bool
 
     init(tracePath: String, note: @escaping (String) -> Void) {
         self.tracePath = tracePath
         self.note = note
+        writes = true
         do {
             index = try TraceIndex.load(forTrace: tracePath)
         } catch {
             noteOnce("\(TraceIndex.path(forTrace: tracePath)): \(error); rebuilding it")
         }
+    }
+
+    /// A session over `index`, held by the caller: used as one loaded from disk is, never written.
+    init(tracePath: String, given index: TraceIndex) {
+        self.tracePath = tracePath
+        self.index = index
+        note = { _ in }
+        writes = false
     }
 
     private func noteOnce(_ line: String) {
@@ -217,7 +228,7 @@ final class TraceIndexSession {
     private func leaveIndex(_ make: (TraceIndex.Identity, TraceReadReport) -> TraceIndex, report: TraceReadReport,
                             identity: TraceIndex.Identity?, keeping: ((TraceReadReport) -> TraceModel)?,
                             profiling: ((TraceReadReport) -> IndexedProfile)? = nil, moments: IndexedMoments? = nil) {
-        guard !report.stillRecording, TraceIndex.canIndex(report.truncation),
+        guard writes, !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
         var built = make(identity, report)
         // Kept only under this user's key (IndexKey): without one, a model read back could not be trusted.
@@ -292,19 +303,14 @@ extension TraceFile {
                                         _ body: (borrowing TraceEventBatch) -> Void,
                                         ended: (UInt64, TraceReader) -> Bool) throws(TraceFileError)
         -> (TraceReadReport, stoppedEarly: Bool) {
-        let reader: TraceReader
-        do {
-            if let point {
-                reader = try TraceReader(path: path, resumingAt: point)
-            } else {
-                reader = try TraceReader(path: path)
-            }
-        } catch {
-            throw TraceFileError(path: path, reason: error)
-        }
+        let reader = try TracePass.reader(path: path, resumingAt: point)
+        let pass = TracePass.current
         var count = 0, nextProgress = progress == nil ? Int.max : progressInterval
         var stoppedEarly = false
-        while (try? reader.nextBatch({ batch in body(batch); count += batch.count })) == true {
+        var batchCount = 0
+        while (try? reader.nextBatch({ batch in body(batch); batchCount = batch.count })) == true {
+            count += batchCount
+            try pass?.read(batchCount, path: path)
             let readsOn = ended(UInt64(reader.bytesRead), reader)
             while count >= nextProgress {
                 progress?(nextProgress)

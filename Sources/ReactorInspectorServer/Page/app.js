@@ -51,6 +51,53 @@
     if (!response.ok) throw new Error(body && body.error ? body.error : response.statusText);
     return body;
   }
+  // A question that reads the trace (why, a state, the events): while it is
+  // read, `place` shows its progress (/api/progress: events read of the
+  // trace's) and a Cancel button, which aborts the request; the server then
+  // stops the pass. A new question for the same place supersedes the old one
+  // (its error has `superseded` set: the caller shows nothing for it).
+  const asking = new Map();
+  async function ask(url, kind, subject, place) {
+    const previous = asking.get(place.id);
+    if (previous) { previous.superseded = true; previous.abort(); }
+    const controller = new AbortController();
+    asking.set(place.id, controller);
+    clear(place);
+    const line = element("span", "reading the trace…", "progress");
+    const cancel = element("button", "Cancel", "cancel");
+    cancel.type = "button";
+    cancel.addEventListener("click", () => controller.abort());
+    place.appendChild(line);
+    place.appendChild(document.createTextNode(" "));
+    place.appendChild(cancel);
+    const timer = setInterval(async () => {
+      try {
+        const progress = await getJSON("/api/progress");
+        const pass = progress.passes.find((p) => p.kind === kind && p.subject === subject);
+        if (!pass || controller.signal.aborted) return;
+        line.textContent = pass.started
+          ? "reading the trace… " + count(pass.eventsRead) + " of " + count(pass.events) + " events"
+          : "waiting for another question of this kind…";
+      } catch (error) {
+        // The question's own request reports what went wrong.
+      }
+    }, 300);
+    try {
+      const response = await fetch(url, { cache: "no-store", signal: controller.signal });
+      const body = await response.json();
+      if (!response.ok) throw new Error(body && body.error ? body.error : response.statusText);
+      return body;
+    } catch (error) {
+      if (controller.superseded) { const superseded = new Error("superseded"); superseded.superseded = true; throw superseded; }
+      if (error && error.name === "AbortError") throw new Error("cancelled");
+      throw error;
+    } finally {
+      clearInterval(timer);
+      if (asking.get(place.id) === controller) asking.delete(place.id);
+      if (cancel.parentNode === place) { place.removeChild(cancel); }
+    }
+  }
+
   function setStatus(label, detail) {
     const pill = $("status");
     pill.textContent = label;
@@ -78,7 +125,7 @@
     renderActions(s.actions);
     if (update.graphVersion !== state.graphVersion) loadGraph(false);
     else if (s.status === "recording" && Date.now() - state.graphAt > 3000) loadGraph(false);
-    if ($("events-follow").checked && update.version !== state.eventsVersion && Date.now() - state.eventsAt > 2000) loadEvents();
+    if ($("events-follow").checked && update.version !== state.eventsVersion && Date.now() - state.eventsAt > 2000) loadEvents(true);
     // The whole trace's timeline follows a recording; a zoomed one stays where the user put it.
     if (!timeline.data || (timeline.whole && s.status === "recording" && Date.now() - timeline.at > 3000)) loadTimeline();
   }
@@ -401,13 +448,13 @@
     $("why-target").textContent = name;
     const box = $("why");
     clear(box);
-    box.appendChild(element("p", "reading the trace…", "empty"));
     try {
-      const report = await getJSON("/api/why?limit=10&node=" + encodeURIComponent(name));
+      const report = await ask("/api/why?limit=10&node=" + encodeURIComponent(name), "why", name, box);
       if ($("why-target").textContent !== name) return;
       clear(box);
       renderWhy(box, report);
     } catch (error) {
+      if (error.superseded) return;
       clear(box);
       box.appendChild(element("p", String(error.message || error), "empty error"));
     }
@@ -438,13 +485,12 @@
   async function loadState(moment) {
     state.moment = moment;
     $("state-at").value = moment;
-    $("state-moment").textContent = "reading the trace…";
     const body = $("state").tBodies[0];
     const match = /^action:(\d+)$/.exec(moment);
     const previousMoment = match ? (Number(match[1]) > 1 ? "action:" + (Number(match[1]) - 1) : null) : previousAction(moment);
     try {
       const [answer, before] = await Promise.all([
-        getJSON("/api/state?at=" + encodeURIComponent(moment)),
+        ask("/api/state?at=" + encodeURIComponent(moment), "state", moment, $("state-moment")),
         previousMoment ? getJSON("/api/state?at=" + encodeURIComponent(previousMoment)).catch(() => null) : Promise.resolve(null),
       ]);
       if (state.moment !== moment) return;
@@ -494,6 +540,7 @@
         (before ? " · " + plural(changed, "change") + " since " + previousMoment : "") +
         (answer.hasValues ? "" : " · values not recorded");
     } catch (error) {
+      if (error.superseded) return;
       clear(body);
       $("state-moment").textContent = String(error.message || error);
     }
@@ -525,26 +572,30 @@
   }
 
   // Events: `replay`'s lines (the same formatter), the latest ones matching the filter.
-  async function loadEvents() {
-    if (state.eventsBusy) return;
+  // A filter submitted (Enter or the button) replaces the listing being read; `follow` reloads only when none is.
+  async function loadEvents(following) {
+    if (following && state.eventsBusy) return;
     state.eventsBusy = true;
     state.eventsAt = Date.now();
     state.eventsVersion = state.update ? state.update.version : -1;
     const terms = $("events-filter").value.split(/\s+/).filter((t) => t.length > 0);
     const query = terms.map((t) => "filter=" + encodeURIComponent(t)).join("&");
-    $("events-count").textContent = "reading the trace…";
+    const quoted = terms.length ? " '" + terms.join(" ") + "'" : "";
     try {
-      const answer = await getJSON("/api/replay?format=text&limit=200" + (query ? "&" + query : ""));
+      const answer = await ask("/api/replay?format=text&limit=200" + (query ? "&" + query : ""), "replay",
+        terms.join(" "), $("events-count"));
       const box = $("events");
       const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
       box.textContent = answer.lines.join("\n");
       if (atBottom) box.scrollTop = box.scrollHeight;
-      $("events-count").textContent = plural(answer.matched, "event") + " matching" +
-        (terms.length ? " '" + terms.join(" ") + "'" : "") + ", latest " + count(answer.lines.length) + " shown";
+      $("events-count").textContent = Number(answer.matched) === 0
+        ? (terms.length ? "no events match" + quoted : "no events yet")
+        : plural(answer.matched, "event") + " matching" + quoted + ", latest " + count(answer.lines.length) + " shown";
+      state.eventsBusy = false;
     } catch (error) {
+      if (error.superseded) return;
       $("events").textContent = "";
       $("events-count").textContent = String(error.message || error);
-    } finally {
       state.eventsBusy = false;
     }
   }

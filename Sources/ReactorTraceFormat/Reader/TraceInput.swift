@@ -33,8 +33,8 @@ final class TraceInput: @unchecked Sendable {
     /// far: `ensure` reads again past it (a trace that is still being recorded).
     var following = false
 
-    /// Opens `path`; `bounded` reads it only up to its size now.
-    init(path: String, bounded: Bool = false) throws(TraceDecodingError) {
+    /// Opens `path`; `bounded` reads it only up to its size now, or up to `limit` bytes when that is less.
+    init(path: String, bounded: Bool = false, limit byteLimit: Int? = nil) throws(TraceDecodingError) {
         // O_NONBLOCK: opening a FIFO must not wait for a writer (it is rejected below).
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -58,7 +58,7 @@ final class TraceInput: @unchecked Sendable {
             throw .unreadable(path: path, reason: "not a regular file")
         }
         source = .file(descriptor: descriptor, path: path)
-        if bounded { limit = Int(status.st_size) }
+        if bounded { limit = min(Int(status.st_size), max(0, byteLimit ?? .max)) }
     }
 
     /// True if reading stopped at the size the file had when it was opened

@@ -102,6 +102,15 @@ public final class TraceReader: Sequence {
         try self.init(input: TraceInput(path: path, bounded: true), mode: mode)
     }
 
+    /// Opens the trace at `path` as ``init(path:mode:)`` does, reading it only
+    /// up to `limit` bytes (or its size, when less): the part of a growing
+    /// trace a follower has read (``bytesRead``), so that a second reader gives
+    /// the same answers as the follower. A file longer than `limit` reads as
+    /// still being recorded there.
+    public convenience init(path: String, upTo limit: Int, mode: Mode = .lenient) throws(TraceDecodingError) {
+        try self.init(input: TraceInput(path: path, bounded: true, limit: limit), mode: mode)
+    }
+
     /// Reads a trace from bytes in memory.
     public convenience init(bytes: [UInt8], mode: Mode = .lenient) throws(TraceDecodingError) {
         try self.init(input: TraceInput(bytes: bytes), mode: mode)
@@ -155,9 +164,14 @@ public final class TraceReader: Sequence {
     /// `point`, taken from a reader of the same file by ``resumePoint()``:
     /// the next batch is the one that reader would have lent next. Throws as
     /// ``init(path:mode:)``, and ``TraceDecodingError/truncated(offset:)`` for a point past the file's end.
-    public convenience init(path: String, resumingAt point: TraceResumePoint, mode: Mode = .lenient)
-        throws(TraceDecodingError) {
-        try self.init(path: path, mode: mode)
+    /// With `limit`, the file is read only up to that many bytes, as ``init(path:upTo:mode:)`` reads it.
+    public convenience init(path: String, resumingAt point: TraceResumePoint, upTo limit: Int? = nil,
+                            mode: Mode = .lenient) throws(TraceDecodingError) {
+        if let limit {
+            try self.init(path: path, upTo: limit, mode: mode)
+        } else {
+            try self.init(path: path, mode: mode)
+        }
         guard point.offset >= input.offset, try input.skip(to: point.offset) else {
             throw .truncated(offset: point.offset)
         }

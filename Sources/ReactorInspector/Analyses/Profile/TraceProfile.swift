@@ -51,17 +51,23 @@ public final class TraceProfile: ImportedEventVisitor {
         var slowestNanoseconds: UInt64 = 0
         var slowest: CauseLink?
         var latest: CauseLink?
-        /// How many reruns followed each chain, told apart by ``CauseLink/shape``.
-        var counts: [[Int64]: Int] = [:]
+        /// How many reruns followed each chain, told apart by shape.
+        var counts: [CauseShape: Int] = [:]
         /// The chain most reruns followed (the first to reach that many), and how many.
         var dominant: CauseLink?
         var dominantCount = 0
 
         mutating func followed(_ chain: CauseLink) {
             latest = chain
-            let key = chain.shape
-            let count = counts[key, default: 0] + 1
-            counts[key] = count
+            let key = CauseShape(link: chain)
+            let count: Int
+            if let index = counts.index(forKey: key) {
+                counts.values[index] += 1
+                count = counts.values[index]
+            } else {
+                counts[key] = 1
+                count = 1
+            }
             if count > dominantCount {
                 dominantCount = count
                 dominant = chain
@@ -73,6 +79,19 @@ public final class TraceProfile: ImportedEventVisitor {
     struct OpenFlush {
         var reruns: [UInt64: (count: Int, nanoseconds: UInt64)] = [:]
         var rerunCount = 0
+
+        mutating func addReruns(of computation: UInt64, count: Int, nanoseconds: UInt64) {
+            let previous = reruns[computation] ?? (0, 0)
+            reruns[computation] = (previous.count + count, previous.nanoseconds.saturatingAdd(nanoseconds))
+            rerunCount += count
+        }
+
+        /// Adds a nested flush's reruns.
+        mutating func add(_ nested: OpenFlush) {
+            for (computation, value) in nested.reruns {
+                addReruns(of: computation, count: value.count, nanoseconds: value.nanoseconds)
+            }
+        }
     }
 
     /// Per computation id: the chains its reruns' figures are explained by.
@@ -211,18 +230,14 @@ public final class TraceProfile: ImportedEventVisitor {
             rerunChains[computation]!.slowestNanoseconds = duration
             rerunChains[computation]!.slowest = chain
         }
-        if var flushes = openFlushes[thread], !flushes.isEmpty {
-            let last = flushes.count - 1
-            let previous = flushes[last].reruns[computation] ?? (0, 0)
-            flushes[last].reruns[computation] = (previous.count + 1, previous.nanoseconds.saturatingAdd(duration))
-            flushes[last].rerunCount += 1
-            openFlushes[thread] = flushes
+        // Mutated in place: a copy taken out of the dictionary would copy the flush's reruns on every rerun.
+        if let last = openFlushes[thread]?.indices.last {
+            openFlushes[thread]![last].addReruns(of: computation, count: 1, nanoseconds: duration)
         }
     }
 
     private func flushEnded(_ slice: ImportedSlice, on thread: UInt32, _ importer: TraceModelBuilder) {
-        guard var open = openFlushes[thread], let flush = open.popLast() else { return }
-        openFlushes[thread] = open
+        guard let flush = openFlushes[thread]?.popLast() else { return }
         let duration = slice.durationNanoseconds
         flushes.count += 1
         flushes.totalNanoseconds = flushes.totalNanoseconds.saturatingAdd(duration)
@@ -235,14 +250,8 @@ public final class TraceProfile: ImportedEventVisitor {
                 .map { (name: Self.name(of: $0.key, importer), reruns: $0.value.count, nanoseconds: $0.value.nanoseconds) }
         }
         // A nested (misused) flush's reruns also belong to the flush around it.
-        if !open.isEmpty {
-            let last = open.count - 1
-            for (computation, value) in flush.reruns {
-                let previous = open[last].reruns[computation] ?? (0, 0)
-                open[last].reruns[computation] = (previous.count + value.count, previous.nanoseconds.saturatingAdd(value.nanoseconds))
-            }
-            open[last].rerunCount += flush.rerunCount
-            openFlushes[thread] = open
+        if let last = openFlushes[thread]?.indices.last {
+            openFlushes[thread]![last].add(flush)
         }
         appendSpan(TimelineSpan(kind: .flush, thread: thread, start: slice.begin, end: slice.begin.saturatingAdd(duration),
                                 label: "flush", reruns: flush.rerunCount))
