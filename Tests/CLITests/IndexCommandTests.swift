@@ -83,11 +83,11 @@ import TraceForgery
         #expect(try Self.run(["replay", path, "--filter", "to:\(early)"]).status == 0)
         let withoutModel = try #require(try TraceIndex.load(forTrace: path))
         #expect(!withoutModel.keepsModel)
-        #expect(withoutModel.moments == nil)
+        #expect(!withoutModel.hasSnapshots)
         try Self.expectSameAnswers(try Self.wholeTraceCommands(path))
         let kept = try #require(try TraceIndex.load(forTrace: path))
         #expect(kept.keepsModel)
-        #expect(kept.moments != nil)
+        #expect(kept.hasSnapshots)
         #expect(kept.batches == withoutModel.batches)
         // Rebuilt by `index`: the same bytes, and the same answers again.
         let bytes = try #require(FileManager.default.contents(atPath: indexPath))

@@ -61,7 +61,7 @@ extension TraceIndex {
     mutating func write(forTrace tracePath: String) throws(TraceIndexError) {
         let limit = Self.sizeLimit(forTrace: identity.size)
         if let moments, UInt64(encoded().count) + moments.tailLength > limit
-            || moments.spool == nil && moments.tailStart == nil {
+            || moments.tailLength > 0 && moments.spool == nil && moments.tailStart == nil {
             // Snapshots larger than a reader accepts, or whose bytes are gone: none.
             self.moments = nil
         }

@@ -232,6 +232,9 @@ struct MomentSnapshotter {
 }
 
 extension TraceIndex {
+    /// Whether the index keeps snapshots (not only the names).
+    var hasSnapshots: Bool { moments?.entries.isEmpty == false }
+
     /// The reader's point and the builder's checkpoint of `entry`, read from the index file
     /// beside `tracePath` and checked against the entry's tag.
     func snapshot(_ entry: IndexedMoments.Entry, forTrace tracePath: String) throws(TraceIndexError)

@@ -47,6 +47,7 @@ struct TraceIndexCollector {
         TraceIndex(identity: identity, events: report.events, skippedEvents: report.skippedEvents,
                    clockEvents: report.clockEvents, truncation: report.truncation,
                    trailingBytesOffset: report.trailingBytesOffset, end: report.end, threadCount: threads,
-                   latestTimestamp: latest, hasValues: hasValues, batches: batches)
+                   latestTimestamp: latest, hasValues: hasValues, batches: batches,
+                   moments: IndexedMoments(entries: [], names: names))
     }
 }

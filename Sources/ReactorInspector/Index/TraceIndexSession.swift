@@ -63,7 +63,7 @@ final class TraceIndexSession {
         // The pass that leaves the plain model leaves snapshots too, from a builder that tracks values
         // (left out of the model kept); so does a moment's pass when the index has none, beside its own builder.
         let snapshots = IndexKey.current != nil
-            && (keepsModel || TraceModelBuilder.resumes(builder.options) && index?.moments == nil
+            && (keepsModel || TraceModelBuilder.resumes(builder.options) && !(index?.hasSnapshots ?? false)
                 && builder.consumedEvents == 0)
         let indexBuilder = snapshots ? TraceModelBuilder(options: TraceModelBuilder.checkpointOptions,
                                                          numbersActions: true) : nil
@@ -152,7 +152,7 @@ final class TraceIndexSession {
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
                        profiling: profiling, moments: moments)
         } else if let fitting = trusted, IndexKey.current != nil,
-                  (keeping != nil && (fitting.model == nil || fitting.moments == nil && moments != nil))
+                  (keeping != nil && (fitting.model == nil || !fitting.hasSnapshots && moments?.entries.isEmpty == false))
                     || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil)) {
             // The index fits and lacks the model, profile or snapshots this pass built: the same index, with them.
             leaveIndex({ _, _ in fitting }, report: report, identity: identity,
@@ -235,7 +235,7 @@ final class TraceIndexSession {
         if IndexKey.current != nil, let model = keeping?(report), model.isPlain { built.model = IndexedModel(model) }
         if IndexKey.current != nil, built.model != nil, let profiling { built.profile = profiling(report) }
         // Snapshots of the pass that built the model, or of this pass over the same chunks.
-        if IndexKey.current != nil, built.model != nil, built.moments == nil, let moments { built.moments = moments }
+        if IndexKey.current != nil, built.model != nil, !built.hasSnapshots, let moments { built.moments = moments }
         do {
             try built.write(forTrace: tracePath)
             index = built
