@@ -6,10 +6,12 @@
 # the trace's; questions about the whole trace (`hot`, `summary`, `graph`: the
 # plain model the index keeps), `why` (by a pass, its first question with the index,
 # which keeps its explanation, and asked again), `history`, and about moments early, in the middle and
-# late in the trace (`graph --at` of the 5 hottest, `replay --filter to:` of one
-# node) answered by passes (--no-index) and with the index; the first `report`,
+# late in the trace (`graph --at` of the 5 hottest and `state --at`, from the
+# index's snapshots; `replay --filter to:` of one node; `graph --at action:N`)
+# answered by passes (--no-index) and with the index; the first `report`,
 # which leaves the profile in the index, and `report` (each format), `check` and
 # `diff` (the trace against itself) by passes and with the index. Prints a Markdown table.
+# The stress trace has no values (`state --at` answers that, after its pass) and no actions.
 #
 #   Benchmarks/Scripts/index-answers.sh
 #   MILLIONS=10 RUNS=1 Benchmarks/Scripts/index-answers.sh
@@ -86,9 +88,13 @@ for command in "why effect47" "why effect47 --json --limit 5" "why effct47" "his
     row "\`$command\`, with the index" "$indexed_s" "$indexed_k" \
         "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.3f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
 done
-for percent in 1 50 99; do
-    at="$((duration / 100 * percent / 1000))us"
-    for command in "graph --at $at --top 5 --format dot -o /dev/null" "replay --filter to:$at --filter name:effect47"; do
+for percent in 1 50 99 action; do
+    at="$((duration / 100 * ${percent/action/99} / 1000))us"
+    commands=("graph --at $at --top 5 --format dot -o /dev/null" "state --at $at --json"
+              "replay --filter to:$at --filter name:effect47")
+    # action:N: the stress trace has no actions, so this is the answer "no such action" (from the last snapshot).
+    if [ "$percent" = action ]; then commands=("graph --at action:3 --top 5 --format dot -o /dev/null"); fi
+    for command in "${commands[@]}"; do
         set -- $command
         read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
         read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"

@@ -32,7 +32,7 @@ package struct InspectorAPI: Sendable {
     }
 
     /// The dependency graph as SVG (rendered by Graphviz) with the name of each drawn node;
-    /// with `at`, as it stood at that moment (`graph --at`: a pass over the trace up to it).
+    /// with `at`, as it stood at that moment (`graph --at`: from the index's latest snapshot before it).
     package func graph(focus: String?, depth: Int, top: Int?, at: String? = nil,
                        layers: Set<Int>? = nil, in followed: FollowedTrace? = nil) -> InspectorResponse {
         let current = followed ?? follower.current

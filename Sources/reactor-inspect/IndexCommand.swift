@@ -35,7 +35,7 @@ struct IndexCommand: ParsableCommand {
             throw ValidationError("\(TraceIndex.path(forTrace: path)): \(error)")
         }
         let (index, report) = built
-        let size = index.encoded().count
+        let size = index.fileSize
         let share = index.identity.size == 0 ? 0 : Double(size) * 100 / Double(index.identity.size)
         Terminal.print("\(TerminalEscaping.escape(TraceIndex.path(forTrace: path))): \(index.batches.count) chunks of "
                        + "\(report.events) events\(index.keepsModel ? " and the whole trace's model" : ""), \(size) bytes (\(String(format: "%.2f", share))% of the trace)\n")

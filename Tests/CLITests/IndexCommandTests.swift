@@ -87,19 +87,21 @@ import TraceForgery
     }
 
     /// The plain model the index keeps answers as the pass does, and a pass that
-    /// builds it leaves it in an index that lacks it (one that only a moment's question left).
+    /// builds it leaves it in an index that lacks it (one that only `replay` left).
     @Test(arguments: traces)
     func wholeTraceAnswersAreTheSameFromTheKeptModel(sample: String) throws {
         let path = try Self.copy(of: sample, as: "model")
         let indexPath = TraceIndex.path(forTrace: path)
         let early = try Self.moments(of: path)[1]
-        #expect(try Self.run(["graph", path, "--at", early, "--format", "dot", "-o", "-"]).status == 0)
+        #expect(try Self.run(["replay", path, "--filter", "to:\(early)"]).status == 0)
         let withoutModel = try #require(try TraceIndex.load(forTrace: path))
         #expect(!withoutModel.keepsModel)
+        #expect(!withoutModel.hasSnapshots)
         try Self.expectSameAnswers(Self.wholeTraceCommands(path))
         let kept = try #require(try TraceIndex.load(forTrace: path))
         #expect(kept.keepsModel)
         #expect(kept.explainedTargets.isEmpty)
+        #expect(kept.hasSnapshots)
         #expect(kept.batches == withoutModel.batches)
         // Rebuilt by `index`: the same bytes, and the same answers again.
         let bytes = try #require(FileManager.default.contents(atPath: indexPath))
@@ -207,7 +209,59 @@ import TraceForgery
         let first = try Self.run(["state", path, "--at", "action:2"])
         #expect(first.stdout == plain.stdout)
         #expect(first.stderr.isEmpty)
-        #expect(FileManager.default.fileExists(atPath: indexPath))
+        // With the model and the snapshots the next moment starts from.
+        let left = try #require(try TraceIndex.load(forTrace: path))
+        #expect(left.keepsModel)
+        #expect(left.moments?.entries.isEmpty == false)
+    }
+
+    /// Moments answered from the index's snapshots (one after every chunk here): at the edges of
+    /// every chunk (just before, at and just after its first and last event), after each of
+    /// the first actions, past the last one, and at the end, `state` and `graph` say what they
+    /// say by a pass, byte for byte; and none of those answers rebuilt the index.
+    @Test(arguments: ["todos", "stress-threads", "threads-values"])
+    func everyMomentFromTheSnapshotsIsTheMomentByAPass(sample: String) throws {
+        let path = try Self.copy(of: sample, as: "snapshots")
+        let built = try BuiltProducts.run("reactor-inspect", ["index", path],
+                                          environment: ["REACTOR_INDEX_SNAPSHOT_BYTES": "1"])
+        #expect(built.status == 0, "\(built.stderr)")
+        let indexPath = TraceIndex.path(forTrace: path)
+        let indexBytes = try #require(FileManager.default.contents(atPath: indexPath))
+        let index = try #require(try TraceIndex.load(forTrace: path))
+        // Every chunk's edges, a bounded number of chunks spread over the trace.
+        let step = max(1, index.batches.count / 40)
+        var moments: [TraceMoment] = [.end] + (1...12).map(TraceMoment.afterAction) + [.afterAction(100_000)]
+        for batch in stride(from: 0, to: index.batches.count, by: step).map({ index.batches[$0] }) {
+            moments += [batch.firstTime - 1, batch.firstTime, batch.lastTime, batch.lastTime + 1].map(TraceMoment.time)
+        }
+        var notes: [String] = []
+        for moment in moments {
+            let indexed = Result { () throws(StateError) in
+                try TraceFile.model(path: path, at: moment, index: .automatic(note: { notes.append($0) }))
+            }
+            let byPass = Result { () throws(StateError) in try TraceFile.model(path: path, at: moment) }
+            #expect(Self.answers(indexed, path: path) == Self.answers(byPass, path: path), "\(moment) \(moment.nanoseconds)")
+        }
+        #expect(notes.isEmpty, "\(notes)")
+        // The binary too, at a few of them.
+        try Self.expectSameAnswers(moments.prefix(3).map { ["state", path, "--at", "\($0)", "--json"] }
+                                   + moments.suffix(2).map { ["graph", path, "--at", "\($0)", "--format", "dot", "-o", "-"] })
+        #expect(FileManager.default.contents(atPath: indexPath) == indexBytes)
+    }
+
+    /// What `state` (text and JSON) and `graph --at` (DOT) print for a moment, or its error.
+    static func answers(_ built: Result<(TraceModel, ResolvedMoment, TraceReadReport), StateError>,
+                        path: String) -> [String] {
+        switch built {
+        case let .success((model, moment, _)):
+            let state = StateReport(model: model, moment: moment, filter: nil)
+            let options = GraphOptions(selection: .all, at: moment.timestamp)
+            let dot = (try? GraphRenderer.render(model: model, options: options, format: .dot, title: "t").output) ?? "-"
+            return [state.text(style: .plain, tracePath: path), (try? JSONText.encode(state.entries)) ?? "-", dot,
+                    "\(model.eventCount) \(model.latestTimestampRead) \(model.unfinishedRuns) \(model.pendingReruns.sorted())"]
+        case let .failure(error):
+            return [error.description]
+        }
     }
 
     /// A budget with a rule on every figure `check` reads, most of them exceeded.
@@ -286,7 +340,9 @@ import TraceForgery
         let offset = start + pattern.count
         #expect(bytes[offset] == UInt8(first.instances))
         bytes[offset] ^= 2
-        TraceBytes.setUInt32(&bytes, at: 16, CRC32.checksum(Array(bytes[28...])))
+        // The CRC covers the body, not the snapshots after it.
+        let bodyEnd = 28 + Int(bytes[12..<16].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        TraceBytes.setUInt32(&bytes, at: 16, CRC32.checksum(Array(bytes[28..<bodyEnd])))
         try Data(bytes).write(to: URL(fileURLWithPath: indexPath))
         let byPasses = try Self.run(report + ["--no-index"])
         let answered = try Self.run(report)
@@ -301,12 +357,14 @@ import TraceForgery
 
     /// Index files that must not be used: each is reported in one note, the
     /// answer is the one by passes, and a good index replaces it.
-    @Test(arguments: ["stale", "truncated", "foreign", "hostile", "hostile-model", "hostile-explanations", "empty",
-                      "other-trace"])
+    @Test(arguments: ["stale", "truncated", "foreign", "hostile", "hostile-model", "hostile-explanations",
+                      "hostile-moments", "hostile-snapshot", "empty", "other-trace"])
     func aBadIndexIsRebuiltWithOneNote(kind: String) throws {
         let path = try Self.copy(of: "threads-values", as: kind)
         let indexPath = TraceIndex.path(forTrace: path)
-        #expect(try Self.run(["index", path]).status == 0)
+        // A snapshot after every chunk: the moment asked about starts from one in the middle.
+        #expect(try BuiltProducts.run("reactor-inspect", ["index", path],
+                                      environment: ["REACTOR_INDEX_SNAPSHOT_BYTES": "1"]).status == 0)
         let explanationCommands = try Self.explanationCommands(path)
         if kind == "hostile-explanations" { #expect(try Self.run(explanationCommands[0]).status == 0) }
         var bytes = try #require(FileManager.default.contents(atPath: indexPath))
@@ -322,11 +380,35 @@ import TraceForgery
         case "hostile":
             // Every chunk claims to start after the moment asked for, under a checksum that fits.
             bytes = try Self.forged(bytes, path: path)
-        case "hostile-model", "hostile-explanations":
-            // One figure of the kept model (or of the explanations after it) changed and the CRC
-            // recomputed, as anyone can; the tag only this user's reader can make.
-            #expect(try TraceIndex.load(forTrace: path)?.explainedTargets.isEmpty == (kind == "hostile-model"))
-            bytes = try Self.editedModel(bytes, fromEnd: kind == "hostile-model" ? 3 : 1)
+        case "hostile-model":
+            // One figure of the kept model changed and the CRC recomputed, as anyone can; the tag
+            // only this user's reader can make.
+            bytes = try Self.edited(bytes, path: path) { index in
+                var model = try #require(index.model).model
+                model.nodes[0].changes += 1
+                index.model = IndexedModel(model)
+            }
+        case "hostile-explanations":
+            // The last figure of the kept explanations changed, the CRC recomputed.
+            bytes = try Self.edited(bytes, path: path) { index in
+                var kept = try #require(index.explanations).bytes
+                kept[kept.count - 1] ^= 1
+                index.explanations = try KeptExplanations(decoding: kept)
+            }
+        case "hostile-moments":
+            // One snapshot said to serve moments earlier than it does, the CRC recomputed.
+            bytes = try Self.edited(bytes, path: path) { index in
+                var moments = try #require(index.moments)
+                moments.entries[moments.entries.count / 2].latestBefore -= 1
+                index.moments = moments
+            }
+        case "hostile-snapshot":
+            // One byte of a snapshot changed (no CRC covers them; each has its tag).
+            let index = try #require(try TraceIndex.load(forTrace: path))
+            let moments = try #require(index.moments)
+            let entry = try #require(moments.latest(until: try Self.momentTime(path), untilAction: nil))
+            let position = Int(try #require(moments.tailStart) + entry.offset) + entry.length / 2
+            bytes[position] ^= 0x01
         case "empty": bytes = Data()
         default:
             let other = try Self.copy(of: "stress", as: "other")
@@ -344,7 +426,10 @@ import TraceForgery
         let notes = answered.stderrLines.filter { $0.contains(".rindex") }
         #expect(notes.count == 1, "\(answered.stderr)")
         #expect(notes.first?.hasPrefix("reactor-inspect: note: ") == true)
-        if kind.hasPrefix("hostile-") { #expect(notes.first?.contains("its tag does not verify") == true) }
+        if ["hostile-model", "hostile-explanations", "hostile-moments"].contains(kind) {
+            #expect(notes.first?.contains("its tag does not verify") == true)
+        }
+        if kind == "hostile-snapshot" { #expect(notes.first?.contains("a snapshot that fails its tag") == true) }
         if kind.hasPrefix("hostile") {
             // The questions the kept model and explanations answer, too: the pass's answers, from the rebuilt index.
             try Self.expectSameAnswers(Self.wholeTraceCommands(path) + explanationCommands)
@@ -370,15 +455,22 @@ import TraceForgery
         return Data(forged.encoded())
     }
 
-    /// The index with its byte `fromEnd` bytes before its end changed (the last figure of its
-    /// kept model, before the flags saying no profile and no explanations follow; or the last
-    /// of the explanations), and its CRC recomputed: a lie with a valid checksum.
-    static func editedModel(_ bytes: Data, fromEnd: Int) throws -> Data {
-        var bytes = [UInt8](bytes)
-        #expect(bytes.count > 28 + fromEnd)
-        bytes[bytes.count - fromEnd] ^= 1
-        TraceBytes.setUInt32(&bytes, at: 16, CRC32.checksum(Array(bytes[28...])))
-        return Data(bytes)
+    /// The index `edit` changed, with a CRC that fits and the tag it had: a lie with a valid
+    /// checksum, as anyone can write it. The snapshots after the body stay as they were.
+    static func edited(_ bytes: Data, path: String, _ edit: (inout TraceIndex) throws -> Void) throws -> Data {
+        var index = try #require(try TraceIndex.load(forTrace: path))
+        let original = [UInt8](bytes)
+        let bodyEnd = 28 + Int(original[12..<16].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        try edit(&index)
+        var forged = index.encoded()
+        forged.replaceSubrange(20..<28, with: original[20..<28])
+        return Data(forged + original[bodyEnd...])
+    }
+
+    /// The time the bad-index cases ask about (the third of ``moments(of:)``).
+    static func momentTime(_ path: String) throws -> UInt64 {
+        let (model, _) = try TraceFile.model(path: path)
+        return model.firstTimestamp + model.durationNanoseconds / 10 * 5
     }
 
     /// An index that cannot be written (its path is a folder): the answer is
@@ -404,5 +496,13 @@ import TraceForgery
         #expect(result.status == 2)
         #expect(result.stderrLines.count == 1)
         #expect(!FileManager.default.fileExists(atPath: TraceIndex.path(forTrace: missing)))
+    }
+}
+
+extension TraceMoment {
+    /// The moment's time, for a failure's message (the description rounds it).
+    var nanoseconds: String {
+        if case let .time(time) = self { return "\(time) ns" }
+        return ""
     }
 }

@@ -29,30 +29,30 @@ public final class TraceModelBuilder {
     // One builder, one thread: the stored state is touched several times per
     // event, so it opts out of dynamic exclusivity checks.
     // Columns, not arrays: updated in place without uniqueness checks (freed in deinit).
-    @exclusivity(unchecked) private var nodes = NodeTracker()
+    @exclusivity(unchecked) var nodes = NodeTracker()
     /// Per node position, what the causes and values need beside the node table.
-    @exclusivity(unchecked) private var states = BuilderColumn<NodeState>()
-    @exclusivity(unchecked) private var edges = EdgeTracker()
-    @exclusivity(unchecked) private var slices = SliceTracker()
+    @exclusivity(unchecked) var states = BuilderColumn<NodeState>()
+    @exclusivity(unchecked) var edges = EdgeTracker()
+    @exclusivity(unchecked) var slices = SliceTracker()
     /// The recording threads' indexes as the file gives them, each with its
     /// slot in the per-thread trackers (in order of first batch): a hostile
     /// index such as 2³² − 1 costs one entry, not an array that long.
-    @exclusivity(unchecked) private var threadSlots: [UInt32: Int] = [:]
+    @exclusivity(unchecked) var threadSlots: [UInt32: Int] = [:]
     /// The latest batch's thread and slot: consecutive batches mostly share one.
-    @exclusivity(unchecked) private var lastThread: (index: UInt32, slot: Int)?
-    @exclusivity(unchecked) private var actions = ActionTracker()
+    @exclusivity(unchecked) var lastThread: (index: UInt32, slot: Int)?
+    @exclusivity(unchecked) var actions = ActionTracker()
     /// Events by kind code: a fixed block, no array bookkeeping on every event.
-    private let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: 16)
+    let eventCounts = UnsafeMutablePointer<Int>.allocate(capacity: 16)
     /// Where a single event is lent as a batch of one (plain data: nothing to deinitialize).
     private let single = UnsafeMutablePointer<PlainTraceEvent>.allocate(capacity: 1)
-    @exclusivity(unchecked) private var eventCount = 0
-    @exclusivity(unchecked) private var firstTimestamp: UInt64?
-    @exclusivity(unchecked) private var lastTimestamp: UInt64 = 0
-    @exclusivity(unchecked) private var flushes = FlushTracker()
-    @exclusivity(unchecked) private var issues: IssueTracker
-    @exclusivity(unchecked) private var snapshot: TraceSnapshot?
+    @exclusivity(unchecked) var eventCount = 0
+    @exclusivity(unchecked) var firstTimestamp: UInt64?
+    @exclusivity(unchecked) var lastTimestamp: UInt64 = 0
+    @exclusivity(unchecked) var flushes = FlushTracker()
+    @exclusivity(unchecked) var issues: IssueTracker
+    @exclusivity(unchecked) var snapshot: TraceSnapshot?
     /// `options.snapshotAt` until the snapshot is taken, then never: one comparison per event.
-    @exclusivity(unchecked) private var snapshotDue = UInt64.max
+    @exclusivity(unchecked) var snapshotDue = UInt64.max
     /// Whether causal chains are built: ``TraceModelOptions/tracksCauses``.
     let tracksCauses: Bool
     @exclusivity(unchecked) private var causes = CauseTracker()
@@ -60,22 +60,22 @@ public final class TraceModelBuilder {
     private var collectorByName: [String: Int32] = [:]
     /// `options.until` or, once known, the moment of `options.untilAction`; else never:
     /// events after it are read but not applied.
-    @exclusivity(unchecked) private var applyUntil: UInt64
+    @exclusivity(unchecked) var applyUntil: UInt64
     /// Outermost actions numbered, and `options.untilAction`'s moment.
-    @exclusivity(unchecked) private var moments: ActionMomentTracker
+    @exclusivity(unchecked) var moments: ActionMomentTracker
     /// Whether outermost actions are numbered on the plain path (for `options.untilAction`).
-    private let numbersActions: Bool
+    let numbersActions: Bool
     /// The latest timestamp read, applied or not.
-    @exclusivity(unchecked) private var latestRead: UInt64 = 0
+    @exclusivity(unchecked) var latestRead: UInt64 = 0
     /// Whether value events came after the moment (the trace has values all the same).
-    @exclusivity(unchecked) private var valuesAfterMoment = false
+    @exclusivity(unchecked) var valuesAfterMoment = false
     /// Each node's final name, from ``TraceModelOptions/lookahead``.
     private let finalNames: [UInt64: String]?
     /// Per thread (as the slice tracker numbers them), its latest event's time: where a run
     /// the trace does not end stops being known (docs/METRICS.md, "Unfinished runs").
-    @exclusivity(unchecked) private var threadLast: [Int: UInt64] = [:]
+    @exclusivity(unchecked) var threadLast: [Int: UInt64] = [:]
     /// Value events met so far, in file order: the position ``TraceModelOptions/lookahead`` is indexed by.
-    @exclusivity(unchecked) private var valueEvents = 0
+    @exclusivity(unchecked) var valueEvents = 0
     private let tracksValues: Bool
     /// The value history asked for.
     @exclusivity(unchecked) private var history = ValueHistoryTracker()
@@ -83,14 +83,20 @@ public final class TraceModelBuilder {
     private var batchStrings: [String] = []
 
     /// Creates a builder.
-    public init(options: TraceModelOptions = TraceModelOptions()) {
+    public convenience init(options: TraceModelOptions = TraceModelOptions()) {
+        self.init(options: options, numbersActions: options.untilAction != nil)
+    }
+
+    /// Creates a builder that numbers outermost actions even without ``TraceModelOptions/untilAction``
+    /// when `numbersActions` (an index's pass: its snapshots say how many had begun).
+    init(options: TraceModelOptions, numbersActions: Bool) {
         self.options = options
         tracksCauses = options.tracksCauses
         eventCounts.initialize(repeating: 0, count: 16)
         snapshotDue = options.snapshotAt ?? .max
         applyUntil = options.until ?? .max
         moments = ActionMomentTracker(ordinal: options.untilAction)
-        numbersActions = options.untilAction != nil
+        self.numbersActions = numbersActions || options.untilAction != nil
         tracksValues = options.tracksValues
         finalNames = options.lookahead?.finalNames
         issues = IssueTracker(limit: options.issueLimit)

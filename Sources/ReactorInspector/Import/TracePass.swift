@@ -66,10 +66,11 @@ public final class TracePass: Sendable {
     }
 
     /// Opens the trace at `path` for a pass: up to the current pass's byte limit, if any.
-    static func reader(path: String) throws(TraceFileError) -> TraceReader {
+    static func reader(path: String, resumingAt point: TraceResumePoint? = nil) throws(TraceFileError) -> TraceReader {
         let pass = current
         if let pass, pass.isCancelled { throw cancellation(path: path) }
         do {
+            if let point { return try TraceReader(path: path, resumingAt: point, upTo: pass?.byteLimit) }
             if let limit = pass?.byteLimit { return try TraceReader(path: path, upTo: limit) }
             return try TraceReader(path: path)
         } catch {

@@ -31,6 +31,12 @@ struct IndexFieldReader {
         try count(atMost: UInt64(readableBytes / max(1, bytesEach)))
     }
 
+    /// `count` raw bytes.
+    mutating func bytes(_ count: Int) throws(TraceIndexError) -> [UInt8] {
+        guard let slice = reader.readBytes(count) else { throw .damaged("cut short") }
+        return Array(slice)
+    }
+
     mutating func bool() throws(TraceIndexError) -> Bool { try count(atMost: 1) == 1 }
 
     /// A run of raw bytes written by ``IndexFieldWriter/put(bytes:)``.

@@ -52,6 +52,8 @@ extension TraceIndex {
         if let profile { fields.append(profile.bytes) }
         put(explanations == nil ? 0 : 1)
         if let explanations { fields.put(bytes: explanations.bytes) }
+        put(moments == nil ? 0 : 1)
+        moments?.encode(to: &fields)
         let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
@@ -72,7 +74,8 @@ extension TraceIndex {
 
     /// Decodes an index file, checking its structure and that every figure is
     /// possible for a trace of the size it names.
-    static func decode(_ bytes: [UInt8]) throws(TraceIndexError) -> TraceIndex {
+    /// `bytes` are the prefix and the body; `tailLength` bytes of snapshots follow them in the file.
+    static func decode(_ bytes: [UInt8], tailLength: UInt64 = 0) throws(TraceIndexError) -> TraceIndex {
         guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { throw .notAnIndex }
         var reader = ByteReader(bytes)
         guard reader.skip(magic.count), let version = reader.readInteger(as: UInt16.self), reader.skip(2),
@@ -156,11 +159,21 @@ extension TraceIndex {
             // Trusted as the model is, and only with it (it names their computations).
             if model != nil { explanations = section }
         }
+        var moments: IndexedMoments?
+        if try fields.bool() {
+            var section = try IndexedMoments.decode(from: &fields, batches: batches)
+            guard section.tailLength == tailLength else { throw .damaged("its snapshots' length is wrong") }
+            section.tailStart = UInt64(bytes.count)
+            // Snapshots are trusted only under this user's key, as the model is.
+            if key != nil { moments = section }
+        } else if tailLength != 0 {
+            throw .damaged("bytes after its body")
+        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         var index = TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                                truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1,
                                end: end, threadCount: threads, latestTimestamp: latest, hasValues: hasValues,
-                               batches: batches, model: model, explanations: explanations)
+                               batches: batches, model: model, explanations: explanations, moments: moments)
         index.profile = profile
         return index
     }

@@ -42,7 +42,15 @@ extension TraceIndex {
         guard UInt64(status.st_size) <= Self.sizeLimit(forTrace: identity.size) else {
             throw .damaged("larger than its trace")
         }
-        let index = try decode(try Self.read(descriptor, at: 0, count: Int(status.st_size)))
+        // The body, not the snapshots after it: a question reads the one snapshot it starts from.
+        let size = Int(status.st_size)
+        guard size >= prefixLength else { throw .damaged("cut inside its header") }
+        let prefix = try Self.read(descriptor, at: 0, count: prefixLength)
+        let bodyLength = (12..<16).reduce(0) { $0 | Int(prefix[$1]) << (8 * ($1 - 12)) }
+        guard prefix.starts(with: magic) else { throw .notAnIndex }
+        guard bodyLength <= size - prefixLength else { throw .damaged("its length is wrong") }
+        let index = try decode(try Self.read(descriptor, at: 0, count: prefixLength + bodyLength),
+                               tailLength: UInt64(size - prefixLength - bodyLength))
         guard index.identity == identity else { throw .stale }
         return index
     }
@@ -50,31 +58,64 @@ extension TraceIndex {
     /// Writes the index beside the trace at `tracePath`, atomically: to a
     /// temporary file renamed over the index, so that a reader sees the old
     /// index or the new one, never part of one.
-    func write(forTrace tracePath: String) throws(TraceIndexError) {
-        var bytes = encoded()
+    mutating func write(forTrace tracePath: String) throws(TraceIndexError) {
         let limit = Self.sizeLimit(forTrace: identity.size)
-        if UInt64(bytes.count) > limit, explanations != nil {
+        if let moments, UInt64(encoded().count) + moments.tailLength > limit
+            || moments.tailLength > 0 && moments.spool == nil && moments.tailStart == nil {
+            // Snapshots larger than a reader accepts, or whose bytes are gone: none.
+            self.moments = nil
+        }
+        if explanations != nil, UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
             // Explanations larger than a reader accepts: `why` answers by passes.
-            var lean = self
-            lean.explanations = nil
-            bytes = lean.encoded()
+            explanations = nil
         }
-        if UInt64(bytes.count) > limit {
+        if UInt64(encoded().count) > limit {
             // A model larger than a reader accepts (a trace of many nodes and few events): the table alone.
-            var lean = self
-            lean.model = nil
-            lean.explanations = nil
-            lean.profile = nil
-            bytes = lean.encoded()
+            model = nil
+            profile = nil
+            explanations = nil
         }
+        let bytes = encoded()
         do {
             let output = try OutputFile(path: Self.path(forTrace: tracePath), inputs: [tracePath])
             try output.write(bytes)
+            if let spool = moments?.spool {
+                try spool.copy { piece throws(OutputFileError) in try output.write(piece) }
+            } else if let moments, let start = moments.tailStart {
+                // An index read back and written again with more (a profile): its snapshots from the file it replaces.
+                try Self.copyTail(of: Self.path(forTrace: tracePath), from: start, length: moments.tailLength) {
+                    piece throws(OutputFileError) in try output.write(piece)
+                }
+            }
             try output.commit()
         } catch {
+            moments = nil
             throw .unavailable(error.description)
         }
+        // From now on the snapshots are read from the file.
+        moments?.tailStart = UInt64(bytes.count)
+        moments?.spool = nil
     }
+
+    /// Hands `write` the `length` bytes of the file at `path` from `start`, in pieces.
+    private static func copyTail(of path: String, from start: UInt64, length: UInt64,
+                                 _ write: ([UInt8]) throws(OutputFileError) -> Void) throws(OutputFileError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: "its snapshots cannot be read") }
+        defer { close(descriptor) }
+        var done: UInt64 = 0
+        while done < length {
+            let count = Int(min(length - done, 1 << 20))
+            guard let piece = try? Self.read(descriptor, at: Int(start + done), count: count) else {
+                throw .cannotWrite(path: path, reason: "its snapshots cannot be read")
+            }
+            try write(piece)
+            done += UInt64(count)
+        }
+    }
+
+    /// The index file's size: the body and the snapshots after it.
+    public var fileSize: Int { encoded().count + Int(moments?.tailLength ?? 0) }
 
     /// The largest index read for a trace of `size` bytes: a few bytes per chunk (of at
     /// least 28 bytes) and a model that grows with nodes, each of which some event names;
@@ -83,7 +124,7 @@ extension TraceIndex {
         (size > UInt64.max / 4 ? UInt64.max : size * 4).saturatingAdd(1 << 20)
     }
 
-    private static func read(_ descriptor: Int32, at offset: Int, count: Int) throws(TraceIndexError) -> [UInt8] {
+    static func read(_ descriptor: Int32, at offset: Int, count: Int) throws(TraceIndexError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {

@@ -76,6 +76,9 @@ public struct TraceIndex: Sendable, Equatable {
     /// The explanations `why` built (``KeptExplanations``): only beside the plain model,
     /// which names their computations.
     var explanations: KeptExplanations?
+    /// Snapshots of the pass that built the index, every so many bytes and at the end
+    /// (``IndexedMoments``), when that pass took them.
+    var moments: IndexedMoments?
 
     /// Whether the index keeps the whole trace's plain model (questions about the
     /// whole trace, such as `hot`, then read nothing but the index).
@@ -97,7 +100,8 @@ public struct TraceIndex: Sendable, Equatable {
     /// Creates an index; ``earliestFrom`` is derived.
     init(identity: Identity, events: Int, skippedEvents: Int, clockEvents: Int, truncation: TraceTruncation?,
          trailingBytesOffset: Int?, end: TraceEnd?, threadCount: Int, latestTimestamp: UInt64, hasValues: Bool,
-         batches: [Batch], model: IndexedModel? = nil, explanations: KeptExplanations? = nil) {
+         batches: [Batch], model: IndexedModel? = nil, explanations: KeptExplanations? = nil,
+         moments: IndexedMoments? = nil) {
         self.identity = identity
         self.events = events
         self.skippedEvents = skippedEvents
@@ -111,6 +115,7 @@ public struct TraceIndex: Sendable, Equatable {
         self.batches = batches
         self.model = model
         self.explanations = explanations
+        self.moments = moments
         var earliest = [UInt64](repeating: .max, count: batches.count + 1)
         for position in batches.indices.reversed() {
             earliest[position] = min(batches[position].firstTime, earliest[position + 1])
@@ -130,6 +135,14 @@ public struct TraceIndex: Sendable, Equatable {
                                clockEvents: clockEvents, trailingBytesOffset: trailingBytesOffset, end: end,
                                stillRecording: stillRecording, metadata: reader?.metadata ?? TraceMetadata(),
                                history: reader?.history)
+    }
+
+    /// Where a pass for a moment at `time` that reads from the start stops: the first position
+    /// after at least one batch from which no batch holds an event at or before `time`.
+    func firstUnread(atOrBefore time: UInt64) -> Int {
+        var position = 1
+        while !nothingAtOrBefore(time, from: position) { position += 1 }
+        return position
     }
 
     /// True when no batch from `position` on holds an event at or before `time`.

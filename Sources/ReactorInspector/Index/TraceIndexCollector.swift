@@ -8,6 +8,8 @@ struct TraceIndexCollector {
     private var threads = 0
     private var latest: UInt64 = 0
     private var hasValues = false
+    /// Every name event, in file order (``IndexedMoments/names``).
+    private(set) var names: [IndexedMoments.Name] = []
 
     /// Takes a batch (never empty); ``finishBatch(endOffset:)`` follows once the reader says where it ended.
     mutating func add(_ batch: borrowing TraceEventBatch) {
@@ -18,6 +20,9 @@ struct TraceIndexCollector {
         for event in events {
             earliest = min(earliest, event.timestamp)
             latestInBatch = max(latestInBatch, event.timestamp)
+            if case let .nodeNamed(id, name, owner) = event.record {
+                names.append(IndexedMoments.Name(batch: batches.count, id: id, name: batch.string(name), owner: owner))
+            }
         }
         first = earliest
         last = latestInBatch
@@ -42,6 +47,7 @@ struct TraceIndexCollector {
         TraceIndex(identity: identity, events: report.events, skippedEvents: report.skippedEvents,
                    clockEvents: report.clockEvents, truncation: report.truncation,
                    trailingBytesOffset: report.trailingBytesOffset, end: report.end, threadCount: threads,
-                   latestTimestamp: latest, hasValues: hasValues, batches: batches)
+                   latestTimestamp: latest, hasValues: hasValues, batches: batches,
+                   moments: IndexedMoments(entries: [], names: names))
     }
 }

@@ -14,8 +14,10 @@ extension TraceIndexSession {
         }
         let timeline = ActionTimeline()
         let profile = TraceProfile(actionTimeline: timeline)
-        // The plain model beside it only when the index will need one and can keep it.
-        let plain = index?.model == nil && IndexKey.current != nil ? TraceModelBuilder() : nil
+        // The plain model beside it only when the index will need one and can keep it; its builder
+        // tracks values for the snapshots the index keeps with it (left out of the model).
+        let plain = index?.model == nil && IndexKey.current != nil
+            ? TraceModelBuilder(options: TraceModelBuilder.checkpointOptions, numbersActions: true) : nil
         var kept: IndexedProfile?
         func finish(_ report: TraceReadReport) -> IndexedProfile {
             if let kept { return kept }
@@ -28,12 +30,14 @@ extension TraceIndexSession {
         let keeping: ((TraceReadReport) -> TraceModel)? = plain.map { builder in
             { report in
                 var model = builder.finish()
+                model.forgetValues()
                 model.skippedEvents = report.skippedEvents
                 model.clockEvents = report.clockEvents
                 return model
             }
         }
-        let (report, _) = try forEachBatch(progress: progress, until: { nil }, keeping: keeping, profiling: finish) {
+        let (report, _) = try forEachBatch(progress: progress, until: { nil }, keeping: keeping, profiling: finish,
+                                           snapshotting: plain) {
             profile.consume($0)
             plain?.consume($0)
         }

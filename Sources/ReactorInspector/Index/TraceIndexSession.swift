@@ -11,6 +11,8 @@ import ReactorTraceFormat
 final class TraceIndexSession {
     let tracePath: String
     private(set) var index: TraceIndex?
+    /// The snapshot the latest model started from, if it started from one.
+    private(set) var resumedFrom: IndexedMoments.Entry?
     private let note: (String) -> Void
     private var noted = false
     /// False for an index the caller holds (``TraceIndexUse/given(_:)``): nothing is written beside the trace.
@@ -49,6 +51,11 @@ final class TraceIndexSession {
     /// moment of ``TraceModelOptions/untilAction``) needs, and not at all for
     /// the plain model of the whole trace when the index keeps it (a pass that
     /// builds that model leaves it in the index).
+    ///
+    /// A builder of options that resume from a snapshot (``TraceModelBuilder/resumes(_:)``:
+    /// `state --at`, `graph --at`) starts from the latest of the index's snapshots
+    /// its moment allows and reads only the chunks after it. The pass for the plain
+    /// model tracks values too and leaves snapshots in the index.
     func model(builder: TraceModelBuilder, progress: ((Int) -> Void)?) throws(TraceFileError)
         -> (TraceModel, TraceReadReport) {
         let keepsModel = TraceModel.isIndexed(builder.options)
@@ -61,21 +68,47 @@ final class TraceIndexSession {
         if let name = builder.options.valueHistoryOf, let answered = valueHistoryFromIndex(of: name, builder.options) {
             return answered
         }
-        var built: TraceModel?
-        func finish(_ report: TraceReadReport) -> TraceModel {
-            if let built { return built }
-            var model = builder.finish()
+        resumedFrom = nil
+        if let resumed = resumedModel(builder: builder, progress: progress) { return resumed }
+        // The pass that leaves the plain model leaves snapshots too, from a builder that tracks values
+        // (left out of the model kept); so does a moment's pass when the index has none, beside its own builder.
+        let snapshots = IndexKey.current != nil
+            && (keepsModel || TraceModelBuilder.resumes(builder.options) && !(index?.hasSnapshots ?? false)
+                && builder.consumedEvents == 0)
+        let indexBuilder = snapshots ? TraceModelBuilder(options: TraceModelBuilder.checkpointOptions,
+                                                         numbersActions: true) : nil
+        let answersFromIndexBuilder = keepsModel && indexBuilder != nil
+        var kept: TraceModel?
+        func keep(_ report: TraceReadReport) -> TraceModel {
+            if let kept { return kept }
+            var model = (indexBuilder ?? builder).finish()
+            if indexBuilder != nil { model.forgetValues() }
             model.skippedEvents = report.skippedEvents
             model.clockEvents = report.clockEvents
-            built = model
+            kept = model
             return model
         }
+        // A pass stops early only when the index holds the names the rest of the trace gives.
+        let knowsNames = index?.moments != nil
         let (report, stoppedEarly) = try forEachBatch(progress: progress,
-                                                      until: { builder.options.until ?? builder.decidedActionMoment },
-                                                      keeping: keepsModel ? finish : nil) {
-            builder.consume($0)
+                                                      until: { knowsNames ? builder.options.until ?? builder.decidedActionMoment : nil },
+                                                      keeping: keepsModel || snapshots ? keep : nil,
+                                                      snapshotting: indexBuilder) {
+            if !answersFromIndexBuilder { builder.consume($0) }
+            indexBuilder?.consume($0)
         }
-        var model = finish(report)
+        if stoppedEarly, let index, let moments = index.moments,
+           let bound = builder.options.until ?? builder.decidedActionMoment {
+            moments.name(in: builder, from: index.firstUnread(atOrBefore: bound))
+        }
+        var model: TraceModel
+        if answersFromIndexBuilder || keepsModel {
+            model = keep(report)
+        } else {
+            model = builder.finish()
+            model.skippedEvents = report.skippedEvents
+            model.clockEvents = report.clockEvents
+        }
         if stoppedEarly, let index {
             // What the unread rest would have added to the figures that count every event read.
             model.eventCount = index.events
@@ -172,18 +205,21 @@ final class TraceIndexSession {
                       keeping: ((TraceReadReport) -> TraceModel)? = nil,
                       profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
                       explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil,
+                      snapshotting: TraceModelBuilder? = nil,
                       _ body: (borrowing TraceEventBatch) -> Void) throws(TraceFileError)
         -> (TraceReadReport, stoppedEarly: Bool) {
         let identity = try? TraceIndex.identity(ofTrace: tracePath)
         var trusted = index
         var collector = TraceIndexCollector()
+        var snapshotter = snapshotting.flatMap { MomentSnapshotter(builder: $0) }
         var position = 0
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             body(batch)
             batchesRead += 1
             collector.add(batch)
-        } ended: { endOffset in
+        } ended: { endOffset, reader in
             let batch = collector.finishBatch(endOffset: endOffset)
+            if let snapshotting { snapshotter?.ended(batch, builder: snapshotting, reader: reader) }
             guard let index = trusted else { return true }
             guard position < index.batches.count, index.batches[position] == batch else {
                 trusted = nil
@@ -196,20 +232,84 @@ final class TraceIndexSession {
             return !index.nothingAtOrBefore(bound, from: position)
         }
         if stoppedEarly, let index = trusted { return (index.readReport(path: tracePath), true) }
+        if let snapshotting { snapshotter?.finished(builder: snapshotting) }
+        let moments = snapshotter?.moments(names: collector.names)
         if trusted == nil || position != trusted?.batches.count {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
-                       profiling: profiling, explaining: explaining)
+                       profiling: profiling, explaining: explaining, moments: moments)
         } else if let fitting = trusted, IndexKey.current != nil,
-                  (keeping != nil && fitting.model == nil)
+                  (keeping != nil && (fitting.model == nil || !fitting.hasSnapshots && moments?.entries.isEmpty == false))
                     || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil))
                     || explaining != nil {
-            // The index fits and lacks the model, profile or explanation this pass built: the same index, with it.
+            // The index fits and lacks the model, profile, explanation or snapshots this pass built: the same index, with them.
             leaveIndex({ _, _ in fitting }, report: report, identity: identity,
-                       keeping: fitting.model == nil ? keeping : nil,
-                       profiling: fitting.profile == nil ? profiling : nil, explaining: explaining)
+                       keeping: fitting.model == nil ? keeping : nil, profiling: profiling, explaining: explaining,
+                       moments: moments)
         }
         return (report, false)
+    }
+
+    /// The model `builder` builds, read from the latest snapshot of the index its
+    /// moment allows on (as ``model(builder:progress:)`` describes), with the
+    /// whole trace's report; nil when there is no such snapshot, or when the
+    /// snapshot or the chunks after it do not match the index (then the builder is
+    /// as new, the index is dropped to be rebuilt, and the pass reads from the start).
+    private func resumedModel(builder: TraceModelBuilder, progress: ((Int) -> Void)?)
+        -> (TraceModel, TraceReadReport)? {
+        guard let index, let moments = index.moments, TraceModelBuilder.resumes(builder.options),
+              builder.consumedEvents == 0,
+              let entry = moments.latest(until: builder.options.until, untilAction: builder.options.untilAction)
+        else { return nil }
+        func dropIndex(_ reason: String) -> (TraceModel, TraceReadReport)? {
+            builder.reset()
+            self.index = nil
+            noteOnce("\(TraceIndex.path(forTrace: tracePath)): \(reason); rebuilding it")
+            return nil
+        }
+        let point: TraceResumePoint
+        do throws(TraceIndexError) {
+            var fields: IndexFieldReader
+            (point, fields) = try index.snapshot(entry, forTrace: tracePath)
+            try builder.restore(from: &fields)
+            guard fields.readableBytes == 0 else { throw .damaged("bytes after a snapshot") }
+        } catch {
+            return dropIndex(error.description)
+        }
+        var collector = TraceIndexCollector()
+        var position = entry.batch, matches = true
+        let stoppedEarly: Bool
+        do {
+            (_, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress,
+                                                                       resumingAt: point) { batch in
+                builder.consume(batch)
+                collector.add(batch)
+            } ended: { endOffset, _ in
+                let batch = collector.finishBatch(endOffset: endOffset)
+                guard position < index.batches.count, index.batches[position] == batch else {
+                    matches = false
+                    return false
+                }
+                position += 1
+                guard let bound = builder.options.until ?? builder.decidedActionMoment else { return true }
+                return !index.nothingAtOrBefore(bound, from: position)
+            }
+        } catch {
+            return dropIndex("does not match the trace")
+        }
+        guard matches, stoppedEarly || position == index.batches.count else {
+            return dropIndex("does not match the trace")
+        }
+        moments.name(in: builder, from: position)
+        var model = builder.finish()
+        model.skippedEvents = index.skippedEvents
+        model.clockEvents = index.clockEvents
+        model.eventCount = index.events
+        model.threadCount = max(model.threadCount, index.threadCount)
+        model.latestTimestampRead = max(model.latestTimestampRead, index.latestTimestamp)
+        model.hasValues = model.hasValues || index.hasValues
+        resumedFrom = entry
+        return (model, index.readReport(path: tracePath))
     }
 
     /// Writes the index a whole pass collected (with the model `keeping` makes), if the
@@ -217,7 +317,8 @@ final class TraceIndexSession {
     private func leaveIndex(_ make: (TraceIndex.Identity, TraceReadReport) -> TraceIndex, report: TraceReadReport,
                             identity: TraceIndex.Identity?, keeping: ((TraceReadReport) -> TraceModel)?,
                             profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
-                            explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil) {
+                            explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil,
+                            moments: IndexedMoments? = nil) {
         guard writes, !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
         var built = make(identity, report)
@@ -228,6 +329,8 @@ final class TraceIndexSession {
         if IndexKey.current != nil, built.model != nil, let explaining {
             built.explanations = explaining(report, built.explanations)
         }
+        // Snapshots of the pass that built the model, or of this pass over the same chunks.
+        if IndexKey.current != nil, built.model != nil, !built.hasSnapshots, let moments { built.moments = moments }
         do {
             try built.write(forTrace: tracePath)
             index = built
@@ -244,16 +347,26 @@ extension TraceIndex {
     /// an index that cannot be written, and ``TraceFileError`` for an unreadable trace.
     public static func build(forTrace tracePath: String, progress: ((Int) -> Void)? = nil) throws
         -> (TraceIndex, TraceReadReport) {
+        try build(forTrace: tracePath, progress: progress, snapshotInterval: MomentSnapshotter.fixedInterval)
+    }
+
+    /// As ``build(forTrace:progress:)``, with a snapshot every `snapshotInterval` bytes of the
+    /// trace (nil: as the budget allows, ``MomentSnapshotter``).
+    static func build(forTrace tracePath: String, progress: ((Int) -> Void)?, snapshotInterval: UInt64?) throws
+        -> (TraceIndex, TraceReadReport) {
         let identity = try TraceIndex.identity(ofTrace: tracePath)
         var collector = TraceIndexCollector()
-        let builder = TraceModelBuilder()
+        // Values tracked for the snapshots; the model kept is the plain one, without them.
+        let builder = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions, numbersActions: true)
+        var snapshotter = MomentSnapshotter(builder: builder, interval: snapshotInterval)
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             collector.add(batch)
             builder.consume(batch)
-        } ended: { endOffset in
-            _ = collector.finishBatch(endOffset: endOffset)
+        } ended: { endOffset, reader in
+            snapshotter?.ended(collector.finishBatch(endOffset: endOffset), builder: builder, reader: reader)
             return true
         }
+        snapshotter?.finished(builder: builder)
         guard !report.stillRecording else {
             throw TraceIndexError.unavailable("\(tracePath) is still being recorded: an index is built from a finished trace")
         }
@@ -262,9 +375,13 @@ extension TraceIndex {
         }
         var index = collector.index(identity: identity, report: report)
         var model = builder.finish()
+        model.forgetValues()
         model.skippedEvents = report.skippedEvents
         model.clockEvents = report.clockEvents
-        if IndexKey.current != nil { index.model = IndexedModel(model) }
+        if IndexKey.current != nil {
+            index.model = IndexedModel(model)
+            index.moments = snapshotter?.moments(names: collector.names)
+        }
         try index.write(forTrace: tracePath)
         return (index, report)
     }
@@ -275,11 +392,13 @@ extension TraceFile {
     /// `ended` the file offset right after each batch's chunk; reading stops
     /// early when `ended` returns false (then the second result is true and
     /// the report covers only what was read).
+    /// With `resumingAt`, reading starts from there (``TraceReader/init(path:resumingAt:mode:)``).
     static func forEachBatchWithOffsets(path: String, progress: ((Int) -> Void)?,
+                                        resumingAt point: TraceResumePoint? = nil,
                                         _ body: (borrowing TraceEventBatch) -> Void,
-                                        ended: (UInt64) -> Bool) throws(TraceFileError)
+                                        ended: (UInt64, TraceReader) -> Bool) throws(TraceFileError)
         -> (TraceReadReport, stoppedEarly: Bool) {
-        let reader = try TracePass.reader(path: path)
+        let reader = try TracePass.reader(path: path, resumingAt: point)
         let pass = TracePass.current
         var count = 0, nextProgress = progress == nil ? Int.max : progressInterval
         var stoppedEarly = false
@@ -287,7 +406,7 @@ extension TraceFile {
         while (try? reader.nextBatch({ batch in body(batch); batchCount = batch.count })) == true {
             count += batchCount
             try pass?.read(batchCount, path: path)
-            let readsOn = ended(UInt64(reader.bytesRead))
+            let readsOn = ended(UInt64(reader.bytesRead), reader)
             while count >= nextProgress {
                 progress?(nextProgress)
                 nextProgress += progressInterval

@@ -17,19 +17,7 @@ extension TraceModel {
 
     func encode(to fields: inout IndexFieldWriter) {
         fields.put(nodes.count)
-        for node in nodes {
-            fields.put(node.id); fields.put(UInt64(node.kind.rawValue)); fields.put(node.givenName)
-            fields.put(node.owner); fields.put(node.parent)
-            fields.put(node.children.count)
-            for child in node.children { fields.put(child) }
-            fields.put(optional: node.createdAt); fields.put(optional: node.stoppedAt)
-            fields.put(node.changes)
-            node.runs.encode(to: &fields)
-            let counts = node.invalidations
-            for count in [counts.byDependency, counts.byParent, counts.explicit, counts.byStop, counts.byRunaway,
-                          counts.byError] { fields.put(count) }
-            fields.put(optional: node.site); fields.put(optional: node.value); fields.put(optional: node.valueTimestamp)
-        }
+        for node in nodes { node.encode(to: &fields) }
         fields.put(edges.count)
         for edge in edges {
             fields.put(edge.computation); fields.put(edge.dependency); fields.put(edge.depends)
@@ -38,15 +26,7 @@ extension TraceModel {
         fields.put(finalEdges.count)
         for key in finalEdges.sorted() { fields.put(key.computation); fields.put(key.dependency) }
         fields.put(actions.count)
-        for action in actions {
-            fields.put(action.store); fields.put(action.storeName); fields.put(action.name)
-            fields.put(action.count); fields.put(action.totalNanoseconds); action.durations.encode(to: &fields)
-            fields.put(action.runsCaused); fields.put(action.rerunsCaused); fields.put(action.firstArguments)
-            fields.put(action.runsCausedByComputation.count)
-            for (node, runs) in action.runsCausedByComputation.sorted(by: { $0.key < $1.key }) {
-                fields.put(node); fields.put(runs)
-            }
-        }
+        for action in actions { action.encode(to: &fields) }
         fields.put(eventCount); fields.put(skippedEvents); fields.put(clockEvents)
         fields.put(eventsByKind.count)
         for (kind, count) in eventsByKind.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -74,24 +54,8 @@ extension TraceModel {
     static func decode(from fields: inout IndexFieldReader) throws(TraceIndexError) -> TraceModel {
         // Each element takes at least as many bytes as it has fields: counts cannot outgrow the file.
         var nodes: [TraceNode] = []
-        for _ in 0..<(try fields.elements(eachAtLeast: 20)) {
-            let id = try fields.next(), kind = try fields.kind(TraceNodeKind.self), name = try fields.string()
-            var node = TraceNode(id: id, kind: kind, givenName: name, owner: try fields.next(), parent: try fields.next())
-            for _ in 0..<(try fields.elements(eachAtLeast: 1)) { node.children.append(try fields.next()) }
-            node.createdAt = try fields.optional()
-            node.stoppedAt = try fields.optional()
-            node.changes = try fields.int()
-            node.runs = try RunStats.decode(from: &fields)
-            node.invalidations.byDependency = try fields.int()
-            node.invalidations.byParent = try fields.int()
-            node.invalidations.explicit = try fields.int()
-            node.invalidations.byStop = try fields.int()
-            node.invalidations.byRunaway = try fields.int()
-            node.invalidations.byError = try fields.int()
-            node.site = try fields.optionalString()
-            node.value = try fields.optionalString()
-            node.valueTimestamp = try fields.optional()
-            nodes.append(node)
+        for _ in 0..<(try fields.elements(eachAtLeast: TraceNode.leastEncodedBytes)) {
+            nodes.append(try TraceNode.decode(from: &fields))
         }
         var edges: [TraceEdge] = []
         for _ in 0..<(try fields.elements(eachAtLeast: 6)) {
@@ -104,20 +68,8 @@ extension TraceModel {
             finalEdges.insert(TraceEdgeKey(computation: try fields.next(), dependency: try fields.next()))
         }
         var actions: [ActionStats] = []
-        for _ in 0..<(try fields.elements(eachAtLeast: 14)) {
-            let store = try fields.next(), storeName = try fields.string(), name = try fields.string()
-            let count = try fields.int(), total = try fields.next(), durations = try DurationHistogram.decode(from: &fields)
-            let runsCaused = try fields.int(), rerunsCaused = try fields.int(), arguments = try fields.string()
-            var action = ActionStats(store: store, storeName: storeName, name: name, firstArguments: arguments)
-            action.count = count
-            action.totalNanoseconds = total
-            action.durations = durations
-            action.runsCaused = runsCaused
-            action.rerunsCaused = rerunsCaused
-            for _ in 0..<(try fields.elements(eachAtLeast: 2)) {
-                action.runsCausedByComputation[try fields.next()] = try fields.int()
-            }
-            actions.append(action)
+        for _ in 0..<(try fields.elements(eachAtLeast: ActionStats.leastEncodedBytes)) {
+            actions.append(try ActionStats.decode(from: &fields))
         }
         let eventCount = try fields.int(), skipped = try fields.int(), clocks = try fields.int()
         var byKind: [TraceEventKind: Int] = [:]
@@ -153,6 +105,75 @@ extension TraceModel {
         for _ in 0..<(try fields.elements(eachAtLeast: 1)) { model.pendingReruns.insert(try fields.next()) }
         model.unfinishedFlushes = try fields.int()
         return model
+    }
+}
+
+extension TraceNode {
+    /// Each field takes at least one byte.
+    static let leastEncodedBytes = 20
+
+    func encode(to fields: inout IndexFieldWriter) {
+        fields.put(id); fields.put(UInt64(kind.rawValue)); fields.put(givenName)
+        fields.put(owner); fields.put(parent)
+        fields.put(children.count)
+        for child in children { fields.put(child) }
+        fields.put(optional: createdAt); fields.put(optional: stoppedAt)
+        fields.put(changes)
+        runs.encode(to: &fields)
+        for count in [invalidations.byDependency, invalidations.byParent, invalidations.explicit, invalidations.byStop,
+                      invalidations.byRunaway, invalidations.byError] { fields.put(count) }
+        fields.put(optional: site); fields.put(optional: value); fields.put(optional: valueTimestamp)
+    }
+
+    static func decode(from fields: inout IndexFieldReader) throws(TraceIndexError) -> TraceNode {
+        let id = try fields.next(), kind = try fields.kind(TraceNodeKind.self), name = try fields.string()
+        var node = TraceNode(id: id, kind: kind, givenName: name, owner: try fields.next(), parent: try fields.next())
+        for _ in 0..<(try fields.elements(eachAtLeast: 1)) { node.children.append(try fields.next()) }
+        node.createdAt = try fields.optional()
+        node.stoppedAt = try fields.optional()
+        node.changes = try fields.int()
+        node.runs = try RunStats.decode(from: &fields)
+        node.invalidations.byDependency = try fields.int()
+        node.invalidations.byParent = try fields.int()
+        node.invalidations.explicit = try fields.int()
+        node.invalidations.byStop = try fields.int()
+        node.invalidations.byRunaway = try fields.int()
+        node.invalidations.byError = try fields.int()
+        node.site = try fields.optionalString()
+        node.value = try fields.optionalString()
+        node.valueTimestamp = try fields.optional()
+        return node
+    }
+}
+
+extension ActionStats {
+    /// Each field takes at least one byte.
+    static let leastEncodedBytes = 14
+
+    func encode(to fields: inout IndexFieldWriter) {
+        fields.put(store); fields.put(storeName); fields.put(name)
+        fields.put(count); fields.put(totalNanoseconds); durations.encode(to: &fields)
+        fields.put(runsCaused); fields.put(rerunsCaused); fields.put(firstArguments)
+        fields.put(runsCausedByComputation.count)
+        for (node, runs) in runsCausedByComputation.sorted(by: { $0.key < $1.key }) {
+            fields.put(node); fields.put(runs)
+        }
+    }
+
+    static func decode(from fields: inout IndexFieldReader) throws(TraceIndexError) -> ActionStats {
+        let store = try fields.next(), storeName = try fields.string(), name = try fields.string()
+        let count = try fields.int(), total = try fields.next(), durations = try DurationHistogram.decode(from: &fields)
+        let runsCaused = try fields.int(), rerunsCaused = try fields.int(), arguments = try fields.string()
+        var action = ActionStats(store: store, storeName: storeName, name: name, firstArguments: arguments)
+        action.count = count
+        action.totalNanoseconds = total
+        action.durations = durations
+        action.runsCaused = runsCaused
+        action.rerunsCaused = rerunsCaused
+        for _ in 0..<(try fields.elements(eachAtLeast: 2)) {
+            action.runsCausedByComputation[try fields.next()] = try fields.int()
+        }
+        return action
     }
 }
 

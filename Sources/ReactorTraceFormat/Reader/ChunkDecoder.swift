@@ -2,7 +2,7 @@
 struct ChunkDecoder {
     /// A thread's decoding state, carried from chunk to chunk until a chunk
     /// starts a fresh context.
-    struct Context {
+    struct Context: Equatable, Sendable {
         var nextSequence: UInt32
         /// Register `T`: reset by a fresh context.
         var time: UInt64 = 0

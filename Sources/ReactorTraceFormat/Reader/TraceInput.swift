@@ -104,6 +104,26 @@ final class TraceInput: @unchecked Sendable {
         return result
     }
 
+    /// Moves forward to `target` (at or after the current offset) without
+    /// reading what lies between, in a file; false when the input ends before it.
+    func skip(to target: Int) throws(TraceDecodingError) -> Bool {
+        guard target >= offset else { return false }
+        if case let .file(descriptor, path) = source {
+            guard target <= limit || limit == Int.max else { return false }
+            guard lseek(descriptor, off_t(target), SEEK_SET) >= 0 else {
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            buffer.removeAll(keepingCapacity: true)
+            bufferStart = 0
+            filled = target
+            offset = target
+            atEnd = filled >= limit
+            return true
+        }
+        let distance = target - offset
+        return try withBytes(distance) { $0.count } == distance
+    }
+
     /// Reads ahead until `count` bytes from the current offset are buffered or
     /// the file ends, without moving past them; returns how many are buffered.
     /// When following, an earlier end of file is tried again (the file may have grown).

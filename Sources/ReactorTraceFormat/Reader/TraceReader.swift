@@ -160,6 +160,39 @@ public final class TraceReader: Sequence {
         events.deallocate()
     }
 
+    /// Opens the trace at `path` (as ``init(path:mode:)``) and goes on from
+    /// `point`, taken from a reader of the same file by ``resumePoint()``:
+    /// the next batch is the one that reader would have lent next. Throws as
+    /// ``init(path:mode:)``, and ``TraceDecodingError/truncated(offset:)`` for a point past the file's end.
+    /// With `limit`, the file is read only up to that many bytes, as ``init(path:upTo:mode:)`` reads it.
+    public convenience init(path: String, resumingAt point: TraceResumePoint, upTo limit: Int? = nil,
+                            mode: Mode = .lenient) throws(TraceDecodingError) {
+        if let limit {
+            try self.init(path: path, upTo: limit, mode: mode)
+        } else {
+            try self.init(path: path, mode: mode)
+        }
+        guard point.offset >= input.offset, try input.skip(to: point.offset) else {
+            throw .truncated(offset: point.offset)
+        }
+        contexts = point.contexts
+        storedEventsRead = point.eventsRead
+        skippedEvents = point.skippedEvents
+        clockEvents = point.clockEvents
+        chunksRead = point.chunksRead
+        definitionEvents = point.definitionEvents
+    }
+
+    /// Where reading stands now, for ``init(path:resumingAt:mode:)``; nil
+    /// while a chunk's events are still to be handed out (after ``next()``
+    /// took part of one) or once reading is over.
+    public func resumePoint() -> TraceResumePoint? {
+        guard pendingIndex == pendingCount, !finished, !lending else { return nil }
+        return TraceResumePoint(offset: input.offset, eventsRead: storedEventsRead, skippedEvents: skippedEvents,
+                                clockEvents: clockEvents, chunksRead: chunksRead, definitionEvents: definitionEvents,
+                                contexts: contexts)
+    }
+
     /// The next event, or nil at the end of the readable trace.
     public func next() throws(TraceDecodingError) -> TraceEvent? {
         precondition(!lending, "TraceReader.next() called inside nextBatch's closure")

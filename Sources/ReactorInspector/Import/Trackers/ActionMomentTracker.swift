@@ -33,6 +33,14 @@ struct ActionMomentTracker {
         self.ordinal = ordinal.map { max(1, $0) } ?? 0
     }
 
+    /// Goes on from a pass that had seen `begun` outermost actions begin and `ended` end, none of
+    /// them the N-th: the state of a pass that had read the same events.
+    mutating func resume(begun: Int, ended: Int) {
+        precondition(ordinal == 0 || begun < ordinal, "a checkpoint before the N-th action began")
+        self.begun = begun
+        self.ended = ended
+    }
+
     /// True while `thread`'s next event may decide the moment.
     @inline(__always)
     func watches(thread: Int) -> Bool { thread == watchedThread }

@@ -11,6 +11,20 @@ struct ActionTracker {
         var name: String
     }
 
+    init() {}
+
+    /// The tracker holding `stats` (as a checkpoint kept them), each action's store at the
+    /// node position `storePosition` gives its id; nil when one is not known or two share a key.
+    init?(restoring stats: [ActionStats], storePosition: (UInt64) -> Int32?) {
+        for (action, record) in stats.enumerated() {
+            guard let store = storePosition(record.store) else { return nil }
+            let key = Key(store: store, name: record.name)
+            guard positions[key] == nil else { return nil }
+            positions[key] = Int32(action)
+        }
+        self.stats = stats
+    }
+
     /// A call of `name` on the store at node position `store` (id `storeID`) began; returns the action's position.
     mutating func called(store: Int32, storeID: UInt64, storeName: String, name: String, arguments: String) -> Int32 {
         let key = Key(store: store, name: name)

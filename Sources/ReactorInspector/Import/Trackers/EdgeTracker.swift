@@ -110,6 +110,16 @@ struct EdgeTracker {
         return edge
     }
 
+    /// Adds `record` as it stood in a checkpoint (``TraceModelBuilder/restore(from:)``): the
+    /// edge from the computation at `computation` to the dependency at `dependency`, held now
+    /// or not. Only whether an edge is held matters, not the generation it was read in.
+    mutating func restore(_ record: TraceEdge, computation: Int32, dependency: Int32, held: Bool) {
+        let position = Int(edge(from: computation, to: dependency, ids: (record.computation, record.dependency),
+                                at: record.firstSeen))
+        records[position] = record
+        holds[position].generation = held ? owners[Int(computation)].generation : 0
+    }
+
     /// Frees the tables; the tracker must not be used after.
     func deallocate() {
         records.deallocate()

@@ -6,6 +6,14 @@ struct FlushTracker {
     /// The finished flushes.
     private(set) var stats = FlushStats()
 
+    init() {}
+
+    /// The tracker as a checkpoint kept it.
+    init(openBegins: [[UInt64]], stats: FlushStats) {
+        self.openBegins = openBegins
+        self.stats = stats
+    }
+
     mutating func began(thread: Int, at time: UInt64) {
         if thread >= openBegins.count { openBegins.append(contentsOf: repeatElement([], count: thread - openBegins.count + 1)) }
         openBegins[thread].append(time)

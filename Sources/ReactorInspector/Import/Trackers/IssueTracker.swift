@@ -13,6 +13,13 @@ struct IssueTracker {
         self.limit = limit
     }
 
+    /// The tracker as a checkpoint kept it: `byKind` counts, the first issues `kept`.
+    init(limit: Int, byKind: [TraceIssueKind: Int], kept: [TraceIssueRecord]) {
+        self.limit = limit
+        for (kind, count) in byKind { counts[Int(kind.rawValue)] = count }
+        self.kept = kept
+    }
+
     mutating func record(_ kind: TraceIssueKind, node: UInt64, message: String, at time: UInt64) {
         counts[Int(kind.rawValue)] += 1
         if kept.count < limit { kept.append(TraceIssueRecord(timestamp: time, kind: kind, node: node, message: message)) }
