@@ -36,7 +36,8 @@ measure() {
     local best="" peak=0 seconds kilobytes
     for _ in $(seq "$RUNS"); do
         /usr/bin/time -f "%e %M" -o "$SCRATCH" "$INSPECT" "$@" --no-progress >/dev/null 2>&1 || true
-        read -r seconds kilobytes < "$SCRATCH"
+        # A command that exits non-zero (a question the trace cannot answer) has time's note first.
+        read -r seconds kilobytes <<< "$(tail -n 1 "$SCRATCH")"
         if [ -z "$best" ] || awk -v a="$seconds" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$seconds; fi
         if [ "$kilobytes" -gt "$peak" ]; then peak=$kilobytes; fi
     done
@@ -47,6 +48,17 @@ row() { # row LABEL SECONDS KILOBYTES [RATIO-TEXT]
     awk -v l="$1" -v s="$2" -v k="$3" -v r="${4:-}" 'BEGIN { printf "| %s | %.3f s | %.0f MB | %s |\n", l, s, k / 1024, r }'
 }
 
+
+# both LABEL COMMAND ARGS...: the command on the trace by a pass (--no-index) and with the index, as two rows.
+both() {
+    local label=$1 passes_s passes_k indexed_s indexed_k
+    shift
+    read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
+    read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
+    row "$label, by a pass" "$passes_s" "$passes_k"
+    row "$label, with the index" "$indexed_s" "$indexed_k" \
+        "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.4f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
+}
 summary=$("$INSPECT" summary "$trace" --json --no-index --no-progress)
 events=$(echo "$summary" | sed -n 's/^ *"events" : \([0-9]*\).*/\1/p')
 duration=$(echo "$summary" | sed -n 's/^ *"durationNanoseconds" : \([0-9]*\).*/\1/p')
@@ -64,12 +76,7 @@ row '`index` (build it)' "$index_s" "$index_k" "$(awk -v a="$index_s" -v b="$hot
 index_bytes=$(stat -c %s "$trace.rindex")
 # Questions about the whole trace: the plain model the index keeps.
 for command in "hot --top 10" "summary --json" "graph --top 5 --format dot -o /dev/null"; do
-    set -- $command
-    read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
-    read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
-    row "\`$command\`, by a pass" "$passes_s" "$passes_k"
-    row "\`$command\`, with the index" "$indexed_s" "$indexed_k" \
-        "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.3f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
+    both "\`$command\`" $command
 done
 # `why`: its first question is a pass that keeps the explanation in the index; asked again it reads
 # only the index. `history` of this trace (no values) and an unknown name (effct47): from the kept model.
@@ -81,26 +88,17 @@ row '`why effect47`, first with the index (a pass; keeps it)' "$first_s" "$first
     "$(awk -v a="$first_s" -v b="$passes_s" 'BEGIN { printf "%.2f× the time by a pass", a / b }')"
 why_bytes=$(( $(stat -c %s "$trace.rindex") - size_before ))
 for command in "why effect47" "why effect47 --json --limit 5" "why effct47" "history effect47"; do
-    set -- $command
-    read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
-    read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
-    row "\`$command\`, by a pass" "$passes_s" "$passes_k"
-    row "\`$command\`, with the index" "$indexed_s" "$indexed_k" \
-        "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.3f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
+    both "\`$command\`" $command
 done
 for percent in 1 50 99 action; do
     at="$((duration / 100 * ${percent/action/99} / 1000))us"
     commands=("graph --at $at --top 5 --format dot -o /dev/null" "state --at $at --json"
               "replay --filter to:$at --filter name:effect47")
     # action:N: the stress trace has no actions, so this is the answer "no such action" (from the last snapshot).
-    if [ "$percent" = action ]; then commands=("graph --at action:3 --top 5 --format dot -o /dev/null"); fi
+    where="$percent% in"
+    if [ "$percent" = action ]; then where="no such action"; commands=("graph --at action:3 --top 5 --format dot -o /dev/null"); fi
     for command in "${commands[@]}"; do
-        set -- $command
-        read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
-        read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
-        row "\`$command\` ($percent% in), by a pass" "$passes_s" "$passes_k"
-        row "\`$command\` ($percent% in), with the index" "$indexed_s" "$indexed_k" \
-            "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.3f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
+        both "\`$command\` ($where)" $command
     done
 done
 # The profile's questions: the first `report` reads the trace (a profile pass) and leaves the profile in the
@@ -115,14 +113,8 @@ row '`report --format json`, first (leaves the profile in the index)' "$profile_
 profile_bytes=$(stat -c %s "$trace.rindex")
 for command in "report --format json -o /dev/null" "report --format md -o /dev/null" \
                "report --format html -o /dev/null" "check --budget $budget" "diff $trace"; do
-    set -- $command
-    read -r passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
-    read -r indexed_s indexed_k <<< "$(measure "$1" "$trace" "${@:2}")"
     label=${command/$budget/budget.json}
-    label=${label/$trace/TRACE}
-    row "\`$label\`, by a pass" "$passes_s" "$passes_k"
-    row "\`$label\`, with the index" "$indexed_s" "$indexed_k" \
-        "$(awk -v a="$indexed_s" -v b="$passes_s" 'BEGIN { printf "%.4f× the time by a pass", a / (b > 0 ? b : 0.005) }')"
+    both "\`${label/$trace/TRACE}\`" $command
 done
 echo
 awk -v i="$index_bytes" -v t="$trace_bytes" 'BEGIN { printf "Index: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'

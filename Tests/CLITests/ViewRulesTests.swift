@@ -90,28 +90,19 @@ import Testing
     /// A run the trace began and did not end (a killed recording) lasts until its thread's last
     /// event in `hot` as in the Chrome export, where it was 0 ns in one and drawn to the end in the other.
     @Test func anUnfinishedRunHasOneDurationEverywhere() throws {
-        let trace = try SampleTrace.named("stress-threads")
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: trace.path))
-        // Whether a cut leaves a run open depends on where the freshly recorded sample's chunks fall:
-        // cuts are tried until two have.
-        var unfinishedSeen = 0, cutsWithUnfinishedRuns = 0
-        for fraction in stride(from: 0.35, through: 0.95, by: 0.05) where cutsWithUnfinishedRuns < 2 {
-            let cut = FileManager.default.temporaryDirectory.appendingPathComponent("unfinished-\(fraction)-\(getpid()).trace").path
-            try bytes.prefix(Int(Double(bytes.count) * fraction)).write(to: URL(fileURLWithPath: cut))
-            defer { unlink(cut) }
-            let summaryRun = try BuiltProducts.run("reactor-inspect", ["summary", cut, "--json"])
+        /// The unfinished runs `path` has (0: none, nothing checked), each checked.
+        func check(_ path: String, label: String) throws -> Int {
+            let summaryRun = try BuiltProducts.run("reactor-inspect", ["summary", path, "--json"])
             let summary = try #require(try JSONSerialization.jsonObject(with: Data(summaryRun.stdout.utf8)) as? [String: Any])
             let unfinished = summary["unfinishedRuns"] as? Int ?? 0
-            guard unfinished > 0 else { continue }
-            unfinishedSeen += unfinished
-            cutsWithUnfinishedRuns += 1
-            let hotRun = try BuiltProducts.run("reactor-inspect", ["hot", cut, "--json", "--top", "1000000"])
+            guard unfinished > 0 else { return 0 }
+            let hotRun = try BuiltProducts.run("reactor-inspect", ["hot", path, "--json", "--top", "1000000"])
             let hot = try #require(try JSONSerialization.jsonObject(with: Data(hotRun.stdout.utf8)) as? [[String: Any]])
             var hotTotals: [String: Int] = [:]
             for entry in hot { hotTotals[entry["name"] as? String ?? "", default: 0] += entry["totalNanoseconds"] as? Int ?? 0 }
-            let exported = cut + ".json"
+            let exported = path + ".json"
             defer { unlink(exported) }
-            _ = try BuiltProducts.run("reactor-inspect", ["export", cut, "--format", "chrome", "-o", exported])
+            _ = try BuiltProducts.run("reactor-inspect", ["export", path, "--format", "chrome", "-o", exported])
             let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: exported)))
                 as? [String: Any])
             var open: [Int: [(String?, Int)]] = [:]
@@ -128,10 +119,21 @@ import Testing
                 }
             }
             for (name, total) in hotTotals where total > 0 {
-                #expect(sliceTotals[name] == total, "\(fraction): \(name)")
+                #expect(sliceTotals[name] == total, "\(label): \(name)")
             }
+            return unfinished
         }
-        #expect(unfinishedSeen > 0, "no cut left a run unfinished")
+        // A killed recording (recorded until a kill leaves a run open), and cuts of a whole one: whether a
+        // cut leaves a run open depends on where the freshly recorded sample's chunks fall.
+        var unfinishedSeen = try check(try SampleTrace.named("stress-threads-values-killed").path, label: "killed")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: try SampleTrace.named("stress-threads").path))
+        for fraction in [0.35, 0.5, 0.65, 0.8] {
+            let cut = FileManager.default.temporaryDirectory.appendingPathComponent("unfinished-\(fraction)-\(getpid()).trace").path
+            try bytes.prefix(Int(Double(bytes.count) * fraction)).write(to: URL(fileURLWithPath: cut))
+            defer { unlink(cut) }
+            unfinishedSeen += try check(cut, label: "\(fraction)")
+        }
+        #expect(unfinishedSeen > 0, "no run left unfinished")
     }
 
     /// A node's name is its final name from its first line: an `@Reactive` named on first
