@@ -64,12 +64,24 @@ import Testing
             for action in stride(from: 1, through: live.actionsBegun, by: 3) { moments.append(.afterAction(action)) }
             var readLess = 0
             for moment in moments {
-                let (expected, expectedMoment, _) = try TraceFile.model(path: copy, at: moment)
-                let pass = TracePass(byteLimit: live.bytesRead)
-                let (given, givenMoment, _) = try pass.run {
-                    try TraceFile.model(path: path, at: moment, index: .given(index))
+                // An action begun but not yet ended in the bytes read is refused by both, with the same words.
+                let expected: String, given: String
+                do {
+                    let (model, resolved, _) = try TraceFile.model(path: copy, at: moment)
+                    expected = try Self.answer(model, resolved)
+                } catch {
+                    expected = "refused: \(error)"
                 }
-                #expect(try Self.answer(given, givenMoment) == (try Self.answer(expected, expectedMoment)), "\(moment)")
+                let pass = TracePass(byteLimit: live.bytesRead)
+                do {
+                    let (model, resolved, _) = try pass.run {
+                        try TraceFile.model(path: path, at: moment, index: .given(index))
+                    }
+                    given = try Self.answer(model, resolved)
+                } catch {
+                    given = "refused: \(error)"
+                }
+                #expect(given == expected, "\(moment)")
                 #expect(pass.eventsRead <= live.eventsRead, "never past the bytes read (\(moment))")
                 if pass.eventsRead < live.eventsRead { readLess += 1 }
             }
