@@ -81,6 +81,12 @@ final class SQLiteStatement {
         sqlite3_bind_int64(handle, index, Int64(bitPattern: value))
     }
 
+    /// Binds NULL for nil.
+    @inline(__always)
+    func bind(_ index: Int32, _ value: UInt64?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
     @inline(__always)
     func bind(_ index: Int32, _ value: Int) {
         sqlite3_bind_int64(handle, index, Int64(value))

@@ -287,7 +287,7 @@ public final class TraceDatabase {
         actions.bind(8, traceID)
         for action in model.actions {
             actions.bind(2, action.qualifiedName)
-            if action.store == 0 { actions.bindNull(3) } else { actions.bind(3, action.store) }
+            actions.bind(3, action.store == 0 ? nil : action.store)
             actions.bind(4, action.count)
             actions.bind(5, action.totalNanoseconds)
             actions.bind(6, action.runsCaused)
@@ -308,10 +308,10 @@ public final class TraceDatabase {
             insert.bind(2, node.id)
             insert.bind(3, node.name)
             insert.bind(4, node.kind.label)
-            if node.owner == 0 { insert.bindNull(5) } else { insert.bind(5, node.owner) }
-            if node.parent == 0 { insert.bindNull(6) } else { insert.bind(6, node.parent) }
-            if let created = node.createdAt { insert.bind(7, created) } else { insert.bindNull(7) }
-            if let stopped = node.stoppedAt { insert.bind(8, stopped) } else { insert.bindNull(8) }
+            insert.bind(5, node.owner == 0 ? nil : node.owner)
+            insert.bind(6, node.parent == 0 ? nil : node.parent)
+            insert.bind(7, node.createdAt)
+            insert.bind(8, node.stoppedAt)
             insert.bind(9, node.site)
             insert.bind(10, node.value)
             insert.bind(11, node.changes)
