@@ -71,8 +71,9 @@ final class TraceIndexSession {
         resumedFrom = nil
         if let resumed = resumedModel(builder: builder, progress: progress) { return resumed }
         // The pass that leaves the plain model leaves snapshots too, from a builder that tracks values
-        // (left out of the model kept); so does a moment's pass when the index has none, beside its own builder.
-        let snapshots = IndexKey.current != nil
+        // (left out of the model kept); so does a moment's pass when the index has none, beside its own builder
+        // (not for an index the caller holds: it is never written).
+        let snapshots = IndexKey.current != nil && writes
             && (keepsModel || TraceModelBuilder.resumes(builder.options) && !(index?.hasSnapshots ?? false)
                 && builder.consumedEvents == 0)
         let indexBuilder = snapshots ? TraceModelBuilder(options: TraceModelBuilder.checkpointOptions,
