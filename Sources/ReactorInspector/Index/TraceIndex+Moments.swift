@@ -254,6 +254,9 @@ struct MomentSnapshotter {
 extension TraceIndex {
     /// Whether the index keeps snapshots (not only the names).
     var hasSnapshots: Bool { moments?.entries.isEmpty == false }
+    /// Whether the index keeps snapshots of the model: a question about a moment reads the trace
+    /// only from the latest snapshot before it.
+    public var keepsSnapshots: Bool { hasSnapshots }
 
     /// The reader's point and the builder's checkpoint of `entry`, read from the index file
     /// beside `tracePath` (or, for an index not written, its spool) and checked against the entry's tag.
