@@ -21,7 +21,10 @@ final class CauseLink {
     /// What the step did, without which call or which values: its kind and node (an
     /// action by its name's position, not its call), so that two reruns caused the same
     /// way have the same shape (``CauseShape``; the dominant chain counts shapes).
-    var stepCode: (kind: Int64, detail: Int64) {
+    /// Made once, when the link is: shapes are compared link by link for every rerun.
+    let stepCode: (kind: Int64, detail: Int64)
+
+    private static func code(of step: Step) -> (kind: Int64, detail: Int64) {
         switch step {
         case let .action(call): (1, Int64(call.action))
         case let .changed(node, _): (2, Int64(node))
@@ -52,10 +55,12 @@ final class CauseLink {
         // Walked without retaining: both chains are held by the caller for the whole walk.
         unowned(unsafe) var left = a
         unowned(unsafe) var right = b
+        // Different hashes: different shapes, without a walk (a dictionary's probe compares keys of other hashes).
+        if left !== right, left.shapeHash != right.shapeHash { return false }
         while left !== right {
             guard left.depth == right.depth, left.stepCode == right.stepCode else { return false }
             // Equal depths: both chains end together.
-            guard let leftNext = left.next, let rightNext = right.next else { return true }
+            guard let leftNext = left.nextLink, let rightNext = right.nextLink else { return true }
             left = leftNext
             right = rightNext
         }
@@ -67,6 +72,8 @@ final class CauseLink {
 
     let step: Step
     let next: CauseLink?
+    /// `next`, read without retaining it (``sameShape(_:_:)``'s walk): `next` holds it.
+    private(set) unowned(unsafe) var nextLink: CauseLink?
     /// How many links this chain holds (a gap counts as one).
     let depth: Int
     /// How many steps the full chain had.
@@ -76,8 +83,10 @@ final class CauseLink {
     private init(step: Step, next: CauseLink?, depth: Int, length: Int) {
         self.step = step
         self.next = next
+        nextLink = next
         self.depth = depth
         self.length = length
+        stepCode = Self.code(of: step)
     }
 
     /// The first step of the chain (the root cause).

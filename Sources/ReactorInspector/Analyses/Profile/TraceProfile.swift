@@ -56,17 +56,26 @@ public final class TraceProfile: ImportedEventVisitor {
         /// The chain most reruns followed (the first to reach that many), and how many.
         var dominant: CauseLink?
         var dominantCount = 0
+        /// The shape the latest rerun followed and where its count is: the next rerun of a
+        /// computation mostly follows the same, found without a lookup. (An index of `counts`
+        /// stays valid until a key is added, which sets this anew.)
+        private var latestShape: (link: CauseLink, index: Dictionary<CauseShape, Int>.Index)?
 
         mutating func followed(_ chain: CauseLink) {
             latest = chain
-            let key = CauseShape(link: chain)
             let count: Int
-            if let index = counts.index(forKey: key) {
+            if let shape = latestShape, CauseLink.sameShape(shape.link, chain) {
+                counts.values[shape.index] += 1
+                count = counts.values[shape.index]
+            } else if let index = counts.index(forKey: CauseShape(link: chain)) {
                 counts.values[index] += 1
                 count = counts.values[index]
+                latestShape = (counts.keys[index].link, index)
             } else {
+                let key = CauseShape(link: chain)
                 counts[key] = 1
                 count = 1
+                latestShape = counts.index(forKey: key).map { (chain, $0) }
             }
             if count > dominantCount {
                 dominantCount = count

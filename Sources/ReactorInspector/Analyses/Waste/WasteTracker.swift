@@ -58,7 +58,7 @@ final class WasteTracker {
 
     func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
         let thread = Int(event.thread)
-        if let ended = endedComputeds[thread] {
+        if !endedComputeds.isEmpty, let ended = endedComputeds[thread] {
             // The new value's event comes between the run's end and its change.
             if case .value = event.record, event.node == ended.node {
             } else {
@@ -89,11 +89,13 @@ final class WasteTracker {
                   let previous = importer.previousValue(ofNode: ended.node),
                   Self.isComparable(value), value == previous else { return }
         }
-        // No change followed the run: the equality cut-off.
-        var tally = tallies[ended.node, default: Tally()]
+        // No change followed the run: the equality cut-off. In place: a copy would copy its causes.
+        Self.countEqualResult(ended, in: &tallies[ended.node, default: Tally()])
+    }
+
+    private static func countEqualResult(_ ended: EndedComputed, in tally: inout Tally) {
         tally.equalResults += 1
         tally.equalResultNanoseconds = tally.equalResultNanoseconds.saturatingAdd(ended.nanoseconds)
-        tallies[ended.node] = tally
     }
 
     private func began(_ event: ImportedEvent, _ importer: TraceModelBuilder) {
@@ -119,21 +121,25 @@ final class WasteTracker {
             reads[node] = state
         }
         guard !slice.firstRun else { return }
-        var tally = tallies[node] ?? Tally()
+        // In place: a copy of the tally would copy its causes on every unneeded rerun.
+        Self.count(Self.judge(current, against: state.previous), of: slice, cause: state.cause,
+                   in: &tallies[node, default: Tally()])
+        if importer.kind(ofNode: node) == .computed {
+            endedComputeds[thread] = EndedComputed(node: node, nanoseconds: slice.durationNanoseconds)
+        }
+    }
+
+    private static func count(_ verdict: Verdict, of slice: ImportedSlice, cause: WasteWrite.Key?, in tally: inout Tally) {
         tally.reruns += 1
-        switch Self.judge(current, against: state.previous) {
+        switch verdict {
         case .unneeded:
             tally.unneeded += 1
             tally.unneededNanoseconds = tally.unneededNanoseconds.saturatingAdd(slice.durationNanoseconds)
-            tally.causes[state.cause ?? WasteWrite.Key(node: -1, cause: nil, action: -1, site: nil), default: 0] += 1
+            tally.causes[cause ?? WasteWrite.Key(node: -1, cause: nil, action: -1, site: nil), default: 0] += 1
         case .undecided:
             tally.undecided += 1
         case .needed:
             break
-        }
-        tallies[node] = tally
-        if importer.kind(ofNode: node) == .computed {
-            endedComputeds[thread] = EndedComputed(node: node, nanoseconds: slice.durationNanoseconds)
         }
     }
 
@@ -154,6 +160,14 @@ final class WasteTracker {
 
     /// Reads by dependency, each once (a dependency is read with one value per run).
     static func normalized(_ reads: [Read]) -> [Read] {
+        // A run reads a few dependencies: compared pairwise, without a set per run.
+        guard reads.count > 16 else {
+            var kept: [Read] = []
+            kept.reserveCapacity(reads.count)
+            for read in reads where !kept.contains(where: { $0.node == read.node }) { kept.append(read) }
+            kept.sort { $0.node < $1.node }
+            return kept
+        }
         var seen = Set<Int32>()
         return reads.filter { seen.insert($0.node).inserted }.sorted { $0.node < $1.node }
     }
@@ -163,7 +177,9 @@ final class WasteTracker {
         // Nothing read, or no earlier run to compare with: nothing to judge.
         guard let previous, !current.isEmpty else { return .undecided }
         // Another set of dependencies: what it read before led elsewhere.
-        guard current.map(\.node) == previous.map(\.node) else { return .needed }
+        guard current.count == previous.count, !zip(current, previous).contains(where: { $0.node != $1.node }) else {
+            return .needed
+        }
         var decided = true
         for (now, before) in zip(current, previous) {
             guard let value = now.value, let earlier = before.value, isComparable(value), isComparable(earlier) else {
