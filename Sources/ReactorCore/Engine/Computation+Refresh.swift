@@ -3,8 +3,9 @@
 // autorun does the same before it reruns.
 
 extension Computation {
-    /// Refreshes the computeds this computation read, in reading order, until
-    /// one of them changes (which invalidates this computation).
+    /// Refreshes the computeds this autorun read, in reading order, until
+    /// one of them changes (which invalidates it). (A computed checks its
+    /// sources in `refreshStep`.)
     func refreshDerivedDependencies() {
         walk: while true {
             let generation = dependencies.generation
@@ -14,7 +15,7 @@ extension Computation {
                     // No retain: a computed dropped during the operation keeps its parts until it ends.
                     source._withUnsafeGuaranteedRef { $0.refreshDerived() }
                     // A change invalidated it: stop walking.
-                    if isInvalidatedOrDirty { return }
+                    if invalidated { return }
                     // A source went away under the walk: start it again.
                     if dependencies.generation != generation { continue walk }
                 }
