@@ -211,7 +211,7 @@ extension Computation {
     @inline(never)
     func traceSoleReaderInvalidation(_ reader: Unmanaged<Computation>, output: Dependency, endWaits: Bool) {
         let readerID = reader._withUnsafeGuaranteedRef { $0.id }
-        // Each way ends in a tail call, so this needs no frame of its own.
+        // The other way is a function of its own: this one keeps fewer values across its call.
         guard endWaits else { return traceChangeAndInvalidation(of: readerID, output: output.id) }
         withTracer { $0.rerunEnded(computation: id, changed: output.id, invalidated: readerID) }
     }

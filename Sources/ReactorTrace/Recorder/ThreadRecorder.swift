@@ -115,8 +115,9 @@ final class ThreadRecorder: @unchecked Sendable {
         return cursor
     }
 
-    /// Publishes the `count` events that end at `end`. A segment holds at most
-    /// 1 MiB, so the offset never carries into the count.
+    /// Publishes the `count` events that end at `end`. A segment's offsets
+    /// stay far below 2³² (a segment holds 1 MiB at most, or one large event),
+    /// so the length never carries into the count.
     @inline(__always)
     func commit(_ end: UnsafeMutablePointer<UInt8>, events count: UInt32 = 1) {
         publishedWord &+= UInt64(truncatingIfNeeded: end - cursor) &+ UInt64(count) &<< 32
