@@ -215,11 +215,15 @@ extension Computation {
     @inline(never)
     func traceSoleReaderInvalidation(_ reader: Computation, output: Dependency, endWaits: Bool) {
         let readerID = reader.id
-        if endWaits {
-            withTracer { $0.rerunEnded(computation: id, changed: output.id, invalidated: readerID) }
-        } else {
-            withTracer { $0.changed(dependency: output.id) }
-            withTracer { $0.invalidated(computation: readerID, cause: .dependency, source: output.id) }
-        }
+        // The other way is a function of its own: this one keeps fewer values across its call.
+        guard endWaits else { return traceChangeAndInvalidation(of: readerID, output: output.id) }
+        withTracer { $0.rerunEnded(computation: id, changed: output.id, invalidated: readerID) }
+    }
+
+    /// `traceSoleReaderInvalidation`'s events when the run's end went before them.
+    @inline(never)
+    func traceChangeAndInvalidation(of readerID: UInt64, output: UInt64) {
+        withTracer { $0.changed(dependency: output) }
+        withTracer { $0.invalidated(computation: readerID, cause: .dependency, source: output) }
     }
 }
