@@ -27,16 +27,20 @@ final class ThreadRecorder: @unchecked Sendable {
 
     // Hot state: the owning thread only.
     @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) var position = 0
+    /// Where the next event starts.
+    @exclusivity(unchecked) var cursor: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) var limit: Int
-    /// The last positions where an untimed, or a timed, event of at most
+    /// The last addresses where an untimed, or a timed, event of at most
     /// ``fixedBound`` bytes may start on the fast path (`TraceRecorder+Events`),
-    /// which then checks nothing else; -1 sends every such event to the slow path:
+    /// which then checks nothing else; 0 sends every such event to the slow path:
     /// before the thread's first time, and for timed events when times come
     /// from `clock_gettime` (a call) rather than the cycle counter.
-    @exclusivity(unchecked) var untimedLimit = -1
-    @exclusivity(unchecked) var timedLimit = -1
-    @exclusivity(unchecked) var events: UInt32 = 0
+    @exclusivity(unchecked) var untimedLimit: UInt = 0
+    @exclusivity(unchecked) var timedLimit: UInt = 0
+    /// What the segment's `published` word says once the next commit stores
+    /// it: the committed offset (low 32 bits) and events (high 32 bits). Kept
+    /// here so that a commit adds to it and stores it, without rebuilding it.
+    @exclusivity(unchecked) var publishedWord: UInt64 = 0
     @exclusivity(unchecked) unowned(unsafe) var segment: TraceSegment
     // The encoding registers (docs/TRACE_FORMAT.md, "Registers").
     @exclusivity(unchecked) var lastTime: UInt64 = 0
@@ -89,6 +93,7 @@ final class ThreadRecorder: @unchecked Sendable {
         self.writer = writer
         let first = TraceSegment(capacity: writer.segmentCapacity)
         base = first.base
+        cursor = first.base
         limit = first.capacity
         segment = first
         handoff = LockedValue(Handoff(current: first))
@@ -96,19 +101,35 @@ final class ThreadRecorder: @unchecked Sendable {
 
     // MARK: Encoding primitives
 
+    /// The offset of the next event in the segment.
+    @inline(__always)
+    var position: Int { cursor - base }
+
+    /// The events committed to the current segment.
+    var events: UInt32 { UInt32(truncatingIfNeeded: publishedWord &>> 32) }
+
     /// Room for an event of at most `bytes` bytes, starting a new segment if needed.
     @inline(__always)
     func reserve(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
         if _slowPath(position &+ bytes > limit) { rotate(minimum: bytes) }
-        return base + position
+        return cursor
     }
 
-    /// Publishes the `count` events that end at `end`.
+    /// Publishes the `count` events that end at `end`. A segment's offsets
+    /// stay far below 2³² (a segment holds 1 MiB at most, or one large event),
+    /// so the length never carries into the count.
     @inline(__always)
     func commit(_ end: UnsafeMutablePointer<UInt8>, events count: UInt32 = 1) {
-        position = end - base
-        events &+= count
-        segment.published.store(UInt64(truncatingIfNeeded: position) | UInt64(events) &<< 32, ordering: .releasing)
+        publishedWord &+= UInt64(truncatingIfNeeded: end - cursor) &+ UInt64(count) &<< 32
+        cursor = end
+        segment.published.store(publishedWord, ordering: .releasing)
+    }
+
+    /// The fast paths' test: an event of at most ``fixedBound`` + `extraRoom`
+    /// bytes fits at the cursor, and (`timed`) the clock can be read inline.
+    @inline(__always)
+    func hasRoomOnFastPath(timed: Bool, extraRoom: Int) -> Bool {
+        UInt(bitPattern: cursor) &+ UInt(bitPattern: extraRoom) <= (timed ? timedLimit : untimedLimit)
     }
 
     /// The time since the trace began, as a delta from this thread's last timed event.
@@ -138,14 +159,10 @@ final class ThreadRecorder: @unchecked Sendable {
 
     /// Sets the fast paths' limits for the current segment and clock state.
     func refreshLimits() {
-        let fixed = clocked ? limit &- Self.fixedBound : -1
+        let fixed = clocked ? UInt(bitPattern: base + (limit &- Self.fixedBound)) : 0
         untimedLimit = fixed
-        timedLimit = time.usesTicks ? fixed : -1
+        timedLimit = time.usesTicks ? fixed : 0
     }
-
-    /// Where the next event starts.
-    @inline(__always)
-    var cursor: UnsafeMutablePointer<UInt8> { base + position }
 
     @inline(__always)
     static func put(_ value: UInt64, _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
@@ -226,9 +243,9 @@ final class ThreadRecorder: @unchecked Sendable {
         }
         writer.wake()
         base = fresh.base
+        cursor = fresh.base
         limit = fresh.capacity
-        position = 0
-        events = 0
+        publishedWord = 0
         segment = fresh
         lastTime = 0
         lastComputation = 0
@@ -409,8 +426,11 @@ extension ThreadRecorder {
         let invalidation = Self.putID(output, &lastDependency, change + 1)
         invalidation.pointee = TraceEventKind.invalidated.rawValue
         let end = Self.putID(reader, &lastComputation, invalidation + 1)
-        let sourceCode = Self.optionalCode(output, &lastDependency)
-        commit(Self.put(sourceCode &<< 3 | UInt64(InvalidationCause.dependency.rawValue & 0x7), end), events: 3)
+        // The source is `output`, which the change just put in the dependency
+        // register: its optional code is a delta of 0 (code 1), or none for id 0.
+        // One byte, with the cause in its low three bits.
+        end.pointee = (output == 0 ? 0 : 1 &<< 3) | InvalidationCause.dependency.rawValue & 0x7
+        commit(end + 1, events: 3)
     }
 
     func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {

@@ -430,8 +430,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     func recordFast(timed: Bool, extraRoom: Int = 0, _ body: (ThreadRecorder) -> Void) -> Bool {
         guard let raw = reactor_trace_thread_get() else { return false }
         return Unmanaged<ThreadRecorder>.fromOpaque(raw)._withUnsafeGuaranteedRef { thread in
-            guard thread.generation == generation,
-                  thread.position &+ extraRoom <= (timed ? thread.timedLimit : thread.untimedLimit) else {
+            guard thread.generation == generation, thread.hasRoomOnFastPath(timed: timed, extraRoom: extraRoom) else {
                 return false
             }
             body(thread)
