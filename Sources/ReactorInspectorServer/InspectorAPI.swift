@@ -83,14 +83,19 @@ package struct InspectorAPI: Sendable {
         }
     }
 
-    /// `why COMPUTATION --json --limit N`: one pass over the trace as it stands.
+    /// `why COMPUTATION --json --limit N`: from the index beside a finished trace when it keeps
+    /// that explanation (no pass), else one pass over the trace as it stands.
     package func why(_ name: String, limit: Int) -> InspectorResponse {
         let options = TraceModelOptions(explaining: [name], whyEntryLimit: limit)
         let model: TraceModel
-        do {
-            model = try TraceFile.model(path: follower.path, options: options).0
-        } catch {
-            return Self.error(status: 500, error.description)
+        if let indexed = TraceFile.explanationFromIndex(path: follower.path, of: name, limit: limit) {
+            model = indexed
+        } else {
+            do {
+                model = try TraceFile.model(path: follower.path, options: options).0
+            } catch {
+                return Self.error(status: 500, error.description)
+            }
         }
         guard var report = model.why(name), !report.isUnknown else {
             let suggestions = model.suggestions(for: name)
