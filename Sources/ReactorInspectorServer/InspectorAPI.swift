@@ -11,9 +11,12 @@ import ReactorTraceFormat
 package struct InspectorAPI: Sendable {
     /// The followed trace.
     package let follower: TraceFollower
+    /// Whether `why` may answer from the index beside a finished trace (not with `serve --no-index`).
+    package let answersFromIndex: Bool
 
-    package init(follower: TraceFollower) {
+    package init(follower: TraceFollower, answersFromIndex: Bool = true) {
         self.follower = follower
+        self.answersFromIndex = answersFromIndex
     }
 
     /// `summary --json --top N` of the trace so far.
@@ -88,7 +91,7 @@ package struct InspectorAPI: Sendable {
     package func why(_ name: String, limit: Int) -> InspectorResponse {
         let options = TraceModelOptions(explaining: [name], whyEntryLimit: limit)
         let model: TraceModel
-        if let indexed = TraceFile.explanationFromIndex(path: follower.path, of: name, limit: limit) {
+        if answersFromIndex, let indexed = TraceFile.explanationFromIndex(path: follower.path, of: name, limit: limit) {
             model = indexed
         } else {
             do {
