@@ -42,10 +42,10 @@ struct AllExplanations: Sendable, Equatable {
 }
 
 extension TraceModelBuilder {
-    /// What the pass's ``ExplanationsCollector`` collected, with the names and kinds known now;
-    /// nil when this builder does not explain every computation.
+    /// What the pass's ``ExplanationsCollector`` collected, with the names and kinds known now (no
+    /// target when it met more shapes than it keeps); nil when this builder does not explain every computation.
     func allExplanations() -> AllExplanations? {
-        guard let collector = everything, !collector.overflowed else { return nil }
+        guard let collector = everything else { return nil }
         let table = nodes.table.array
         return AllExplanations(collector: collector, computations: table.filter(\.isComputation),
                                node: { (table[Int($0)].name, table[Int($0)].kind) }, actionName: actionName)

@@ -70,10 +70,12 @@ extension AllExplanations {
         var wanted = Set<String>()
         for computation in computations { wanted.insert(computation.name); wanted.insert("#\(computation.id)") }
         var targets: [(String, ExplanationsCollector.Target)] = []
-        for (position, target) in collector.targetNames.enumerated() where wanted.remove(target) != nil {
+        // A pass that met too many shapes keeps none: the section then says so, and `why` is a pass of its own.
+        for (position, target) in collector.targetNames.enumerated()
+        where !collector.overflowed && wanted.remove(target) != nil {
             targets.append((target, collector.targets[position]))
         }
-        if !collector.capped {
+        if !collector.capped && !collector.overflowed {
             for target in wanted.sorted() { targets.append((target, ExplanationsCollector.Target())) }
         }
         var blobs: [[UInt8]] = []

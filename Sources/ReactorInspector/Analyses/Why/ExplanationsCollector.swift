@@ -58,9 +58,9 @@ final class ExplanationsCollector {
     /// The most targets collected: beyond them a target is left out (``capped``), and `why` of it is a pass.
     static let maximumTargets = 20_000
 
-    /// The most distinct chain shapes kept: beyond them the collector stops (``overflowed``), so that its
-    /// memory stays bounded whatever the trace; `why` is then a pass of its own.
-    static let maximumShapes = 4_000_000
+    /// The most distinct chain shapes kept by default: beyond them the collector stops (``overflowed``),
+    /// so that its memory stays bounded (about 200 MB) whatever the trace; `why` is then a pass of its own.
+    static let maximumShapes = 1_000_000
 
     /// How many runs each target lists one by one.
     let limit: Int
@@ -73,11 +73,15 @@ final class ExplanationsCollector {
     private var nodeTargets: [[Int32]] = []
     /// Whether a target was left out for ``maximumTargets``.
     private(set) var capped = false
-    /// Whether the trace had more than ``maximumShapes`` chain shapes: nothing is collected after that.
+    /// Whether the trace had more than ``shapeLimit`` chain shapes: nothing is collected after that.
     private(set) var overflowed = false
 
-    init(limit: Int) {
+    /// The most distinct chain shapes this collector keeps.
+    let shapeLimit: Int
+
+    init(limit: Int, shapeLimit: Int = ExplanationsCollector.maximumShapes) {
         self.limit = limit
+        self.shapeLimit = shapeLimit
     }
 
     /// The node at `node` (named `name`, id `id`) was created or named: from now on its runs count for its
@@ -109,7 +113,7 @@ final class ExplanationsCollector {
                 link: CauseLink) {
         let position = Int(node)
         guard position < nodeTargets.count, !nodeTargets[position].isEmpty, !overflowed else { return }
-        guard shapes.count < Self.maximumShapes - CauseLink.maximumDepth else {
+        guard shapes.count + CauseLink.maximumDepth <= shapeLimit else {
             overflowed = true
             shapeIndex = [:]
             shapes = []
