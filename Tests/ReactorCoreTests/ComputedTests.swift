@@ -287,6 +287,27 @@ private final class Box: Equatable {
         #expect(seen == [0, 3])  // switching to `a` (also 0) changed nothing
     }
 
+    /// An autorun's check of its computed sources stops at the first that
+    /// changed: the rerun decides what it reads next, so a source it no
+    /// longer reads is never recomputed.
+    @Test func anAutorunsCheckStopsAtTheFirstComputedThatChanged() {
+        let reactor = Reactor()
+        let inputs = Inputs()
+        var runs = 0
+        let gate = reactor.computed { inputs.a > 0 }
+        let expensive = reactor.computed { runs += 1; return inputs.a * 10 }
+        var seen: [Int] = []
+        let effect = reactor.autorun { _ in
+            if gate.value { return }
+            seen.append(expensive.value)
+        }
+        #expect(seen == [0] && runs == 1)
+        inputs.a = 1  // both may have changed; the gate, checked first, did
+        #expect(seen == [0])
+        #expect(runs == 1)
+        effect.stop()
+    }
+
     @Test func twoReadersOneStops() {
         let reactor = Reactor()
         let inputs = Inputs()

@@ -134,16 +134,16 @@ private final class Counter {
     }
 
     /// A computed's change that one checking computed alone reads marks that
-    /// reader dirty (`Dependency.soleCheckingReader()`), and it is rederived.
+    /// reader dirty (`Dependency.isReadOnly(byChecking:)`), and it is rederived.
     @Test func aChangeReadByOneCheckingComputedMarksItDirty() {
         let reactor = Reactor(scheduler: .endOfBatch)
         let source = Counter()
         var firstNode: Computation?
         var readers: [Computation?] = []
         let first = reactor.computed {
-            // While it derives: its reader, if that one alone reads it and is checking.
-            if let output = firstNode?.derivedOutput?.takeUnretainedValue() {
-                readers.append(output.soleCheckingReader()?.takeUnretainedValue())
+            // While it derives: the computed below it on the chain, if that one alone reads it and is checking.
+            if let node = firstNode, let output = node.derivedOutput?.takeUnretainedValue(), let caller = node.derivingCaller {
+                readers.append(output.isReadOnly(byChecking: caller) ? caller : nil)
             }
             return source.value + 1
         }

@@ -3,8 +3,9 @@
 // autorun does the same before it reruns.
 
 extension Computation {
-    /// Refreshes the computeds this computation read, in reading order, until
-    /// one of them changes (which invalidates this computation).
+    /// Refreshes the computeds this autorun read, in reading order, until
+    /// one of them changes (which invalidates it). (A computed checks its
+    /// sources in `refreshStep`.)
     func refreshDerivedDependencies() {
         walk: while true {
             let generation = dependencies.generation
@@ -14,7 +15,7 @@ extension Computation {
                     // No retain: a computed dropped during the operation keeps its parts until it ends.
                     source._withUnsafeGuaranteedRef { $0.refreshDerived() }
                     // A change invalidated it: stop walking.
-                    if isInvalidatedOrDirty { return }
+                    if invalidated { return }
                     // A source went away under the walk: start it again.
                     if dependencies.generation != generation { continue walk }
                 }
@@ -193,11 +194,14 @@ extension Computation {
         if tracing.followsSecrets, changed || wasFirstRun { recordDerivedValue() }
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
-                if !isRoot, let reader = output.soleCheckingReader() {
-                    if traced { traceSoleReaderInvalidation(reader, output: output, endWaits: endWaits) }
-                    reader._withUnsafeGuaranteedRef { $0.derivedState = .dirty }
-                    return
+                // Not the root: its reader is the computed that stepped into it.
+                let markedDirectly = !isRoot && Unmanaged.passUnretained(derivingCaller.unsafelyUnwrapped)._withUnsafeGuaranteedRef { checker in
+                    guard output.isReadOnly(byChecking: checker) else { return false }
+                    if traced { traceSoleReaderInvalidation(checker, output: output, endWaits: endWaits) }
+                    checker.derivedState = .dirty
+                    return true
                 }
+                if markedDirectly { return }
                 if traced && !endWaits { withTracer { $0.changed(dependency: output.id) } }
                 output.notifySubscribers(traced: traced, endingRun: endWaits ? id : 0)
             }
@@ -205,12 +209,12 @@ extension Computation {
     }
 
     /// The events of `notifySubscribers(traced:endingRun:)` for a change read
-    /// by one checking computed, `reader` (see `Dependency.soleCheckingReader()`):
+    /// by one checking computed, `reader` (see `Dependency.isReadOnly(byChecking:)`):
     /// the run's end, the change and the invalidation, in one call when the
     /// end waits for them.
     @inline(never)
-    func traceSoleReaderInvalidation(_ reader: Unmanaged<Computation>, output: Dependency, endWaits: Bool) {
-        let readerID = reader._withUnsafeGuaranteedRef { $0.id }
+    func traceSoleReaderInvalidation(_ reader: Computation, output: Dependency, endWaits: Bool) {
+        let readerID = reader.id
         if endWaits {
             withTracer { $0.rerunEnded(computation: id, changed: output.id, invalidated: readerID) }
         } else {

@@ -85,9 +85,9 @@ extension Dependency {
         if traced, ending != 0 { traceEndAndChange(ofRun: ending) }
     }
 
-    /// The only reader of this dependency (a computed's output), if it is a
-    /// computed checking its sources (in a chain, the computed that refreshed
-    /// the one this is the output of); nil in every other case.
+    /// True if `checker`, the computed whose check stepped into the computed
+    /// this is the output of, is the only reader of this dependency and is
+    /// still checking, with no `onInvalidate` callbacks.
     ///
     /// The rederive that changed the value marks it dirty directly, which is
     /// what `notifySubscribers` would do with less work: a checking computed
@@ -95,15 +95,15 @@ extension Dependency {
     /// clean (its readers are marked already), and it is rederived as soon as
     /// its check stops, which makes its links stale then. One with
     /// `onInvalidate` callbacks goes the general way.
+    ///
+    /// The one link is the checker's: its check stepped in through it. And it
+    /// is live: a computed still possibly stale has not been invalidated
+    /// (which makes it dirty) nor rerun (which would have ended its check)
+    /// since it read this dependency.
     @inline(__always)
-    func soleCheckingReader() -> Unmanaged<Computation>? {
-        guard let link = subscribers.head, link == subscribers.tail else { return nil }
-        let reader = link.pointee.computation
-        let checking = reader._withUnsafeGuaranteedRef { reader in
-            reader.activity == .checking && reader.derivedState == .check && !reader.hasInvalidateCallbacks
-                && reader.epoch == link.pointee.epoch
-        }
-        return checking ? reader : nil
+    func isReadOnly(byChecking checker: Computation) -> Bool {
+        guard let link = subscribers.head, link == subscribers.tail else { return false }
+        return checker.derivedState == .check && !checker.hasInvalidateCallbacks
     }
 
     /// The end of the run of `computation` and this `changed`, in one call,
