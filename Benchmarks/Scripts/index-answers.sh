@@ -5,7 +5,7 @@
 # a `hot` pass; building the index (`reactor-inspect index`); its size against
 # the trace's; questions about the whole trace (`hot`, `summary`, `graph`: the
 # plain model the index keeps), `why` (by a pass, its first question with the index,
-# which keeps its explanation, and asked again), `history`, and about moments early, in the middle and
+# which explains every computation and keeps them, then others never asked), `history`, and about moments early, in the middle and
 # late in the trace (`graph --at` of the 5 hottest and `state --at`, from the
 # index's snapshots; `replay --filter to:` of one node; `graph --at action:N`)
 # answered by passes (--no-index) and with the index; the first `report`,
@@ -78,16 +78,19 @@ index_bytes=$(stat -c %s "$trace.rindex")
 for command in "hot --top 10" "summary --json" "graph --top 5 --format dot -o /dev/null"; do
     both "\`$command\`" $command
 done
-# `why`: its first question is a pass that keeps the explanation in the index; asked again it reads
-# only the index. `history` of this trace (no values) and an unknown name (effct47): from the kept model.
+# `why`: its first question is a pass that explains every computation and keeps them all in the index;
+# then `why` of any computation (effect47 again, others never asked) reads only the index. A `--limit`
+# over 20 is a pass of its own the first time. `history` of this trace (no values) and an unknown name
+# (effct47): from the kept model.
 size_before=$(stat -c %s "$trace.rindex")
 read -r passes_s passes_k <<< "$(measure why "$trace" effect47 --no-index)"
 row '`why effect47`, by a pass' "$passes_s" "$passes_k"
 read -r first_s first_k <<< "$(RUNS=1 measure why "$trace" effect47)"
-row '`why effect47`, first with the index (a pass; keeps it)' "$first_s" "$first_k" \
-    "$(awk -v a="$first_s" -v b="$passes_s" 'BEGIN { printf "%.2f× the time by a pass", a / b }')"
+row '`why effect47`, first with the index (a pass explaining every computation; keeps them)' "$first_s" "$first_k" \
+    "$(awk -v a="$first_s" -v b="$passes_s" -v h="$hot_s" 'BEGIN { printf "%.2f× the time by a pass, %.2f× a `hot` pass", a / b, a / h }')"
 why_bytes=$(( $(stat -c %s "$trace.rindex") - size_before ))
-for command in "why effect47" "why effect47 --json --limit 5" "why effct47" "history effect47"; do
+for command in "why effect47" "why effect48" "why effect47 --json --limit 5" "why #500 --json" "why effect200 --limit 0" \
+               "why effct47" "history effect47"; do
     both "\`$command\`" $command
 done
 for percent in 1 50 99 action; do
@@ -118,7 +121,7 @@ for command in "report --format json -o /dev/null" "report --format md -o /dev/n
 done
 echo
 awk -v i="$index_bytes" -v t="$trace_bytes" 'BEGIN { printf "Index: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'
-awk -v i="$why_bytes" -v t="$trace_bytes" 'BEGIN { printf "The explanation of effect47 kept in it: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'
+awk -v i="$why_bytes" -v t="$trace_bytes" 'BEGIN { printf "The explanations of every computation kept in it: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'
 awk -v i="$profile_bytes" -v p="$before_profile" -v t="$trace_bytes" \
     'BEGIN { printf "With the profile: %d bytes, %.3f%% of the trace (the profile section: %d bytes).\n", i, i * 100 / t, i - p }'
 echo "Machine: $(uname -m), $(nproc) cores; $(date -u +%Y-%m-%d), load average $(cut -d' ' -f1-3 /proc/loadavg)."

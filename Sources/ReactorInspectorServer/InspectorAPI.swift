@@ -11,9 +11,12 @@ import ReactorTraceFormat
 package struct InspectorAPI: Sendable {
     /// The followed trace.
     package let follower: TraceFollower
+    /// Whether `why` may answer from the index beside a finished trace (not with `serve --no-index`).
+    package let answersFromIndex: Bool
 
-    package init(follower: TraceFollower) {
+    package init(follower: TraceFollower, answersFromIndex: Bool = true) {
         self.follower = follower
+        self.answersFromIndex = answersFromIndex
     }
 
     /// `summary --json --top N` of the trace so far.
@@ -83,14 +86,19 @@ package struct InspectorAPI: Sendable {
         }
     }
 
-    /// `why COMPUTATION --json --limit N`: one pass over the trace as it stands.
+    /// `why COMPUTATION --json --limit N`: from the index beside a finished trace when it keeps
+    /// that explanation (no pass), else one pass over the trace as it stands.
     package func why(_ name: String, limit: Int) -> InspectorResponse {
         let options = TraceModelOptions(explaining: [name], whyEntryLimit: limit)
         let model: TraceModel
-        do {
-            model = try TraceFile.model(path: follower.path, options: options).0
-        } catch {
-            return Self.error(status: 500, error.description)
+        if answersFromIndex, let indexed = TraceFile.explanationFromIndex(path: follower.path, of: name, limit: limit) {
+            model = indexed
+        } else {
+            do {
+                model = try TraceFile.model(path: follower.path, options: options).0
+            } catch {
+                return Self.error(status: 500, error.description)
+            }
         }
         guard var report = model.why(name), !report.isUnknown else {
             let suggestions = model.suggestions(for: name)

@@ -50,8 +50,10 @@ package final class InspectorServer: Sendable {
         var tasks: [Task<Void, Never>]
     }
 
-    /// A server for `follower` on `host` (an IP address) and `port` (0: any free port).
-    package init(follower: TraceFollower, host: String, port: UInt16, limits: ServerLimits = ServerLimits()) throws(StartError) {
+    /// A server for `follower` on `host` (an IP address) and `port` (0: any free port); `answersFromIndex`
+    /// lets `why` answer from the index beside a finished trace (``InspectorAPI/answersFromIndex``).
+    package init(follower: TraceFollower, host: String, port: UInt16, limits: ServerLimits = ServerLimits(),
+                 answersFromIndex: Bool = true) throws(StartError) {
         self.host = host
         self.port = port
         self.limits = limits
@@ -61,7 +63,8 @@ package final class InspectorServer: Sendable {
         } catch {
             throw .badHost(host)
         }
-        handler = InspectorHandler(api: InspectorAPI(follower: follower), checksHost: loopback)
+        handler = InspectorHandler(api: InspectorAPI(follower: follower, answersFromIndex: answersFromIndex),
+                                   checksHost: loopback)
     }
 
     /// True for 127.0.0.0/8, ::1 and their IPv4-mapped forms (::ffff:127.x.x.x): only this machine can connect.

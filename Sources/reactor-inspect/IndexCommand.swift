@@ -51,6 +51,7 @@ struct IndexCommand: ParsableCommand {
         var parts = ["the whole trace's model"]
         if index.keepsSnapshots { parts.append("snapshots") }
         if index.keepsProfile { parts.append("the profile kept") }
+        if index.explainsEveryComputation { parts.append("every computation's explanation") }
         let explained = index.explainedTargets.count
         if explained > 0 { parts.append("\(explained) kept explanation\(explained == 1 ? "" : "s")") }
         return " and " + (parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts.last!)

@@ -66,7 +66,8 @@ struct ServeCommand: ParsableCommand {
         let server: InspectorServer
         do {
             let limits = ServerLimits(maxConnections: maxConnections, idleTimeout: idleTimeout, headTimeout: headTimeout)
-            server = try InspectorServer(follower: follower, host: host, port: UInt16(port), limits: limits)
+            server = try InspectorServer(follower: follower, host: host, port: UInt16(port), limits: limits,
+                                         answersFromIndex: !trace.noIndex)
         } catch {
             throw ValidationError(error.description)
         }

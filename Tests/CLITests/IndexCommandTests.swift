@@ -1,6 +1,7 @@
 import BuiltProducts
 import Foundation
 @testable import ReactorInspector
+import ReactorInspectorServer
 import ReactorTraceFormat
 import Testing
 import TraceForgery
@@ -69,6 +70,13 @@ import TraceForgery
         if let quiet = model.nodes.filter(\.isComputation).min(by: { ($0.runs.runs, $0.name) < ($1.runs.runs, $1.name) }) {
             commands.append(["why", path, quiet.name])
         }
+        // Computations not asked about before (the first `why` explains every one for the index).
+        let computations = model.nodes.filter(\.isComputation).sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+        for position in Set([computations.count / 3, computations.count * 2 / 3, computations.count - 1]).sorted()
+        where computations.indices.contains(position) {
+            let computation = computations[position]
+            commands += [["why", path, computation.name, "--json"], ["why", path, "#\(computation.id)", "--limit", "2"]]
+        }
         if let changing = model.nodes.filter({ !$0.isComputation }).max(by: { ($0.changes, $1.name) < ($1.changes, $0.name) }) {
             commands += [["history", path, changing.name], ["history", path, changing.name, "--json"],
                          ["history", path, "#\(changing.id)"], ["history", path, String(changing.name.dropLast()) + "?"]]
@@ -113,7 +121,7 @@ import TraceForgery
         // the index as the pass does, and nothing rewrites the index.
         try Self.expectSameAnswers(try Self.explanationCommands(path))
         let explained = try #require(try TraceIndex.load(forTrace: path))
-        #expect(explained.keepsModel && !explained.explainedTargets.isEmpty)
+        #expect(explained.keepsModel && explained.explainsEveryComputation)
         #expect(explained.batches == withoutModel.batches)
         let explainedBytes = try #require(FileManager.default.contents(atPath: indexPath))
         try Self.expectSameAnswers(try Self.explanationCommands(path))
@@ -122,7 +130,7 @@ import TraceForgery
         // Rebuilt by `index`: the explanations kept, the same bytes.
         let rebuilt = try Self.run(["index", path])
         #expect(rebuilt.status == 0)
-        #expect(rebuilt.stdout.contains("kept explanation"))
+        #expect(rebuilt.stdout.contains("every computation's explanation"))
         #expect(FileManager.default.contents(atPath: indexPath) == explainedBytes)
     }
 
@@ -138,8 +146,91 @@ import TraceForgery
         #expect(answered.stderr == byPasses.stderr)
         let index = try #require(try TraceIndex.load(forTrace: path))
         #expect(index.keepsModel)
-        #expect(index.explainedTargets == [first[2]])
+        #expect(index.explainsEveryComputation)
+        #expect(index.explainedTargets.isEmpty)
         try Self.expectSameAnswers(commands + Self.wholeTraceCommands(path))
+    }
+
+    /// After the first `why`, `why` of every computation (by name and by #id, with the default
+    /// list and shorter ones) reads no event of the trace and answers as a pass explaining it
+    /// alone; a longer list than the index keeps is a pass.
+    @Test(arguments: traces)
+    func everyComputationIsExplainedFromTheIndexAfterTheFirstWhy(sample: String) throws {
+        let path = try Self.copy(of: sample, as: "every-why")
+        let (plain, _) = try TraceFile.model(path: path)
+        let computations = plain.nodes.filter(\.isComputation)
+        let first = try #require(computations.first)
+        func asked(_ target: String, limit: Int) throws -> (WhyReport?, batches: Int) {
+            let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
+            let options = TraceModelOptions(explaining: [target], whyEntryLimit: limit)
+            let model = try session.model(builder: TraceModelBuilder(options: options), progress: nil).0
+            return (model.why(target), session.batchesRead)
+        }
+        func byPass(_ target: String, limit: Int) throws -> WhyReport? {
+            try TraceFile.model(path: path, options: TraceModelOptions(explaining: [target], whyEntryLimit: limit)).0.why(target)
+        }
+        let building = try asked(first.name, limit: 20)
+        #expect(building.batches > 0)
+        #expect(building.0 == (try byPass(first.name, limit: 20)))
+        let index = try #require(try TraceIndex.load(forTrace: path))
+        #expect(index.explainsEveryComputation)
+        let targets = Set(computations.flatMap { [$0.name, "#\($0.id)"] })
+        for (position, target) in targets.sorted().enumerated() {
+            for limit in position % 5 == 0 ? [20, 3, 0] : [20] {
+                let answer = try asked(target, limit: limit)
+                #expect(answer.batches == 0, "\(target) --limit \(limit)")
+                #expect(answer.0 == (try byPass(target, limit: limit)), "\(target) --limit \(limit)")
+            }
+        }
+        // More runs one by one than the index lists: a pass, whose explanation is then kept.
+        if let busiest = computations.max(by: { $0.runs.runs < $1.runs.runs }), busiest.runs.runs > 21 {
+            #expect(try asked(busiest.name, limit: 21).batches > 0)
+            let kept = try asked(busiest.name, limit: 21)
+            #expect(kept.batches == 0)
+            #expect(kept.0 == (try byPass(busiest.name, limit: 21)))
+        }
+    }
+
+    /// Every computation's explanations, cut anywhere or with any byte changed, decode to an
+    /// error or to an explanation (the keyed tag keeps a changed section from being used),
+    /// never to a crash or a hang.
+    @Test func damagedExplanationsOfEveryComputationNeverCrashTheDecoder() throws {
+        let path = try Self.copy(of: "todos", as: "all-damaged")
+        let (plain, _) = try TraceFile.model(path: path)
+        let computation = try #require(plain.nodes.filter(\.isComputation).max { $0.runs.runs < $1.runs.runs })
+        #expect(try Self.run(["why", path, computation.name]).status == 0)
+        let section = try #require(try TraceIndex.load(forTrace: path)?.allExplanations)
+        #expect(try section.targets().contains(computation.name))
+        let whole = try #require(try AllExplanations.decode(section.bytes, target: computation.name))
+        #expect(!whole.entries.isEmpty)
+        for position in section.bytes.indices {
+            for change: UInt8 in [0x01, 0x7F, 0x80] {
+                var bytes = section.bytes
+                bytes[position] ^= change
+                _ = try? AllExplanations.decode(bytes, target: computation.name)
+            }
+            #expect((try? AllExplanations.decode(Array(section.bytes.prefix(position)), target: computation.name)) == nil)
+        }
+    }
+
+    /// `serve`'s why panel on a finished trace whose index explains every computation answers
+    /// from it, reading no event (its pass counts none), with the bytes `why --json` prints;
+    /// with `--no-index` it is a pass.
+    @Test func serveExplainsFromTheIndexWithoutReading() throws {
+        let path = try Self.copy(of: "threads-values", as: "serve-why")
+        let (plain, _) = try TraceFile.model(path: path)
+        let computations = plain.nodes.filter(\.isComputation).sorted { $0.runs.runs > $1.runs.runs }
+        #expect(computations.count > 1)
+        #expect(try Self.run(["why", path, computations[0].name]).status == 0)
+        let printed = try Self.run(["why", path, computations[1].name, "--json", "--limit", "10", "--no-index"])
+        for answersFromIndex in [true, false] {
+            let api = InspectorAPI(follower: TraceFollower(path: path), answersFromIndex: answersFromIndex)
+            let pass = TracePass()
+            let answer = pass.run { api.why(computations[1].name, limit: 10) }
+            #expect(answer.status == 200)
+            #expect(String(decoding: answer.body, as: UTF8.self) == printed.stdout)
+            #expect((pass.eventsRead == 0) == answersFromIndex, "\(pass.eventsRead) events read")
+        }
     }
 
     /// Once the index keeps an explanation, `why` of it reads no event of the trace (the
@@ -167,6 +258,12 @@ import TraceForgery
             #expect(kept.batches == 0)
             #expect(kept.0.why(busiest.name) == (try TraceFile.model(path: path, options: options).0.why(busiest.name)))
         }
+        // Another computation, never asked about: from the explanations the first `why` left.
+        let other = try #require(plain.nodes.filter(\.isComputation).first { $0.name != busiest.name })
+        let otherWhy = TraceModelOptions(explaining: [other.name], whyEntryLimit: 20)
+        let otherKept = try asked(otherWhy)
+        #expect(otherKept.batches == 0)
+        #expect(otherKept.0.why(other.name) == (try TraceFile.model(path: path, options: otherWhy).0.why(other.name)))
         let longer = TraceModelOptions(explaining: [busiest.name], whyEntryLimit: 21)
         let longerByPass = try TraceFile.model(path: path, options: longer).0.why(busiest.name)
         #expect(try asked(longer).batches > 0)
@@ -375,7 +472,7 @@ import TraceForgery
     /// Index files that must not be used: each is reported in one note, the
     /// answer is the one by passes, and a good index replaces it.
     @Test(arguments: ["stale", "truncated", "foreign", "hostile", "hostile-model", "hostile-explanations",
-                      "hostile-moments", "hostile-snapshot", "empty", "other-trace"])
+                      "hostile-all-explanations", "hostile-moments", "hostile-snapshot", "empty", "other-trace"])
     func aBadIndexIsRebuiltWithOneNote(kind: String) throws {
         let path = try Self.copy(of: "threads-values", as: kind)
         let indexPath = TraceIndex.path(forTrace: path)
@@ -383,7 +480,11 @@ import TraceForgery
         #expect(try BuiltProducts.run("reactor-inspect", ["index", path],
                                       environment: ["REACTOR_INDEX_SNAPSHOT_BYTES": "1"]).status == 0)
         let explanationCommands = try Self.explanationCommands(path)
-        if kind == "hostile-explanations" { #expect(try Self.run(explanationCommands[0]).status == 0) }
+        // A `why` listing more runs than every computation's explanations keep is kept on its own.
+        let keptWhy = explanationCommands[5]
+        #expect(keptWhy.last == "500")
+        if kind == "hostile-explanations" { #expect(try Self.run(keptWhy).status == 0) }
+        if kind == "hostile-all-explanations" { #expect(try Self.run(explanationCommands[0]).status == 0) }
         var bytes = try #require(FileManager.default.contents(atPath: indexPath))
         switch kind {
         case "stale":
@@ -412,6 +513,13 @@ import TraceForgery
                 kept[kept.count - 1] ^= 1
                 index.explanations = try KeptExplanations(decoding: kept)
             }
+        case "hostile-all-explanations":
+            // The last figure of every computation's explanations changed, the CRC recomputed.
+            bytes = try Self.edited(bytes, path: path) { index in
+                var all = try #require(index.allExplanations).bytes
+                all[all.count - 1] ^= 1
+                index.allExplanations = AllExplanations(bytes: all)
+            }
         case "hostile-moments":
             // One snapshot said to serve moments earlier than it does, the CRC recomputed.
             bytes = try Self.edited(bytes, path: path) { index in
@@ -435,7 +543,8 @@ import TraceForgery
         if kind != "stale" { try bytes.write(to: URL(fileURLWithPath: indexPath)) }
         let moment = try Self.moments(of: path)[2]
         // The explanations' case asks a `why`; the others a moment.
-        let question = kind == "hostile-explanations" ? explanationCommands[0] : ["state", path, "--at", moment]
+        let question = kind == "hostile-explanations" ? keptWhy
+            : kind == "hostile-all-explanations" ? explanationCommands[0] : ["state", path, "--at", moment]
         let byPasses = try Self.run(question + ["--no-index"])
         let answered = try Self.run(question)
         #expect(answered.stdout == byPasses.stdout)
@@ -443,7 +552,7 @@ import TraceForgery
         let notes = answered.stderrLines.filter { $0.contains(".rindex") }
         #expect(notes.count == 1, "\(answered.stderr)")
         #expect(notes.first?.hasPrefix("reactor-inspect: note: ") == true)
-        if ["hostile-model", "hostile-explanations", "hostile-moments"].contains(kind) {
+        if ["hostile-model", "hostile-explanations", "hostile-all-explanations", "hostile-moments"].contains(kind) {
             #expect(notes.first?.contains("its tag does not verify") == true)
         }
         if kind == "hostile-snapshot" { #expect(notes.first?.contains("a snapshot that fails its tag") == true) }
@@ -452,6 +561,7 @@ import TraceForgery
             try Self.expectSameAnswers(Self.wholeTraceCommands(path) + explanationCommands)
         }
         if kind == "hostile-explanations" { #expect(try TraceIndex.load(forTrace: path)?.explainedTargets.isEmpty == false) }
+        if kind == "hostile-all-explanations" { #expect(try TraceIndex.load(forTrace: path)?.explainsEveryComputation == true) }
         // Rebuilt: the next question uses it without a note.
         let again = try Self.run(question)
         #expect(again.stdout == byPasses.stdout)

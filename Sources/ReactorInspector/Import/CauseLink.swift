@@ -49,6 +49,8 @@ final class CauseLink {
         return hash
     }
     private var cachedShapeHash: Int?
+    /// The chain's shape in the pass's ``ExplanationsCollector`` (-1: not interned yet).
+    var shapeID: Int32 = -1
 
     /// Whether two chains have the same shape: step by step, the same codes.
     static func sameShape(_ a: CauseLink, _ b: CauseLink) -> Bool {

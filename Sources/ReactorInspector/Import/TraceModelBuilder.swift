@@ -58,6 +58,8 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) private var causes = CauseTracker()
     @exclusivity(unchecked) private var collectors: [WhyCollector] = []
     private var collectorByName: [String: Int32] = [:]
+    /// Every computation's explanation, when ``TraceModelOptions/explainsEverything``.
+    let everything: ExplanationsCollector?
     /// `options.until` or, once known, the moment of `options.untilAction`; else never:
     /// events after it are read but not applied.
     @exclusivity(unchecked) var applyUntil: UInt64
@@ -100,6 +102,7 @@ public final class TraceModelBuilder {
         tracksValues = options.tracksValues
         finalNames = options.lookahead?.finalNames
         issues = IssueTracker(limit: options.issueLimit)
+        everything = options.explainsEverything ? ExplanationsCollector(limit: options.whyEntryLimit) : nil
         for target in options.explaining.sorted() {
             collectorByName[target] = Int32(collectors.count)
             collectors.append(WhyCollector(target: target))
@@ -642,6 +645,7 @@ extension TraceModelBuilder {
                 history.record(node, value: value, root: states[Int(node)].valueRoot, at: time)
             }
         }
+        everything?.match(node, name: nodes[Int(node)].name, id: nodes[Int(node)].id)
         guard !collectors.isEmpty else { return }
         let record = nodes[Int(node)]
         if let collector = collectorByName[record.name] ?? collectorByName["#\(record.id)"] {
@@ -713,6 +717,10 @@ extension TraceModelBuilder {
             collectors[Int(collector)].record(.stopped, stopCause: cause, node: nodes[Int(computation)].id, at: time, link: link,
                                               limit: options.whyEntryLimit)
         }
+        if cause.stops, let everything {
+            everything.record(.stopped, stopCause: cause, node: computation, id: nodes[Int(computation)].id, at: time,
+                              link: link)
+        }
         return computation
     }
 
@@ -732,6 +740,7 @@ extension TraceModelBuilder {
                 collectors[Int(collector)].record(firstRun ? .firstRun : .rerun, node: computationID, at: time,
                                                   link: link, limit: options.whyEntryLimit)
             }
+            everything?.record(firstRun ? .firstRun : .rerun, node: computation, id: computationID, at: time, link: link)
         }
         states[Int(computation)].pendingRoot = Self.notPending
         if root >= 0 {
@@ -851,9 +860,8 @@ extension TraceModelBuilder {
                      stopCause: entry.stopCause)
         }
         report.omittedEntries = collector.omitted
-        report.patterns = collector.patterns.values
-            .map { WhyPattern(chain: steps(of: $0.example).map(\.withoutArguments), count: $0.count) }
-            .sorted { ($0.count, $1.chain.chainDescription) > ($1.count, $0.chain.chainDescription) }
+        report.patterns = WhyPattern.ordered(collector.patterns.values
+            .map { WhyPattern(chain: steps(of: $0.example).map(\.withoutArguments), count: $0.count) })
         report.ungroupedEntries = collector.ungrouped
         return report
     }

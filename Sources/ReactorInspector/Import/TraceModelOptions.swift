@@ -39,6 +39,10 @@ public struct TraceModelOptions: Sendable {
     /// from its first mention (`replay`); without it, a write read after a later one of another
     /// thread has no old → new, and a node named late shows as `kind#id` until then.
     public var lookahead: TraceLookahead?
+    /// Explain every computation at once (``ExplanationsCollector``), for the index
+    /// (``AllExplanations``); each lists ``whyEntryLimit`` runs one by one. Needs
+    /// ``tracksCauses`` and ``tracksValues``, as explaining does.
+    var explainsEverything = false
 
     /// Creates options; the defaults build the plain model.
     public init(snapshotAt: UInt64? = nil, explaining: Set<String> = [], whyEntryLimit: Int = 50,

@@ -28,4 +28,11 @@ extension TraceFile {
         }
         return try session.model(builder: TraceModelBuilder(options: options), progress: progress)
     }
+
+    /// The model of the trace at `path` with `why target --limit limit`'s explanation, when the
+    /// index beside the trace answers it without reading the trace (it fits the trace as it is now
+    /// and keeps that explanation); nil otherwise. Never reads the trace's events, never writes.
+    public static func explanationFromIndex(path: String, of target: String, limit: Int) -> TraceModel? {
+        TraceIndexSession(tracePath: path, note: { _ in }).explanationFromIndex(of: target, limit: limit)?.0
+    }
 }

@@ -54,6 +54,9 @@ extension TraceIndex {
         if let explanations { fields.put(bytes: explanations.bytes) }
         put(moments == nil ? 0 : 1)
         moments?.encode(to: &fields)
+        let allExplanations = model == nil ? nil : allExplanations
+        put(allExplanations == nil ? 0 : 1)
+        if let allExplanations { fields.put(bytes: allExplanations.bytes) }
         let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
@@ -169,12 +172,20 @@ extension TraceIndex {
         } else if tailLength != 0 {
             throw .damaged("bytes after its body")
         }
+        var allExplanations: AllExplanations?
+        if try fields.bool() {
+            guard plain != nil else { throw .damaged("explanations without their model") }
+            let section = AllExplanations(bytes: try fields.bytes())
+            // Trusted as the model is, and only with it (it names their computations); decoded when asked.
+            if model != nil { allExplanations = section }
+        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         var index = TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                                truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1,
                                end: end, threadCount: threads, latestTimestamp: latest, hasValues: hasValues,
                                batches: batches, model: model, explanations: explanations, moments: moments)
         index.profile = profile
+        index.allExplanations = allExplanations
         return index
     }
 }

@@ -65,6 +65,10 @@ extension TraceIndex {
             // Snapshots larger than a reader accepts, or whose bytes are gone: none.
             self.moments = nil
         }
+        if allExplanations != nil, UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+            // Every explanation, larger than a reader accepts: `why` answers by passes.
+            allExplanations = nil
+        }
         if explanations != nil, UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
             // Explanations larger than a reader accepts: `why` answers by passes.
             explanations = nil
@@ -74,6 +78,7 @@ extension TraceIndex {
             model = nil
             profile = nil
             explanations = nil
+            allExplanations = nil
         }
         let bytes = encoded()
         do {

@@ -38,7 +38,7 @@ public struct TraceIndex: Sendable, Equatable {
     }
 
     /// The index format's version: an index of another version is rebuilt.
-    public static let version: UInt16 = 4
+    public static let version: UInt16 = 5
     /// How many bytes at each end of the trace ``Identity`` checksums.
     public static let identityBytes = 4096
 
@@ -79,6 +79,9 @@ public struct TraceIndex: Sendable, Equatable {
     /// Snapshots of the pass that built the index, every so many bytes and at the end
     /// (``IndexedMoments``), when that pass took them.
     var moments: IndexedMoments?
+    /// Every computation's explanation (``AllExplanations``), once the first `why` built them:
+    /// only beside the plain model, which names their computations.
+    var allExplanations: AllExplanations?
 
     /// Whether the index keeps the whole trace's plain model (questions about the
     /// whole trace, such as `hot`, then read nothing but the index).
@@ -92,6 +95,9 @@ public struct TraceIndex: Sendable, Equatable {
     /// The computations (as `why` was asked about them) whose explanations the index
     /// keeps: asked again, `why` reads nothing but the index.
     public var explainedTargets: [String] { explanations?.targets ?? [] }
+
+    /// Whether the index keeps every computation's explanation: `why` of any reads nothing but the index.
+    public var explainsEveryComputation: Bool { allExplanations != nil }
 
     /// Per batch, the earliest first time of it and every batch after it: a
     /// question about time T needs no batch from the first one whose value exceeds T.

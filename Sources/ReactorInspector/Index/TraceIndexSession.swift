@@ -63,7 +63,14 @@ final class TraceIndexSession {
         if let (target, limit) = Self.explainedTarget(builder.options) {
             if let answered = explanationFromIndex(of: target, limit: limit) { return answered }
             // Kept under this user's key only (IndexKey).
-            if IndexKey.current != nil { return try explaining(target: target, limit: limit, builder, progress: progress) }
+            if IndexKey.current != nil {
+                // The first `why` explains every computation, for every later `why` of any (AllExplanations).
+                if limit <= AllExplanations.listed, index?.allExplanations == nil,
+                   let answered = try explainingEverything(answering: target, limit: limit, progress: progress) {
+                    return answered
+                }
+                return try explaining(target: target, limit: limit, builder, progress: progress)
+            }
         }
         if let name = builder.options.valueHistoryOf, let answered = valueHistoryFromIndex(of: name, builder.options) {
             return answered
@@ -135,11 +142,12 @@ final class TraceIndexSession {
     /// `why target` from the explanations the index keeps: the plain model, with the one
     /// explanation a pass would have built (none for a name no computation has); nil when
     /// the index cannot say.
-    private func explanationFromIndex(of target: String, limit: Int) -> (TraceModel, TraceReadReport)? {
+    func explanationFromIndex(of target: String, limit: Int) -> (TraceModel, TraceReadReport)? {
         guard let index, let kept = index.model else { return nil }
         let report: WhyReport?
         do {
-            report = try (index.explanations ?? .none).report(for: target, limit: limit, model: kept.model)
+            report = try index.allExplanations?.report(for: target, limit: limit, model: kept.model)
+                ?? (index.explanations ?? .none).report(for: target, limit: limit, model: kept.model)
         } catch {
             noteOnce("\(TraceIndex.path(forTrace: tracePath)): \(error); rebuilding it")
             self.index = nil
@@ -183,6 +191,45 @@ final class TraceIndexSession {
         return (finishExplaining(report), report)
     }
 
+    /// `why target` by one pass that explains every computation and leaves them all in the
+    /// index (``AllExplanations``, with the plain model when the index lacks it); the answer is
+    /// the one the index then gives. Nil when that pass cannot answer (a target it left out, or
+    /// an index that did not match the trace): then `why` is a pass of its own.
+    private func explainingEverything(answering target: String, limit: Int, progress: ((Int) -> Void)?)
+        throws(TraceFileError) -> (TraceModel, TraceReadReport)? {
+        var options = TraceModelOptions(whyEntryLimit: AllExplanations.listed, tracksValues: true, tracksCauses: true)
+        options.explainsEverything = true
+        let everything = TraceModelBuilder(options: options)
+        let plain = index?.model == nil ? TraceModelBuilder() : nil
+        var plainModel: TraceModel?
+        func finishPlain(_ report: TraceReadReport) -> TraceModel? {
+            guard let plain else { return nil }
+            if let plainModel { return plainModel }
+            var model = plain.finish()
+            model.skippedEvents = report.skippedEvents
+            model.clockEvents = report.clockEvents
+            plainModel = model
+            return model
+        }
+        var section: AllExplanations?
+        func explainAll() -> AllExplanations? {
+            if section == nil { section = everything.allExplanations() }
+            return section
+        }
+        let (report, _) = try forEachBatch(progress: progress, until: { nil },
+                                           keeping: plain == nil ? nil : { finishPlain($0)! },
+                                           explainingAll: { _ in explainAll() }) { batch in
+            everything.consume(batch)
+            plain?.consume(batch)
+        }
+        // A kept model is the trace's only if the pass found every chunk as the index says (else it was dropped).
+        guard let model = finishPlain(report) ?? index?.model?.model, let all = explainAll(),
+              let why = try? all.report(for: target, limit: limit, model: model) else { return nil }
+        var answered = model
+        answered.explanations = [target: why]
+        return (answered, report)
+    }
+
     /// `history name` from the kept plain model when it answers without values: a name
     /// no node has (suggestions come from the model's names), or a trace without values.
     private func valueHistoryFromIndex(of name: String, _ options: TraceModelOptions) -> (TraceModel, TraceReadReport)? {
@@ -206,6 +253,7 @@ final class TraceIndexSession {
                       keeping: ((TraceReadReport) -> TraceModel)? = nil,
                       profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
                       explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil,
+                      explainingAll: ((TraceReadReport) -> AllExplanations?)? = nil,
                       snapshotting: TraceModelBuilder? = nil,
                       _ body: (borrowing TraceEventBatch) -> Void) throws(TraceFileError)
         -> (TraceReadReport, stoppedEarly: Bool) {
@@ -238,15 +286,15 @@ final class TraceIndexSession {
         if trusted == nil || position != trusted?.batches.count {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
-                       profiling: profiling, explaining: explaining, moments: moments)
+                       profiling: profiling, explaining: explaining, explainingAll: explainingAll, moments: moments)
         } else if let fitting = trusted, IndexKey.current != nil,
                   (keeping != nil && (fitting.model == nil || !fitting.hasSnapshots && moments?.entries.isEmpty == false))
                     || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil))
-                    || explaining != nil {
+                    || explaining != nil || explainingAll != nil {
             // The index fits and lacks the model, profile, explanation or snapshots this pass built: the same index, with them.
             leaveIndex({ _, _ in fitting }, report: report, identity: identity,
                        keeping: fitting.model == nil ? keeping : nil, profiling: profiling, explaining: explaining,
-                       moments: moments)
+                       explainingAll: explainingAll, moments: moments)
         }
         return (report, false)
     }
@@ -319,6 +367,7 @@ final class TraceIndexSession {
                             identity: TraceIndex.Identity?, keeping: ((TraceReadReport) -> TraceModel)?,
                             profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
                             explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil,
+                            explainingAll: ((TraceReadReport) -> AllExplanations?)? = nil,
                             moments: IndexedMoments? = nil) {
         guard writes, !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
@@ -329,6 +378,9 @@ final class TraceIndexSession {
         // Explanations only beside the model that names their computations.
         if IndexKey.current != nil, built.model != nil, let explaining {
             built.explanations = explaining(report, built.explanations)
+        }
+        if IndexKey.current != nil, built.model != nil, let explainingAll {
+            built.allExplanations = explainingAll(report)
         }
         // Snapshots of the pass that built the model, or of this pass over the same chunks.
         if IndexKey.current != nil, built.model != nil, !built.hasSnapshots, let moments { built.moments = moments }
@@ -344,7 +396,7 @@ final class TraceIndexSession {
 extension TraceIndex {
     /// Reads the whole trace at `tracePath` and writes its index beside it,
     /// with the whole trace's plain model and snapshots, replacing any there;
-    /// the profile and explanations that questions added to the index there are
+    /// the profile and explanations (kept ones and every computation's) that questions added to the index there are
     /// kept when that index is of this trace (valid, its chunks the ones read). Throws ``TraceIndexError`` for a trace that cannot
     /// be indexed (one still being recorded, one that changed while read) or
     /// an index that cannot be written, and ``TraceFileError`` for an unreadable trace.
@@ -390,6 +442,7 @@ extension TraceIndex {
             if let existing, existing.keepsModel, existing.batches == index.batches {
                 index.profile = existing.profile
                 index.explanations = existing.explanations
+                index.allExplanations = existing.allExplanations
             }
         }
         try index.write(forTrace: tracePath)
