@@ -54,6 +54,9 @@ extension TraceIndex {
         if let explanations { fields.put(bytes: explanations.bytes) }
         put(moments == nil ? 0 : 1)
         moments?.encode(to: &fields)
+        let positions = model == nil ? nil : positions
+        put(positions == nil ? 0 : 1)
+        if let positions { fields.put(bytes: positions.bytes) }
         let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
@@ -169,12 +172,19 @@ extension TraceIndex {
         } else if tailLength != 0 {
             throw .damaged("bytes after its body")
         }
+        var positions: IndexedPositions?
+        if try fields.bool() {
+            let section = IndexedPositions(bytes: try fields.bytes())
+            // Trusted as the model is, and only with it; checked figure by figure when a question uses it.
+            if model != nil { positions = section }
+        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         var index = TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                                truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1,
                                end: end, threadCount: threads, latestTimestamp: latest, hasValues: hasValues,
                                batches: batches, model: model, explanations: explanations, moments: moments)
         index.profile = profile
+        index.positions = positions
         return index
     }
 }

@@ -60,6 +60,10 @@ extension TraceIndex {
     /// index or the new one, never part of one.
     mutating func write(forTrace tracePath: String) throws(TraceIndexError) {
         let limit = Self.sizeLimit(forTrace: identity.size)
+        if positions != nil, UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+            // Positions larger than a reader accepts: questions about one node answer by passes.
+            positions = nil
+        }
         if let moments, UInt64(encoded().count) + moments.tailLength > limit
             || moments.tailLength > 0 && moments.spool == nil && moments.tailStart == nil {
             // Snapshots larger than a reader accepts, or whose bytes are gone: none.
@@ -74,6 +78,7 @@ extension TraceIndex {
             model = nil
             profile = nil
             explanations = nil
+            positions = nil
         }
         let bytes = encoded()
         do {

@@ -38,7 +38,7 @@ public struct TraceIndex: Sendable, Equatable {
     }
 
     /// The index format's version: an index of another version is rebuilt.
-    public static let version: UInt16 = 4
+    public static let version: UInt16 = 5
     /// How many bytes at each end of the trace ``Identity`` checksums.
     public static let identityBytes = 4096
 
@@ -79,6 +79,8 @@ public struct TraceIndex: Sendable, Equatable {
     /// Snapshots of the pass that built the index, every so many bytes and at the end
     /// (``IndexedMoments``), when that pass took them.
     var moments: IndexedMoments?
+    /// Per node, the chunks that hold its events (``IndexedPositions``): only beside the model.
+    var positions: IndexedPositions?
 
     /// Whether the index keeps the whole trace's plain model (questions about the
     /// whole trace, such as `hot`, then read nothing but the index).
