@@ -116,8 +116,6 @@ import Testing
         fields.put(nodes.count)
         for node in nodes {
             fields.put(node.id)
-            // Each node's lists: one run that goes one chunk past the table.
-            for _ in 0..<2 { fields.put(1); fields.put(0); fields.put(index.batches.count) }
             fields.put(node.names.count)
             var chunk = 0
             for step in node.names {
@@ -125,6 +123,8 @@ import Testing
                 fields.put(optional: step.name)
                 chunk = step.chunk
             }
+            // Each node's list: one run (not a bitmap) that goes one chunk past the table.
+            fields.put(false); fields.put(1); fields.put(0); fields.put(index.batches.count)
         }
         index.positions = IndexedPositions(bytes: fields.bytes)
         // Encoded and tagged with this user's key: only the section's own checks can refuse it.

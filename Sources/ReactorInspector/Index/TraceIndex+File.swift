@@ -60,8 +60,9 @@ extension TraceIndex {
     /// index or the new one, never part of one.
     mutating func write(forTrace tracePath: String) throws(TraceIndexError) {
         let limit = Self.sizeLimit(forTrace: identity.size)
-        if positions != nil, UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
-            // Positions larger than a reader accepts: questions about one node answer by passes.
+        if let section = positions, UInt64(section.bytes.count) > IndexedPositions.budget(forTrace: identity.size)
+            || UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+            // Positions over their budget or larger than a reader accepts: questions about one node answer by passes.
             positions = nil
         }
         if let moments, UInt64(encoded().count) + moments.tailLength > limit

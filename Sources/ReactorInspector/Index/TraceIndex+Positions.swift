@@ -1,17 +1,17 @@
 import ReactorTraceFormat
 
-/// Per node, where in the trace its events are (docs/INSPECT.md, "The index"):
-/// which chunks (positions in the index's chunk table) hold an event that
-/// involves it (any event naming it: its runs, invalidations, reads, changes,
-/// values, its creation and naming, an issue or action about it), which hold
-/// its value events or its creation and naming, and the names it was given
-/// along the way. A question about one node (`history NAME`) then reads only
+/// Per node, where in the trace its values are (docs/INSPECT.md, "The index"):
+/// which chunks (positions in the index's chunk table) hold its value events or
+/// the events that create or name it, and the names it was given along the
+/// way. A question about one node's values (`history NAME`) then reads only
 /// those chunks, each from the snapshot before it.
 ///
-/// Chunk lists are runs (a gap and a length), so that a node in every chunk
-/// costs a few bytes, not one a chunk. The section is kept as its bytes and
-/// decoded, every figure checked against the chunk table, when a question
-/// uses it: a `hot` question does not pay for it.
+/// A chunk list is stored as runs (a gap and a length: a node in every chunk
+/// costs a few bytes) or as a bitmap from its first chunk (a node in every
+/// few chunks, as one thread's writes among four threads' chunks: a bit a
+/// chunk), whichever is smaller. The section is kept as its bytes and decoded,
+/// every figure checked against the chunk table, when a question uses it: a
+/// `hot` question does not pay for it.
 struct IndexedPositions: Sendable, Equatable {
     /// A display name a node took at a creation or naming event (``TraceNode/name``).
     struct NameStep: Sendable, Equatable {
@@ -24,8 +24,6 @@ struct IndexedPositions: Sendable, Equatable {
     /// One node's positions.
     struct Node: Sendable, Equatable {
         var id: UInt64
-        /// Chunks with an event that involves the node.
-        var mentions: [Range<Int>]
         /// Chunks with its value events, or an event that creates or names it.
         var values: [Range<Int>]
         /// Each creation or naming event that changed its display name (the first one included).
@@ -35,17 +33,43 @@ struct IndexedPositions: Sendable, Equatable {
     /// The section as stored.
     let bytes: [UInt8]
 
-    /// The nodes the section lists, checked against a chunk table of `batchCount` chunks.
-    func nodes(batchCount: Int) throws(TraceIndexError) -> [Node] {
+    /// The most the section may take for a trace of `size` bytes: a 25th of it (4%), or 64 KiB
+    /// for a small one. Nodes in few, scattered chunks each (many nodes, each touched now and
+    /// then) could make it larger than that: then it is left out, and `history` reads the trace.
+    static func budget(forTrace size: UInt64) -> UInt64 { max(64 << 10, size / 25) }
+
+    /// The nodes the section lists, checked against a chunk table of `batchCount` chunks;
+    /// the chunk lists of those `keeping` (given each node's id and names) refuses are checked, not kept.
+    func nodes(batchCount: Int, keeping: (UInt64, [NameStep]) -> Bool = { _, _ in true }) throws(TraceIndexError)
+        -> [Node] {
         var fields = IndexFieldReader(bytes)
-        func runs() throws(TraceIndexError) -> [Range<Int>] {
+        func runs(keep: Bool) throws(TraceIndexError) -> [Range<Int>] {
             var ranges: [Range<Int>] = []
+            if try fields.bool() {
+                // A bitmap: its first chunk, then a bit a chunk from there.
+                let first = try fields.count(atMost: UInt64(batchCount))
+                let bitmap = try fields.bytes()
+                guard bitmap.count <= (batchCount - first + 7) / 8 else { throw .damaged("a position outside the trace") }
+                for (offset, byte) in bitmap.enumerated() where byte != 0 {
+                    for bit in 0..<8 where byte & (1 << bit) != 0 {
+                        let chunk = first + offset * 8 + bit
+                        guard chunk < batchCount else { throw .damaged("a position outside the trace") }
+                        guard keep else { continue }
+                        if let last = ranges.last, last.upperBound == chunk {
+                            ranges[ranges.count - 1] = last.lowerBound..<(chunk + 1)
+                        } else {
+                            ranges.append(chunk..<(chunk + 1))
+                        }
+                    }
+                }
+                return ranges
+            }
             var end = 0
             for _ in 0..<(try fields.elements(eachAtLeast: 2)) {
                 let start = end + (try fields.count(atMost: UInt64(batchCount - end)))
                 let length = 1 + (try fields.count(atMost: UInt64(max(0, batchCount - start - 1))))
                 guard start + length <= batchCount else { throw .damaged("a position outside the trace") }
-                ranges.append(start..<(start + length))
+                if keep { ranges.append(start..<(start + length)) }
                 end = start + length
             }
             return ranges
@@ -55,7 +79,6 @@ struct IndexedPositions: Sendable, Equatable {
         for _ in 0..<(try fields.elements(eachAtLeast: 4)) {
             let id = try fields.next()
             guard seen.insert(id).inserted else { throw .damaged("a node's positions twice") }
-            let mentions = try runs(), values = try runs()
             var names: [NameStep] = []
             var chunk = 0
             for _ in 0..<(try fields.elements(eachAtLeast: 2)) {
@@ -63,15 +86,17 @@ struct IndexedPositions: Sendable, Equatable {
                 guard chunk < batchCount else { throw .damaged("a position outside the trace") }
                 names.append(NameStep(chunk: chunk, name: try fields.optionalString()))
             }
-            nodes.append(Node(id: id, mentions: mentions, values: values, names: names))
+            let keep = keeping(id, names)
+            let values = try runs(keep: keep)
+            if keep { nodes.append(Node(id: id, values: values, names: names)) }
         }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its positions") }
         return nodes
     }
 }
 
-/// Gathers ``IndexedPositions`` from the batches of a pass, in order: per event, a look at
-/// the nodes it names (one array load for the small ids a recorder gives).
+/// Gathers ``IndexedPositions`` from the batches of a pass, in order: per value, creation or
+/// naming event, a look at its node (one array load for the small ids a recorder gives).
 struct PositionsCollector {
     /// A chunk list as it grows: closed runs as bytes, the open one as figures.
     private struct Runs {
@@ -80,8 +105,34 @@ struct PositionsCollector {
         var start = -1
         var end = 0
         var closedEnd = 0
+        var first = -1
+        var chunks = 0
+
+        /// The list as the section stores it: runs, or a bitmap when that is smaller.
+        mutating func encode(to fields: inout IndexFieldWriter) {
+            close()
+            let bitmapBytes = first < 0 ? 0 : (closedEnd - first + 7) / 8
+            guard count > 0, bitmapBytes + 4 < bytes.count else {
+                fields.put(false)
+                fields.put(count)
+                fields.append(bytes)
+                return
+            }
+            var bitmap = [UInt8](repeating: 0, count: bitmapBytes)
+            var reader = ByteReader(bytes)
+            var end = 0
+            while let gap = reader.readVarint(), let length = reader.readVarint() {
+                let start = end + Int(gap)
+                end = start + Int(length) + 1
+                for chunk in start..<end { bitmap[(chunk - first) / 8] |= UInt8(1 << ((chunk - first) % 8)) }
+            }
+            fields.put(true)
+            fields.put(first)
+            fields.put(bytes: bitmap)
+        }
 
         mutating func add(_ chunk: Int) {
+            if first < 0 { first = chunk }
             if chunk == end, start >= 0 {
                 end += 1
                 return
@@ -120,10 +171,8 @@ struct PositionsCollector {
     private var slotOfSmallID: [Int32] = []
     private var slotOfID: [UInt64: Int32] = [:]
     private var ids: [UInt64] = []
-    /// Per slot, the last chunk that mentioned it (the one check most events make).
-    private var lastMention: [Int] = []
+    /// Per slot, the last chunk listed (the one check most value events make).
     private var lastValue: [Int] = []
-    private var mentions: [Runs] = []
     private var values: [Runs] = []
     private var namings: [Naming] = []
 
@@ -144,28 +193,14 @@ struct PositionsCollector {
             slotOfID[id] = Int32(ids.count)
         }
         ids.append(id)
-        lastMention.append(-1)
         lastValue.append(-1)
-        mentions.append(Runs())
         values.append(Runs())
         namings.append(Naming())
         return ids.count - 1
     }
 
-    private mutating func mention(_ id: UInt64, _ chunk: Int) {
-        guard id != 0 else { return }
-        let slot = slot(id)
-        guard lastMention[slot] != chunk else { return }
-        lastMention[slot] = chunk
-        mentions[slot].add(chunk)
-    }
-
     private mutating func value(_ id: UInt64, _ chunk: Int) -> Int {
         let slot = slot(id)
-        if lastMention[slot] != chunk {
-            lastMention[slot] = chunk
-            mentions[slot].add(chunk)
-        }
         if lastValue[slot] != chunk {
             lastValue[slot] = chunk
             values[slot].add(chunk)
@@ -177,30 +212,19 @@ struct PositionsCollector {
     mutating func add(_ batch: borrowing TraceEventBatch, chunk: Int) {
         for event in batch.events {
             switch event.record {
-            case let .nodeCreated(id, kind, name, parent):
+            case let .nodeCreated(id, kind, name, _):
                 let slot = value(id, chunk)
-                mention(parent, chunk)
                 let text = batch.string(name)
                 if !text.isEmpty || namings[slot].given.isEmpty { namings[slot].given = text }
                 namings[slot].createdKind = kind
                 namings[slot].step(id, chunk: chunk)
-            case let .nodeNamed(id, name, owner):
+            case let .nodeNamed(id, name, _):
                 let slot = value(id, chunk)
-                mention(owner, chunk)
                 namings[slot].given = batch.string(name)
                 namings[slot].step(id, chunk: chunk)
             case let .value(id, _):
                 _ = value(id, chunk)
-            case let .depend(computation, dependency):
-                mention(computation, chunk)
-                mention(dependency, chunk)
-            case let .invalidated(computation, _, source):
-                mention(computation, chunk)
-                mention(source, chunk)
-            case let .nodeStopped(id), let .changed(id), let .rerunBegan(id, _), let .rerunEnded(id),
-                 let .actionBegan(id, _, _), let .actionEnded(id), let .issue(_, id, _), let .site(id, _, _):
-                mention(id, chunk)
-            case .flushBegan, .flushEnded:
+            default:
                 break
             }
         }
@@ -212,11 +236,6 @@ struct PositionsCollector {
         fields.put(ids.count)
         for slot in ids.indices {
             fields.put(ids[slot])
-            for var runs in [mentions[slot], values[slot]] {
-                runs.close()
-                fields.put(runs.count)
-                fields.append(runs.bytes)
-            }
             let naming = namings[slot]
             let final = naming.display(ids[slot])
             fields.put(naming.steps.count)
@@ -226,6 +245,8 @@ struct PositionsCollector {
                 fields.put(optional: step.name == final ? nil : step.name)
                 chunk = step.chunk
             }
+            var runs = values[slot]
+            runs.encode(to: &fields)
         }
         return IndexedPositions(bytes: fields.bytes)
     }

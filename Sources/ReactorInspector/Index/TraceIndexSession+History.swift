@@ -5,7 +5,8 @@ extension TraceIndexSession {
     /// the whole trace's plain model, with the value history a pass of `builder` would build,
     /// read from only the chunks that hold the value, creation or naming events of the nodes
     /// that pass would follow, each read on from the latest snapshot before it (or from the
-    /// previous such chunk, when that is nearer). A restored builder has the open runs and
+    /// previous such chunk, when that is nearer); nil (a pass) when those runs would cover more than
+    /// half the chunks. A restored builder has the open runs and
     /// actions of every thread, so each value's root action is the pass's. Nil when the index
     /// cannot answer; when the positions, a snapshot or a chunk read disagree with the index,
     /// also drops the index (to be rebuilt) with one note, and `builder` is as new.
@@ -24,16 +25,19 @@ extension TraceIndexSession {
             noteAndRebuild(reason)
             return nil
         }
+        var finalNames: [UInt64: String] = [:]
+        for node in kept.model.nodes { finalNames[node.id] = node.name }
         let nodes: [IndexedPositions.Node]
         do throws(TraceIndexError) {
-            nodes = try section.nodes(batchCount: index.batches.count)
+            // Only the lists of nodes that may be followed: a name that is the one asked, or unknown here.
+            nodes = try section.nodes(batchCount: index.batches.count) { id, names in
+                "#\(id)" == target || names.contains { step in (step.name ?? finalNames[id]).map { $0 == target } ?? true }
+            }
         } catch {
             return dropIndex(error.description)
         }
         // Which nodes a pass follows (it meets an event that creates or names one as asked:
         // TraceModelBuilder.matchTarget), from which chunk, and the chunks that then matter.
-        var finalNames: [UInt64: String] = [:]
-        for node in kept.model.nodes { finalNames[node.id] = node.name }
         var entries: [(id: UInt64, chunk: Int)] = []
         var wanted = Set<Int>()
         for node in nodes {
@@ -70,6 +74,8 @@ extension TraceIndexSession {
                 runs.append((latest, start, chunk))
             }
         }
+        // Reading most of the trace in runs, each restoring a snapshot, costs more than one pass.
+        guard runs.reduce(0, { $0 + $1.last + 1 - $1.first }) <= index.batches.count / 2 else { return nil }
         for run in runs {
             var point: TraceResumePoint?
             do throws(TraceIndexError) {
