@@ -67,6 +67,8 @@ def main():
     parser.add_argument("--server-pid", type=int, required=True)
     parser.add_argument("--events", type=int, default=100_000_000)
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--questions", choices=("all", "moments"), default="all",
+                        help="moments: only the state and graph at moments")
     arguments = parser.parse_args()
 
     started = time.monotonic()
@@ -100,9 +102,12 @@ def main():
         # The reference: a moment at the last event read is a pass over all of it, what every
         # moment cost before the live index (then over the whole file as it stood, not less).
         questions.append(("state at the last event's time", f"/api/state?at={last}ns"))
-    questions += [(f"why {hot}", f"/api/why?node={hot}&limit=10"),
-                  ("timeline", "/api/timeline?width=1000"),
-                  ("events (replay, latest 200)", "/api/replay?format=text&limit=200")]
+    if arguments.questions == "moments":
+        questions = [question for question in questions if "?at=" in question[1]]
+    else:
+        questions += [(f"why {hot}", f"/api/why?node={hot}&limit=10"),
+                      ("timeline", "/api/timeline?width=1000"),
+                      ("events (replay, latest 200)", "/api/replay?format=text&limit=200")]
     results = []
     for label, target in questions:
         before = json.loads(get(arguments.port, "/api/snapshot", 10)[2])

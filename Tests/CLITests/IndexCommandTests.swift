@@ -119,6 +119,11 @@ import TraceForgery
         try Self.expectSameAnswers(try Self.explanationCommands(path))
         try Self.expectSameAnswers(Self.wholeTraceCommands(path))
         #expect(FileManager.default.contents(atPath: indexPath) == explainedBytes)
+        // Rebuilt by `index`: the explanations kept, the same bytes.
+        let rebuilt = try Self.run(["index", path])
+        #expect(rebuilt.status == 0)
+        #expect(rebuilt.stdout.contains("kept explanation"))
+        #expect(FileManager.default.contents(atPath: indexPath) == explainedBytes)
     }
 
     /// Without an index, the first `why` leaves one with the plain model and its
@@ -311,7 +316,13 @@ import TraceForgery
         #expect(kept.keepsModel && kept.keepsProfile)
         #expect(try #require(try TraceIndex.load(forTrace: other)).keepsProfile)
         let bytes = try #require(FileManager.default.contents(atPath: indexPath))
-        // Built by `index` (the model, no profile), then completed by the first `report`: the same index.
+        // Rebuilt by `index`: the profile kept, the same bytes.
+        let rebuilt = try Self.run(["index", path])
+        #expect(rebuilt.status == 0)
+        #expect(rebuilt.stdout.contains("the profile kept"))
+        #expect(FileManager.default.contents(atPath: indexPath) == bytes)
+        // Built by `index` with no index there (the model, no profile), then completed by the first `report`: the same index.
+        #expect(unlink(indexPath) == 0)
         #expect(try Self.run(["index", path]).status == 0)
         #expect(try #require(try TraceIndex.load(forTrace: path)).keepsProfile == false)
         try Self.expectSameAnswers([commands[0]])
@@ -319,6 +330,12 @@ import TraceForgery
         // The plain model's answers are the same from an index that also keeps the profile.
         try Self.expectSameAnswers(Self.wholeTraceCommands(path))
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
+        // Another trace's index there (copied over this one's) is stale: nothing of it is kept,
+        // unless that trace is this one's bytes (the todos sample against itself).
+        #expect(unlink(indexPath) == 0)
+        try FileManager.default.copyItem(atPath: TraceIndex.path(forTrace: other), toPath: indexPath)
+        #expect(try Self.run(["index", path]).status == 0)
+        #expect(try #require(try TraceIndex.load(forTrace: path)).keepsProfile == (sample == "todos"))
     }
 
     /// A kept profile with one figure changed and its CRC recomputed: not trusted

@@ -30,14 +30,16 @@ import Testing
         return "\(moment.timestamp) \(state.actionName ?? "-") \(try JSONText.encode(state.entries)) \(summary)"
     }
 
-    @Test func momentsFromTheLiveIndexAreThoseOfAPassOverTheBytesRead() throws {
+    /// Without snapshots (this small trace stays under the budget's 1 MiB) and with one after every chunk.
+    @Test(arguments: [nil, 1] as [UInt64?])
+    func momentsFromTheLiveIndexAreThoseOfAPassOverTheBytesRead(snapshotInterval: UInt64?) throws {
         let bytes = try Self.recordedBytes(todos: 40)
         let starts = LiveTraceTests.blockStarts(bytes)
         #expect(starts.count > 12, "small segments: many chunks")
         let path = NSTemporaryDirectory() + "live-index-\(UUID().uuidString).rtrace"
         let copy = path + ".prefix"
         defer { unlink(path); unlink(copy) }
-        let live = LiveTrace(path: path)
+        let live = LiveTrace(path: path, snapshotInterval: snapshotInterval)
         var written = 0
         // The trace grows: a third of its chunks, two thirds, all of it (with its end block).
         for end in [starts[starts.count / 3], starts[2 * starts.count / 3], bytes.count] {
@@ -63,6 +65,9 @@ import Testing
             for step in 0...8 { moments.append(.time(first + (last - first) * UInt64(step) / 8)) }
             for action in stride(from: 1, through: live.actionsBegun, by: 3) { moments.append(.afterAction(action)) }
             var readLess = 0
+            // A moment at or after the latest snapshot's chunks reads only the chunks after it.
+            let lastMoment = TraceMoment.time(last)
+            moments.append(lastMoment)
             for moment in moments {
                 // An action begun but not yet ended in the bytes read is refused by both, with the same words.
                 let expected: String, given: String
@@ -84,6 +89,13 @@ import Testing
                 #expect(given == expected, "\(moment)")
                 #expect(pass.eventsRead <= live.eventsRead, "never past the bytes read (\(moment))")
                 if pass.eventsRead < live.eventsRead { readLess += 1 }
+                if moment == lastMoment {
+                    if snapshotInterval == nil {
+                        #expect(pass.eventsRead == live.eventsRead, "no snapshot: read from the start")
+                    } else {
+                        #expect(pass.eventsRead < live.eventsRead / 4, "resumed from the follower's last snapshot")
+                    }
+                }
             }
             // The end, from the follower's own model: the pass's answer, with nothing read.
             let (atEnd, atEndMoment) = TraceFile.modelAtEnd(model)

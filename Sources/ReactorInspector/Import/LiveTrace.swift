@@ -61,6 +61,10 @@ public final class LiveTrace {
     private var builder: TraceModelBuilder
     /// Each chunk read, where it ends and its times: the index of what was read (``index()``).
     private var collector = TraceIndexCollector()
+    /// Snapshots of the builder as it follows (nil when its options take none, or without an index key).
+    private var snapshotter: MomentSnapshotter?
+    /// A fixed interval in bytes between snapshots, if given (else as the index's budget allows).
+    private let snapshotInterval: UInt64?
     private let options: TraceModelOptions
     private var reader: TraceReader?
     /// What the opened file is: its device and inode, and its header's bytes.
@@ -98,16 +102,24 @@ public final class LiveTrace {
     /// Follows the trace at `path` (which need not exist yet), keeping its latest
     /// `actionLimit` actions. A file that holds less than a whole header and has
     /// not grown for `headerPatience` is refused as truncated.
+    ///
+    /// With the default options the follower snapshots its builder as it reads,
+    /// as the pass that builds a finished trace's index does (``index()``):
+    /// every `snapshotInterval` bytes of the trace when given, else after at least
+    /// 1 MiB and 25 times the last snapshot's size, into an unnamed temporary file.
     public init(path: String, options: TraceModelOptions = TraceModelOptions(), actionLimit: Int = 20,
-                headerPatience: Duration = .seconds(2)) {
+                headerPatience: Duration = .seconds(2), snapshotInterval: UInt64? = nil) {
         self.path = path
         self.headerPatience = headerPatience
         // Values are tracked for the actions' changes.
         var options = options
         options.tracksValues = true
         self.options = options
-        let builder = TraceModelBuilder(options: options)
+        // Actions numbered, as an index's pass numbers them: its snapshots say how many had begun.
+        let builder = TraceModelBuilder(options: options, numbersActions: true)
         self.builder = builder
+        self.snapshotInterval = snapshotInterval ?? MomentSnapshotter.fixedInterval
+        snapshotter = MomentSnapshotter(builder: builder, interval: self.snapshotInterval)
         self.actionLimit = max(0, actionLimit)
         status = .waiting("waiting for \(path) to appear")
     }
@@ -136,11 +148,13 @@ public final class LiveTrace {
     }
 
     /// The index of what was read so far: where each chunk ends and the times
-    /// it holds, and the figures a pass over the same bytes (``bytesRead``)
-    /// reports. Given to such a pass (``TraceIndexUse/given(_:)`` with a
-    /// ``TracePass`` of that byte limit), a question about a moment reads
-    /// only up to the chunk the moment needs, as with the index beside a
-    /// finished trace; nil before the trace is opened.
+    /// it holds, the figures a pass over the same bytes (``bytesRead``)
+    /// reports, and the follower's snapshots so far. Given to such a pass
+    /// (``TraceIndexUse/given(_:)`` with a ``TracePass`` of that byte limit), a
+    /// question about a moment starts from the latest snapshot before it and
+    /// reads only up to the chunk the moment needs, as with the index beside a
+    /// finished trace; nil before the trace is opened. It may be used on
+    /// another thread while the follower reads on.
     public func index() -> TraceIndex? {
         guard let reader else { return nil }
         let stillRecording = !reader.isFinished
@@ -152,6 +166,7 @@ public final class LiveTrace {
         var index = collector.index(identity: TraceIndex.Identity(size: UInt64(reader.bytesRead), headCRC: 0, tailCRC: 0),
                                     report: report)
         index.stillRecording = stillRecording
+        if let moments = snapshotter?.moments(names: collector.names) { index.moments = moments }
         return index
     }
 
@@ -170,7 +185,8 @@ public final class LiveTrace {
             collector.add(batch)
             count += batch.count
         })) == true {
-            _ = collector.finishBatch(endOffset: UInt64(reader.bytesRead))
+            let batch = collector.finishBatch(endOffset: UInt64(reader.bytesRead))
+            snapshotter?.ended(batch, builder: builder, reader: reader)
         }
         eventsRead += count
         if let truncation = reader.truncation {
@@ -244,8 +260,9 @@ public final class LiveTrace {
         reader = nil
         identity = nil
         incompleteHeader = nil
-        builder = TraceModelBuilder(options: options)
+        builder = TraceModelBuilder(options: options, numbersActions: true)
         collector = TraceIndexCollector()
+        snapshotter = MomentSnapshotter(builder: builder, interval: snapshotInterval)
         openActions = [:]
         recentActions = []
         eventsRead = 0

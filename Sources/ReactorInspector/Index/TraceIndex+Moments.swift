@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ReactorTraceFormat
+import Synchronization
 
 /// The index's snapshots of a pass (docs/INSPECT.md, "The index"): every so
 /// many bytes of the trace, where the reader stood (``TraceResumePoint``) and
@@ -118,11 +119,14 @@ struct IndexedMoments: Sendable, Equatable {
 
 /// A pass's snapshots while it reads: their bytes go to an unnamed temporary
 /// file, not memory (memory stays flat however long the trace), and are copied
-/// after the index's body when it is written. Internal storage of one pass,
-/// used on its thread only (`@unchecked Sendable`: the index that carries it is a value).
+/// after the index's body when it is written. A follower's snapshots stay
+/// there (``LiveTrace/index()``): its thread appends while questions read
+/// them (``read(at:count:)``) on theirs, so the file is used under a lock
+/// (`@unchecked Sendable`: internal storage, every use of the file under that lock).
 final class MomentSpool: @unchecked Sendable {
     private let file: UnsafeMutablePointer<FILE>
-    private(set) var length: UInt64 = 0
+    /// Bytes appended; held while the file is used.
+    private let appended = Mutex<UInt64>(0)
 
     init?() {
         guard let file = tmpfile() else { return nil }
@@ -131,26 +135,42 @@ final class MomentSpool: @unchecked Sendable {
 
     deinit { fclose(file) }
 
+    /// Bytes appended so far.
+    var length: UInt64 { appended.withLock { $0 } }
+
     func append(_ bytes: [UInt8]) -> Bool {
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        length += UInt64(written)
-        return written == bytes.count
+        appended.withLock { length in
+            let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+            length += UInt64(written)
+            // Flushed, so that a reader of the descriptor (``read(at:count:)``) finds the bytes.
+            return written == bytes.count && fflush(file) == 0
+        }
+    }
+
+    /// The `count` bytes appended from `offset` on; nil beyond what was appended, or unreadable.
+    func read(at offset: UInt64, count: Int) -> [UInt8]? {
+        appended.withLock { length -> [UInt8]? in
+            guard count >= 0, offset <= length, UInt64(count) <= length - offset else { return nil }
+            return try? TraceIndex.read(fileno(file), at: Int(offset), count: count)
+        }
     }
 
     /// Hands every byte appended, in order and in pieces, to `write`.
     func copy(_ write: ([UInt8]) throws(OutputFileError) -> Void) throws(OutputFileError) {
-        fflush(file)
-        rewind(file)
-        var piece = [UInt8](repeating: 0, count: 1 << 20)
-        var left = length
-        while left > 0 {
-            let wanted = Int(min(left, UInt64(piece.count)))
-            let got = piece.withUnsafeMutableBytes { fread($0.baseAddress, 1, wanted, file) }
-            guard got == wanted else { throw OutputFileError.cannotWrite(path: "a temporary file", reason: "cut short") }
-            try write(Array(piece[0..<got]))
-            left -= UInt64(got)
+        try appended.withLock { length throws(OutputFileError) in
+            fflush(file)
+            rewind(file)
+            defer { fseek(file, 0, SEEK_END) }
+            var piece = [UInt8](repeating: 0, count: 1 << 20)
+            var left = length
+            while left > 0 {
+                let wanted = Int(min(left, UInt64(piece.count)))
+                let got = piece.withUnsafeMutableBytes { fread($0.baseAddress, 1, wanted, file) }
+                guard got == wanted else { throw OutputFileError.cannotWrite(path: "a temporary file", reason: "cut short") }
+                try write(Array(piece[0..<got]))
+                left -= UInt64(got)
+            }
         }
-        fseek(file, 0, SEEK_END)
     }
 }
 
@@ -234,17 +254,31 @@ struct MomentSnapshotter {
 extension TraceIndex {
     /// Whether the index keeps snapshots (not only the names).
     var hasSnapshots: Bool { moments?.entries.isEmpty == false }
+    /// Whether the index keeps snapshots of the model: a question about a moment reads the trace
+    /// only from the latest snapshot before it.
+    public var keepsSnapshots: Bool { hasSnapshots }
 
     /// The reader's point and the builder's checkpoint of `entry`, read from the index file
-    /// beside `tracePath` and checked against the entry's tag.
+    /// beside `tracePath` (or, for an index not written, its spool) and checked against the entry's tag.
     func snapshot(_ entry: IndexedMoments.Entry, forTrace tracePath: String) throws(TraceIndexError)
         -> (TraceResumePoint, IndexFieldReader) {
-        guard let start = moments?.tailStart, let key = IndexKey.current else { throw .unavailable("no snapshots") }
-        let path = Self.path(forTrace: tracePath)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw .unavailable("cannot read \(path)") }
-        defer { close(descriptor) }
-        let bytes = try Self.read(descriptor, at: Int(start + entry.offset), count: entry.length)
+        guard let key = IndexKey.current else { throw .unavailable("no snapshots") }
+        let bytes: [UInt8]
+        if let start = moments?.tailStart {
+            let path = Self.path(forTrace: tracePath)
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else { throw .unavailable("cannot read \(path)") }
+            defer { close(descriptor) }
+            bytes = try Self.read(descriptor, at: Int(start + entry.offset), count: entry.length)
+        } else if let spool = moments?.spool {
+            // An index not written (a follower's): its snapshots are still in the spool.
+            guard let spooled = spool.read(at: entry.offset, count: entry.length) else {
+                throw .unavailable("cannot read a snapshot")
+            }
+            bytes = spooled
+        } else {
+            throw .unavailable("no snapshots")
+        }
         guard key.tag(bytes) == entry.tag else { throw .damaged("a snapshot that fails its tag") }
         var fields = IndexFieldReader(bytes)
         let length = try fields.count(atMost: UInt64(fields.readableBytes))

@@ -82,8 +82,8 @@ final class TraceIndexSession {
         if let resumed = resumedModel(builder: builder, progress: progress) { return resumed }
         // The pass that leaves the plain model leaves snapshots too, from a builder that tracks values
         // (left out of the model kept); so does a moment's or a history's pass when the index has none,
-        // beside its own builder.
-        let snapshots = IndexKey.current != nil
+        // beside its own builder (not for an index the caller holds: it is never written).
+        let snapshots = IndexKey.current != nil && writes
             && (keepsModel || (TraceModelBuilder.resumes(builder.options) || TraceModelBuilder.resumesHistory(builder.options))
                 && !(index?.hasSnapshots ?? false) && builder.consumedEvents == 0)
         let indexBuilder = snapshots ? TraceModelBuilder(options: TraceModelBuilder.checkpointOptions,
@@ -360,7 +360,9 @@ final class TraceIndexSession {
 
 extension TraceIndex {
     /// Reads the whole trace at `tracePath` and writes its index beside it,
-    /// with the whole trace's plain model, replacing any there. Throws ``TraceIndexError`` for a trace that cannot
+    /// with the whole trace's plain model and snapshots, replacing any there;
+    /// the profile and explanations that questions added to the index there are
+    /// kept when that index is of this trace (valid, its chunks the ones read). Throws ``TraceIndexError`` for a trace that cannot
     /// be indexed (one still being recorded, one that changed while read) or
     /// an index that cannot be written, and ``TraceFileError`` for an unreadable trace.
     public static func build(forTrace tracePath: String, progress: ((Int) -> Void)? = nil) throws
@@ -373,6 +375,8 @@ extension TraceIndex {
     static func build(forTrace tracePath: String, progress: ((Int) -> Void)?, snapshotInterval: UInt64?) throws
         -> (TraceIndex, TraceReadReport) {
         let identity = try TraceIndex.identity(ofTrace: tracePath)
+        // A stale, damaged or foreign one (or one of another key) loads as nothing to keep.
+        let existing = try? TraceIndex.load(forTrace: tracePath)
         var collector = TraceIndexCollector()
         // Values tracked for the snapshots; the model kept is the plain one, without them.
         let builder = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions, numbersActions: true)
@@ -402,6 +406,11 @@ extension TraceIndex {
             index.model = IndexedModel(model)
             index.moments = snapshotter?.moments(names: collector.names)
             if index.hasSnapshots { index.positions = positions.positions() }
+            // Beside the model they were built with: the same trace's, as its chunks are the same.
+            if let existing, existing.keepsModel, existing.batches == index.batches {
+                index.profile = existing.profile
+                index.explanations = existing.explanations
+            }
         }
         try index.write(forTrace: tracePath)
         return (index, report)
