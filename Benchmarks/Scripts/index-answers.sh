@@ -119,6 +119,34 @@ for command in "report --format json -o /dev/null" "report --format md -o /dev/n
     label=${command/$budget/budget.json}
     both "\`${label/$trace/TRACE}\`" $command
 done
+# A trace with values, written from four threads (about 3,500 events a write): the index built on it against
+# a `hot` pass, `state --at end` (the snapshot after the last chunk) and `history` of nodes changed often,
+# seldom and once (each from the chunks its node's events are in, per the index's positions) by a pass and with the index.
+values_trace="$TRACES/stress-threads-values-${MILLIONS}M.trace"
+if [ ! -s "$values_trace" ]; then
+    REACTOR_TRACE_VALUES=64 "$BIN/stress" --threads 4 --writes $((MILLIONS * 300)) --trace "$values_trace" >/dev/null
+fi
+values_events=$("$INSPECT" summary "$values_trace" --json --no-index --no-progress | sed -n 's/^ *"events" : \([0-9]*\).*/\1/p')
+echo
+echo "Trace with values: $(awk -v e="$values_events" 'BEGIN { printf "%.1f M", e / 1e6 }') events, $(( $(stat -c %s "$values_trace") / 1048576 )) MB, stress --threads 4, values on."
+echo
+echo "| what | wall clock | peak RSS | ratio |"
+echo "| --- | --: | --: | --- |"
+read -r values_hot_s values_hot_k <<< "$(measure hot "$values_trace" --no-index)"
+row '`hot` (one pass)' "$values_hot_s" "$values_hot_k" ""
+rm -f "$values_trace.rindex"
+read -r values_index_s values_index_k <<< "$(measure index "$values_trace")"
+row '`index` (build it)' "$values_index_s" "$values_index_k" \
+    "$(awk -v a="$values_index_s" -v b="$values_hot_s" 'BEGIN { printf "%.2f× a `hot` pass", a / b }')"
+values_index_bytes=$(stat -c %s "$values_trace.rindex")
+trace=$values_trace
+both '`state --at end --json`' state --at end --json
+for name in Source.value '#5' c0.0 effect3; do
+    both "\`history $name\`" history "$name"
+done
+echo
+awk -v i="$values_index_bytes" -v t="$(stat -c %s "$values_trace")" \
+    'BEGIN { printf "Index of the trace with values: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'
 echo
 awk -v i="$index_bytes" -v t="$trace_bytes" 'BEGIN { printf "Index: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'
 awk -v i="$why_bytes" -v t="$trace_bytes" 'BEGIN { printf "The explanations of every computation kept in it: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'

@@ -472,7 +472,8 @@ import TraceForgery
     /// Index files that must not be used: each is reported in one note, the
     /// answer is the one by passes, and a good index replaces it.
     @Test(arguments: ["stale", "truncated", "foreign", "hostile", "hostile-model", "hostile-explanations",
-                      "hostile-all-explanations", "hostile-moments", "hostile-snapshot", "empty", "other-trace"])
+                      "hostile-all-explanations", "hostile-moments", "hostile-snapshot", "hostile-positions", "empty",
+                      "other-trace"])
     func aBadIndexIsRebuiltWithOneNote(kind: String) throws {
         let path = try Self.copy(of: "threads-values", as: kind)
         let indexPath = TraceIndex.path(forTrace: path)
@@ -527,6 +528,13 @@ import TraceForgery
                 moments.entries[moments.entries.count / 2].latestBefore -= 1
                 index.moments = moments
             }
+        case "hostile-positions":
+            // One byte of the per-node positions changed, the CRC recomputed.
+            bytes = try Self.edited(bytes, path: path) { index in
+                var section = try #require(index.positions).bytes
+                section[section.count / 2] ^= 1
+                index.positions = IndexedPositions(bytes: section)
+            }
         case "hostile-snapshot":
             // One byte of a snapshot changed (no CRC covers them; each has its tag).
             let index = try #require(try TraceIndex.load(forTrace: path))
@@ -552,7 +560,8 @@ import TraceForgery
         let notes = answered.stderrLines.filter { $0.contains(".rindex") }
         #expect(notes.count == 1, "\(answered.stderr)")
         #expect(notes.first?.hasPrefix("reactor-inspect: note: ") == true)
-        if ["hostile-model", "hostile-explanations", "hostile-all-explanations", "hostile-moments"].contains(kind) {
+        if ["hostile-model", "hostile-explanations", "hostile-all-explanations", "hostile-moments",
+            "hostile-positions"].contains(kind) {
             #expect(notes.first?.contains("its tag does not verify") == true)
         }
         if kind == "hostile-snapshot" { #expect(notes.first?.contains("a snapshot that fails its tag") == true) }

@@ -23,6 +23,25 @@ extension TraceModelBuilder {
             && options.lookahead == nil && options.issueLimit == TraceModelOptions().issueLimit
     }
 
+    /// Whether a builder of `options` can go on from a checkpoint to follow one node's value
+    /// history (`history NAME` from the index's positions): its nodes then enter the history
+    /// as ``enterHistory(node:)`` says, and the history so far is kept across checkpoints.
+    static func resumesHistory(_ options: TraceModelOptions) -> Bool {
+        var rest = options
+        rest.valueHistoryOf = nil
+        return options.valueHistoryOf != nil && resumes(rest)
+    }
+
+    /// Node `id` (restored from a checkpoint) is in the value history, as a pass that met the
+    /// event naming it as asked before the checkpoint would have it.
+    func enterHistory(node id: UInt64) {
+        guard let node = nodes.find(id) else { return }
+        states[Int(node)].inHistory = true
+    }
+
+    /// The value history so far is dropped (a pass from the trace's start follows).
+    func forgetHistory() { history = ValueHistoryTracker() }
+
     /// Whether the builder can take a checkpoint now: a pass of ``checkpointOptions`` numbering actions.
     var takesCheckpoints: Bool {
         Self.resumes(options) && options.until == nil && options.untilAction == nil && options.snapshotAt == nil
@@ -87,7 +106,7 @@ extension TraceModelBuilder {
     /// options stay: its moment, its snapshot's). Throws ``TraceIndexError/damaged(_:)`` for
     /// bytes that are not a checkpoint, leaving the builder as a new one.
     func restore(from fields: inout IndexFieldReader) throws(TraceIndexError) {
-        precondition(Self.resumes(options), "a builder whose options resume from a checkpoint")
+        precondition(Self.resumes(options) || Self.resumesHistory(options), "a builder whose options resume from a checkpoint")
         reset()
         do throws(TraceIndexError) {
             try fill(from: &fields)

@@ -80,7 +80,7 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) var valueEvents = 0
     private let tracksValues: Bool
     /// The value history asked for.
-    @exclusivity(unchecked) private var history = ValueHistoryTracker()
+    @exclusivity(unchecked) var history = ValueHistoryTracker()
     /// The string table of the batch being handed to a visitor.
     private var batchStrings: [String] = []
 

@@ -57,6 +57,9 @@ extension TraceIndex {
         let allExplanations = model == nil ? nil : allExplanations
         put(allExplanations == nil ? 0 : 1)
         if let allExplanations { fields.put(bytes: allExplanations.bytes) }
+        let positions = model == nil ? nil : positions
+        put(positions == nil ? 0 : 1)
+        if let positions { fields.put(bytes: positions.bytes) }
         let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
@@ -179,6 +182,12 @@ extension TraceIndex {
             // Trusted as the model is, and only with it (it names their computations); decoded when asked.
             if model != nil { allExplanations = section }
         }
+        var positions: IndexedPositions?
+        if try fields.bool() {
+            let section = IndexedPositions(bytes: try fields.bytes())
+            // Trusted as the model is, and only with it; checked figure by figure when a question uses it.
+            if model != nil { positions = section }
+        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         var index = TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                                truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1,
@@ -186,6 +195,7 @@ extension TraceIndex {
                                batches: batches, model: model, explanations: explanations, moments: moments)
         index.profile = profile
         index.allExplanations = allExplanations
+        index.positions = positions
         return index
     }
 }

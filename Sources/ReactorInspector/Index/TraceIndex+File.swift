@@ -60,6 +60,11 @@ extension TraceIndex {
     /// index or the new one, never part of one.
     mutating func write(forTrace tracePath: String) throws(TraceIndexError) {
         let limit = Self.sizeLimit(forTrace: identity.size)
+        if let section = positions, UInt64(section.bytes.count) > IndexedPositions.budget(forTrace: identity.size)
+            || UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+            // Positions over their budget or larger than a reader accepts: questions about one node answer by passes.
+            positions = nil
+        }
         if let moments, UInt64(encoded().count) + moments.tailLength > limit
             || moments.tailLength > 0 && moments.spool == nil && moments.tailStart == nil {
             // Snapshots larger than a reader accepts, or whose bytes are gone: none.
@@ -79,6 +84,7 @@ extension TraceIndex {
             profile = nil
             explanations = nil
             allExplanations = nil
+            positions = nil
         }
         let bytes = encoded()
         do {

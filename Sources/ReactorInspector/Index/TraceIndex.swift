@@ -82,6 +82,8 @@ public struct TraceIndex: Sendable, Equatable {
     /// Every computation's explanation (``AllExplanations``), once the first `why` built them:
     /// only beside the plain model, which names their computations.
     var allExplanations: AllExplanations?
+    /// Per node, the chunks that hold its events (``IndexedPositions``): only beside the model.
+    var positions: IndexedPositions?
 
     /// Whether the index keeps the whole trace's plain model (questions about the
     /// whole trace, such as `hot`, then read nothing but the index).

@@ -10,7 +10,8 @@ import ReactorTraceFormat
 /// without an index, and the index is rebuilt.
 final class TraceIndexSession {
     let tracePath: String
-    private(set) var index: TraceIndex?
+    /// The index in use (nil once dropped: the pass then leaves a new one).
+    var index: TraceIndex?
     /// The snapshot the latest model started from, if it started from one.
     private(set) var resumedFrom: IndexedMoments.Entry?
     private let note: (String) -> Void
@@ -45,6 +46,14 @@ final class TraceIndexSession {
         note(line)
     }
 
+    /// The one note for an index that cannot be used: `reason`, and that it is rebuilt.
+    func noteAndRebuild(_ reason: String) {
+        noteOnce("\(TraceIndex.path(forTrace: tracePath)): \(reason); rebuilding it")
+    }
+
+    /// Counts a batch read from the trace (``batchesRead``).
+    func countBatchRead() { batchesRead += 1 }
+
     /// Feeds the trace to `builder` as ``TraceFile/model(path:builder:progress:)``
     /// does, with the same model and report; with a fitting index, only as far
     /// as the builder's moment (``TraceModelOptions/until``, or the decided
@@ -75,14 +84,15 @@ final class TraceIndexSession {
         if let name = builder.options.valueHistoryOf, let answered = valueHistoryFromIndex(of: name, builder.options) {
             return answered
         }
+        if let answered = valueHistoryFromPositions(builder) { return answered }
         resumedFrom = nil
         if let resumed = resumedModel(builder: builder, progress: progress) { return resumed }
         // The pass that leaves the plain model leaves snapshots too, from a builder that tracks values
-        // (left out of the model kept); so does a moment's pass when the index has none, beside its own builder
-        // (not for an index the caller holds: it is never written).
+        // (left out of the model kept); so does a moment's or a history's pass when the index has none,
+        // beside its own builder (not for an index the caller holds: it is never written).
         let snapshots = IndexKey.current != nil && writes
-            && (keepsModel || TraceModelBuilder.resumes(builder.options) && !(index?.hasSnapshots ?? false)
-                && builder.consumedEvents == 0)
+            && (keepsModel || (TraceModelBuilder.resumes(builder.options) || TraceModelBuilder.resumesHistory(builder.options))
+                && !(index?.hasSnapshots ?? false) && builder.consumedEvents == 0)
         let indexBuilder = snapshots ? TraceModelBuilder(options: TraceModelBuilder.checkpointOptions,
                                                          numbersActions: true) : nil
         let answersFromIndexBuilder = keepsModel && indexBuilder != nil
@@ -261,10 +271,13 @@ final class TraceIndexSession {
         var trusted = index
         var collector = TraceIndexCollector()
         var snapshotter = snapshotting.flatMap { MomentSnapshotter(builder: $0) }
+        // Per-node positions go with the snapshots they are read from.
+        var positions = snapshotter == nil ? nil : Optional(PositionsCollector())
         var position = 0
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             body(batch)
             batchesRead += 1
+            positions?.add(batch, chunk: collector.batches.count)
             collector.add(batch)
         } ended: { endOffset, reader in
             let batch = collector.finishBatch(endOffset: endOffset)
@@ -286,7 +299,8 @@ final class TraceIndexSession {
         if trusted == nil || position != trusted?.batches.count {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
-                       profiling: profiling, explaining: explaining, explainingAll: explainingAll, moments: moments)
+                       profiling: profiling, explaining: explaining, explainingAll: explainingAll, moments: moments,
+                       positions: positions?.positions)
         } else if let fitting = trusted, IndexKey.current != nil,
                   (keeping != nil && (fitting.model == nil || !fitting.hasSnapshots && moments?.entries.isEmpty == false))
                     || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil))
@@ -294,7 +308,7 @@ final class TraceIndexSession {
             // The index fits and lacks the model, profile, explanation or snapshots this pass built: the same index, with them.
             leaveIndex({ _, _ in fitting }, report: report, identity: identity,
                        keeping: fitting.model == nil ? keeping : nil, profiling: profiling, explaining: explaining,
-                       explainingAll: explainingAll, moments: moments)
+                       explainingAll: explainingAll, moments: moments, positions: positions?.positions)
         }
         return (report, false)
     }
@@ -333,6 +347,7 @@ final class TraceIndexSession {
                                                                        resumingAt: point) { batch in
                 builder.consume(batch)
                 collector.add(batch)
+                batchesRead += 1
             } ended: { endOffset, _ in
                 let batch = collector.finishBatch(endOffset: endOffset)
                 guard position < index.batches.count, index.batches[position] == batch else {
@@ -368,7 +383,7 @@ final class TraceIndexSession {
                             profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
                             explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil,
                             explainingAll: ((TraceReadReport) -> AllExplanations?)? = nil,
-                            moments: IndexedMoments? = nil) {
+                            moments: IndexedMoments? = nil, positions: (() -> IndexedPositions)? = nil) {
         guard writes, !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
         var built = make(identity, report)
@@ -383,7 +398,10 @@ final class TraceIndexSession {
             built.allExplanations = explainingAll(report)
         }
         // Snapshots of the pass that built the model, or of this pass over the same chunks.
-        if IndexKey.current != nil, built.model != nil, !built.hasSnapshots, let moments { built.moments = moments }
+        if IndexKey.current != nil, built.model != nil, !built.hasSnapshots, let moments {
+            built.moments = moments
+            built.positions = positions?()
+        }
         do {
             try built.write(forTrace: tracePath)
             index = built
@@ -416,7 +434,9 @@ extension TraceIndex {
         // Values tracked for the snapshots; the model kept is the plain one, without them.
         let builder = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions, numbersActions: true)
         var snapshotter = MomentSnapshotter(builder: builder, interval: snapshotInterval)
+        var positions = PositionsCollector()
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
+            positions.add(batch, chunk: collector.batches.count)
             collector.add(batch)
             builder.consume(batch)
         } ended: { endOffset, reader in
@@ -438,6 +458,7 @@ extension TraceIndex {
         if IndexKey.current != nil {
             index.model = IndexedModel(model)
             index.moments = snapshotter?.moments(names: collector.names)
+            if index.hasSnapshots { index.positions = positions.positions() }
             // Beside the model they were built with: the same trace's, as its chunks are the same.
             if let existing, existing.keepsModel, existing.batches == index.batches {
                 index.profile = existing.profile

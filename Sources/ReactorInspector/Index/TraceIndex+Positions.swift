@@ -1,0 +1,253 @@
+import ReactorTraceFormat
+
+/// Per node, where in the trace its values are (docs/INSPECT.md, "The index"):
+/// which chunks (positions in the index's chunk table) hold its value events or
+/// the events that create or name it, and the names it was given along the
+/// way. A question about one node's values (`history NAME`) then reads only
+/// those chunks, each from the snapshot before it.
+///
+/// A chunk list is stored as runs (a gap and a length: a node in every chunk
+/// costs a few bytes) or as a bitmap from its first chunk (a node in every
+/// few chunks, as one thread's writes among four threads' chunks: a bit a
+/// chunk), whichever is smaller. The section is kept as its bytes and decoded,
+/// every figure checked against the chunk table, when a question uses it: a
+/// `hot` question does not pay for it.
+struct IndexedPositions: Sendable, Equatable {
+    /// A display name a node took at a creation or naming event (``TraceNode/name``).
+    struct NameStep: Sendable, Equatable {
+        /// The chunk of the event.
+        var chunk: Int
+        /// The name, or nil for the node's final name (the kept model's).
+        var name: String?
+    }
+
+    /// One node's positions.
+    struct Node: Sendable, Equatable {
+        var id: UInt64
+        /// Chunks with its value events, or an event that creates or names it.
+        var values: [Range<Int>]
+        /// Each creation or naming event that changed its display name (the first one included).
+        var names: [NameStep]
+    }
+
+    /// The section as stored.
+    let bytes: [UInt8]
+
+    /// The most the section may take for a trace of `size` bytes: a 25th of it (4%), or 64 KiB
+    /// for a small one. Nodes in few, scattered chunks each (many nodes, each touched now and
+    /// then) could make it larger than that: then it is left out, and `history` reads the trace.
+    static func budget(forTrace size: UInt64) -> UInt64 { max(64 << 10, size / 25) }
+
+    /// The nodes the section lists, checked against a chunk table of `batchCount` chunks;
+    /// the chunk lists of those `keeping` (given each node's id and names) refuses are checked, not kept.
+    func nodes(batchCount: Int, keeping: (UInt64, [NameStep]) -> Bool = { _, _ in true }) throws(TraceIndexError)
+        -> [Node] {
+        var fields = IndexFieldReader(bytes)
+        func runs(keep: Bool) throws(TraceIndexError) -> [Range<Int>] {
+            var ranges: [Range<Int>] = []
+            if try fields.bool() {
+                // A bitmap: its first chunk, then a bit a chunk from there.
+                let first = try fields.count(atMost: UInt64(batchCount))
+                let bitmap = try fields.bytes()
+                guard bitmap.count <= (batchCount - first + 7) / 8 else { throw .damaged("a position outside the trace") }
+                for (offset, byte) in bitmap.enumerated() where byte != 0 {
+                    for bit in 0..<8 where byte & (1 << bit) != 0 {
+                        let chunk = first + offset * 8 + bit
+                        guard chunk < batchCount else { throw .damaged("a position outside the trace") }
+                        guard keep else { continue }
+                        if let last = ranges.last, last.upperBound == chunk {
+                            ranges[ranges.count - 1] = last.lowerBound..<(chunk + 1)
+                        } else {
+                            ranges.append(chunk..<(chunk + 1))
+                        }
+                    }
+                }
+                return ranges
+            }
+            var end = 0
+            for _ in 0..<(try fields.elements(eachAtLeast: 2)) {
+                let start = end + (try fields.count(atMost: UInt64(batchCount - end)))
+                let length = 1 + (try fields.count(atMost: UInt64(max(0, batchCount - start - 1))))
+                guard start + length <= batchCount else { throw .damaged("a position outside the trace") }
+                if keep { ranges.append(start..<(start + length)) }
+                end = start + length
+            }
+            return ranges
+        }
+        var nodes: [Node] = []
+        var seen = Set<UInt64>()
+        for _ in 0..<(try fields.elements(eachAtLeast: 4)) {
+            let id = try fields.next()
+            guard seen.insert(id).inserted else { throw .damaged("a node's positions twice") }
+            var names: [NameStep] = []
+            var chunk = 0
+            for _ in 0..<(try fields.elements(eachAtLeast: 2)) {
+                chunk += try fields.count(atMost: UInt64(max(0, batchCount - 1 - chunk)))
+                guard chunk < batchCount else { throw .damaged("a position outside the trace") }
+                names.append(NameStep(chunk: chunk, name: try fields.optionalString()))
+            }
+            let keep = keeping(id, names)
+            let values = try runs(keep: keep)
+            if keep { nodes.append(Node(id: id, values: values, names: names)) }
+        }
+        guard fields.readableBytes == 0 else { throw .damaged("bytes after its positions") }
+        return nodes
+    }
+}
+
+/// Gathers ``IndexedPositions`` from the batches of a pass, in order: per value, creation or
+/// naming event, a look at its node (one array load for the small ids a recorder gives).
+struct PositionsCollector {
+    /// A chunk list as it grows: closed runs as bytes, the open one as figures.
+    private struct Runs {
+        var bytes: [UInt8] = []
+        var count = 0
+        var start = -1
+        var end = 0
+        var closedEnd = 0
+        var first = -1
+        var chunks = 0
+
+        /// The list as the section stores it: runs, or a bitmap when that is smaller.
+        mutating func encode(to fields: inout IndexFieldWriter) {
+            close()
+            let bitmapBytes = first < 0 ? 0 : (closedEnd - first + 7) / 8
+            guard count > 0, bitmapBytes + 4 < bytes.count else {
+                fields.put(false)
+                fields.put(count)
+                fields.append(bytes)
+                return
+            }
+            var bitmap = [UInt8](repeating: 0, count: bitmapBytes)
+            var reader = ByteReader(bytes)
+            var end = 0
+            while let gap = reader.readVarint(), let length = reader.readVarint() {
+                let start = end + Int(gap)
+                end = start + Int(length) + 1
+                for chunk in start..<end { bitmap[(chunk - first) / 8] |= UInt8(1 << ((chunk - first) % 8)) }
+            }
+            fields.put(true)
+            fields.put(first)
+            fields.put(bytes: bitmap)
+        }
+
+        mutating func add(_ chunk: Int) {
+            if first < 0 { first = chunk }
+            if chunk == end, start >= 0 {
+                end += 1
+                return
+            }
+            close()
+            start = chunk
+            end = chunk + 1
+        }
+
+        mutating func close() {
+            guard start >= 0 else { return }
+            Varint.append(UInt64(start - closedEnd), to: &bytes)
+            Varint.append(UInt64(end - start - 1), to: &bytes)
+            count += 1
+            closedEnd = end
+            start = -1
+        }
+    }
+
+    /// What a pass knows of a node's display name (``TraceNode/name``), as the importer computes it.
+    private struct Naming {
+        var given = ""
+        var createdKind: TraceNodeKind?
+        var steps: [(chunk: Int, name: String)] = []
+
+        func display(_ id: UInt64) -> String { given.isEmpty ? TraceNode.unnamed(id, createdAs: createdKind) : given }
+
+        mutating func step(_ id: UInt64, chunk: Int) {
+            let name = display(id)
+            if steps.last?.name != name { steps.append((chunk, name)) }
+        }
+    }
+
+    /// Ids below this are found by position in an array; larger ones by a dictionary.
+    private static let smallIDs: UInt64 = 1 << 22
+    private var slotOfSmallID: [Int32] = []
+    private var slotOfID: [UInt64: Int32] = [:]
+    private var ids: [UInt64] = []
+    /// Per slot, the last chunk listed (the one check most value events make).
+    private var lastValue: [Int] = []
+    private var values: [Runs] = []
+    private var namings: [Naming] = []
+
+    private mutating func slot(_ id: UInt64) -> Int {
+        if id < Self.smallIDs {
+            let index = Int(id)
+            if index < slotOfSmallID.count {
+                let known = slotOfSmallID[index]
+                if known >= 0 { return Int(known) }
+            } else {
+                slotOfSmallID.append(contentsOf: repeatElement(-1, count: max(index + 1 - slotOfSmallID.count,
+                                                                               slotOfSmallID.count)))
+            }
+            slotOfSmallID[index] = Int32(ids.count)
+        } else if let known = slotOfID[id] {
+            return Int(known)
+        } else {
+            slotOfID[id] = Int32(ids.count)
+        }
+        ids.append(id)
+        lastValue.append(-1)
+        values.append(Runs())
+        namings.append(Naming())
+        return ids.count - 1
+    }
+
+    private mutating func value(_ id: UInt64, _ chunk: Int) -> Int {
+        let slot = slot(id)
+        if lastValue[slot] != chunk {
+            lastValue[slot] = chunk
+            values[slot].add(chunk)
+        }
+        return slot
+    }
+
+    /// Takes the batch at position `chunk` of the pass.
+    mutating func add(_ batch: borrowing TraceEventBatch, chunk: Int) {
+        for event in batch.events {
+            switch event.record {
+            case let .nodeCreated(id, kind, name, _):
+                let slot = value(id, chunk)
+                let text = batch.string(name)
+                if !text.isEmpty || namings[slot].given.isEmpty { namings[slot].given = text }
+                namings[slot].createdKind = kind
+                namings[slot].step(id, chunk: chunk)
+            case let .nodeNamed(id, name, _):
+                let slot = value(id, chunk)
+                namings[slot].given = batch.string(name)
+                namings[slot].step(id, chunk: chunk)
+            case let .value(id, _):
+                _ = value(id, chunk)
+            default:
+                break
+            }
+        }
+    }
+
+    /// The section of the pass.
+    func positions() -> IndexedPositions {
+        var fields = IndexFieldWriter()
+        fields.put(ids.count)
+        for slot in ids.indices {
+            fields.put(ids[slot])
+            let naming = namings[slot]
+            let final = naming.display(ids[slot])
+            fields.put(naming.steps.count)
+            var chunk = 0
+            for step in naming.steps {
+                fields.put(step.chunk - chunk)
+                fields.put(optional: step.name == final ? nil : step.name)
+                chunk = step.chunk
+            }
+            var runs = values[slot]
+            runs.encode(to: &fields)
+        }
+        return IndexedPositions(bytes: fields.bytes)
+    }
+}

@@ -1,0 +1,119 @@
+import ReactorTraceFormat
+
+extension TraceIndexSession {
+    /// `history name` of a trace with values from the index's positions (``IndexedPositions``):
+    /// the whole trace's plain model, with the value history a pass of `builder` would build,
+    /// read from only the chunks that hold the value, creation or naming events of the nodes
+    /// that pass would follow, each read on from the latest snapshot before it (or from the
+    /// previous such chunk, when that is nearer); nil (a pass) when those runs would cover more than
+    /// half the chunks. A restored builder has the open runs and
+    /// actions of every thread, so each value's root action is the pass's. Nil when the index
+    /// cannot answer; when the positions, a snapshot or a chunk read disagree with the index,
+    /// also drops the index (to be rebuilt) with one note, and `builder` is as new.
+    func valueHistoryFromPositions(_ builder: TraceModelBuilder) -> (TraceModel, TraceReadReport)? {
+        var rest = builder.options
+        rest.valueHistoryOf = nil
+        rest.tracksValues = false
+        guard let target = builder.options.valueHistoryOf, TraceModel.isIndexed(rest),
+              TraceModelBuilder.resumesHistory(builder.options), builder.consumedEvents == 0,
+              let index, let kept = index.model, let section = index.positions, let moments = index.moments
+        else { return nil }
+        func dropIndex(_ reason: String) -> (TraceModel, TraceReadReport)? {
+            builder.reset()
+            builder.forgetHistory()
+            self.index = nil
+            noteAndRebuild(reason)
+            return nil
+        }
+        var finalNames: [UInt64: String] = [:]
+        for node in kept.model.nodes { finalNames[node.id] = node.name }
+        let nodes: [IndexedPositions.Node]
+        do throws(TraceIndexError) {
+            // Only the lists of nodes that may be followed: a name that is the one asked, or unknown here.
+            nodes = try section.nodes(batchCount: index.batches.count) { id, names in
+                "#\(id)" == target || names.contains { step in (step.name ?? finalNames[id]).map { $0 == target } ?? true }
+            }
+        } catch {
+            return dropIndex(error.description)
+        }
+        // Which nodes a pass follows (it meets an event that creates or names one as asked:
+        // TraceModelBuilder.matchTarget), from which chunk, and the chunks that then matter.
+        var entries: [(id: UInt64, chunk: Int)] = []
+        var wanted = Set<Int>()
+        for node in nodes {
+            let byID = "#\(node.id)" == target
+            var entry: Int?
+            for step in node.names {
+                guard let name = step.name ?? finalNames[node.id] else { return dropIndex("positions of an unknown node") }
+                if byID || name == target {
+                    entry = step.chunk
+                    break
+                }
+            }
+            guard let entry else { continue }
+            entries.append((node.id, entry))
+            wanted.insert(entry)
+            for range in node.values where range.upperBound > entry {
+                for chunk in max(entry, range.lowerBound)..<range.upperBound { wanted.insert(chunk) }
+            }
+        }
+        // Runs of chunks to read: each from its latest snapshot, unless reading on from the
+        // previous run's last chunk is no longer.
+        var runs: [(snapshot: IndexedMoments.Entry?, first: Int, last: Int)] = []
+        var latest: IndexedMoments.Entry?
+        var next = 0
+        for chunk in wanted.sorted() {
+            while next < moments.entries.count, moments.entries[next].batch <= chunk {
+                latest = moments.entries[next]
+                next += 1
+            }
+            let start = latest?.batch ?? 0
+            if let current = runs.last, start <= current.last + 1 {
+                runs[runs.count - 1].last = chunk
+            } else {
+                runs.append((latest, start, chunk))
+            }
+        }
+        // Reading most of the trace in runs, each restoring a snapshot, costs more than one pass.
+        guard runs.reduce(0, { $0 + $1.last + 1 - $1.first }) <= index.batches.count / 2 else { return nil }
+        for run in runs {
+            var point: TraceResumePoint?
+            do throws(TraceIndexError) {
+                if let snapshot = run.snapshot {
+                    var fields: IndexFieldReader
+                    (point, fields) = try index.snapshot(snapshot, forTrace: tracePath)
+                    try builder.restore(from: &fields)
+                    guard fields.readableBytes == 0 else { throw .damaged("bytes after a snapshot") }
+                } else {
+                    builder.reset()
+                }
+            } catch {
+                return dropIndex(error.description)
+            }
+            for (id, chunk) in entries where chunk < run.first { builder.enterHistory(node: id) }
+            var collector = TraceIndexCollector()
+            var position = run.first, matches = true
+            do {
+                _ = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: nil, resumingAt: point) { batch in
+                    builder.consume(batch)
+                    collector.add(batch)
+                    countBatchRead()
+                } ended: { endOffset, _ in
+                    let batch = collector.finishBatch(endOffset: endOffset)
+                    guard position < index.batches.count, index.batches[position] == batch else {
+                        matches = false
+                        return false
+                    }
+                    position += 1
+                    return position <= run.last
+                }
+            } catch {
+                return dropIndex("does not match the trace")
+            }
+            guard matches, position == run.last + 1 else { return dropIndex("does not match the trace") }
+        }
+        var model = kept.model
+        model.valueHistory = builder.finish().valueHistory
+        return (model, index.readReport(path: tracePath))
+    }
+}

@@ -1,0 +1,144 @@
+import BuiltProducts
+import Foundation
+@testable import ReactorInspector
+import ReactorTraceFormat
+import Testing
+
+/// The index's per-node positions (docs/INSPECT.md, "The index"): `history NAME` of a
+/// trace with values reads only the chunks of the nodes it follows, each from the snapshot
+/// before it, and says what a pass says, byte for byte; `state --at end` reads nothing
+/// but the snapshot after the last chunk; a bad positions section is rebuilt with one note.
+@Suite struct IndexPositionsTests {
+    static let samples = ["todos", "counter-values", "profile-values", "stress-threads-values", "threads-values"]
+
+    static func copy(_ sample: String, as name: String) throws -> String {
+        try IndexCommandTests.copy(of: sample, as: "positions-\(name)")
+    }
+
+    /// Builds the index with `snapshotBytes` (nil: as the budget allows).
+    static func index(_ path: String, snapshotBytes: String?) throws {
+        let built = try BuiltProducts.run("reactor-inspect", ["index", path],
+                                          environment: snapshotBytes.map { ["REACTOR_INDEX_SNAPSHOT_BYTES": $0] } ?? [:])
+        #expect(built.status == 0, "\(built.stderr)")
+    }
+
+    /// The names `history` is asked about: every node with a value, by name and by #id (bounded), and one no node has.
+    static func names(_ path: String) throws -> [String] {
+        let (model, _) = try TraceFile.model(path: path, options: TraceModelOptions(tracksValues: true))
+        let valued = model.nodes.filter { $0.value != nil }
+        let step = max(1, valued.count / 12)
+        let chosen = stride(from: 0, to: valued.count, by: step).map { valued[$0] }
+        return chosen.map(\.name) + chosen.prefix(3).map { "#\($0.id)" } + ["no-such-node"]
+    }
+
+    /// What `history` prints for `name` (text and JSON), or its error.
+    static func history(_ model: TraceModel, _ name: String, path: String) -> [String] {
+        do {
+            let report = try ValueHistoryReport(model: model, name: name, path: path)
+            return [report.text(), (try? JSONText.encode(report.entries)) ?? "-"]
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
+    /// Every node's history from the positions is the pass's, with a snapshot after every chunk
+    /// and with the snapshots the budget allows; none of those answers rebuilt the index.
+    @Test(arguments: samples)
+    func historyFromThePositionsIsTheHistoryByAPass(sample: String) throws {
+        for snapshotBytes in ["1", nil] {
+            let path = try Self.copy(sample, as: "history")
+            try Self.index(path, snapshotBytes: snapshotBytes)
+            let indexBytes = FileManager.default.contents(atPath: TraceIndex.path(forTrace: path))
+            let index = try #require(try TraceIndex.load(forTrace: path))
+            #expect(index.positions != nil)
+            var fewerChunks = false
+            for name in try Self.names(path) {
+                let options = TraceModelOptions(valueHistoryOf: name)
+                let byPass = try TraceFile.model(path: path, options: options).0
+                let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
+                let indexed = try session.model(builder: TraceModelBuilder(options: options), progress: nil).0
+                #expect(Self.history(indexed, name, path: path) == Self.history(byPass, name, path: path), "\(name)")
+                #expect(session.batchesRead <= index.batches.count, "\(name)")
+                fewerChunks = fewerChunks || session.batchesRead < index.batches.count
+            }
+            // On a trace of several chunks, some history reads fewer than all of them.
+            if index.batches.count > 3 { #expect(fewerChunks) }
+            #expect(FileManager.default.contents(atPath: TraceIndex.path(forTrace: path)) == indexBytes)
+        }
+    }
+
+    /// The binary, both ways, on a few of those names.
+    @Test func historyCommandsAreTheSameBothWays() throws {
+        let path = try Self.copy("threads-values", as: "cli")
+        try Self.index(path, snapshotBytes: "1")
+        let names = try Self.names(path)
+        try IndexCommandTests.expectSameAnswers(names.prefix(4).flatMap { name in
+            [["history", path, name], ["history", path, name, "--json"]]
+        })
+    }
+
+    /// Without an index, the first `history` leaves one with the model, snapshots and positions,
+    /// and the next answers from them.
+    @Test func theFirstHistoryLeavesThePositions() throws {
+        let path = try Self.copy("threads-values", as: "first")
+        let name = try #require(try Self.names(path).first)
+        try IndexCommandTests.expectSameAnswers([["history", path, name]])
+        let index = try #require(try TraceIndex.load(forTrace: path))
+        #expect(index.keepsModel && index.hasSnapshots && index.positions != nil)
+    }
+
+    /// `state --at end` starts from the snapshot after the last chunk: no chunk is read.
+    @Test(arguments: ["todos", "threads-values"])
+    func stateAtTheEndReadsNoChunk(sample: String) throws {
+        let path = try Self.copy(sample, as: "end")
+        try Self.index(path, snapshotBytes: nil)
+        let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
+        let (model, _, _) = try TraceFile.model(path: path, at: .end, index: .given(try #require(session.index)))
+        let byPass = try TraceFile.model(path: path, at: .end)
+        #expect(StateReport(model: model, moment: byPass.1, filter: nil).text(tracePath: path)
+                == StateReport(model: byPass.0, moment: byPass.1, filter: nil).text(tracePath: path))
+        _ = try session.model(builder: TraceModelBuilder(options: TraceModelOptions(tracksValues: true)), progress: nil)
+        #expect(session.batchesRead == 0)
+        #expect(session.resumedFrom?.batch == session.index?.batches.count)
+    }
+
+    /// A positions section under this user's tag with a chunk outside the trace: never used,
+    /// one note, the pass's answer, and rebuilt.
+    @Test func aPositionOutsideTheTraceIsRebuiltWithOneNote() throws {
+        let path = try Self.copy("threads-values", as: "hostile")
+        try Self.index(path, snapshotBytes: "1")
+        let indexPath = TraceIndex.path(forTrace: path)
+        var index = try #require(try TraceIndex.load(forTrace: path))
+        let original = try #require(FileManager.default.contents(atPath: indexPath))
+        let bodyEnd = 28 + Int([UInt8](original)[12..<16].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        let nodes = try #require(try index.positions?.nodes(batchCount: index.batches.count))
+        var fields = IndexFieldWriter()
+        fields.put(nodes.count)
+        for node in nodes {
+            fields.put(node.id)
+            fields.put(node.names.count)
+            var chunk = 0
+            for step in node.names {
+                fields.put(step.chunk - chunk)
+                fields.put(optional: step.name)
+                chunk = step.chunk
+            }
+            // Each node's list: one run (not a bitmap) that goes one chunk past the table.
+            fields.put(false); fields.put(1); fields.put(0); fields.put(index.batches.count)
+        }
+        index.positions = IndexedPositions(bytes: fields.bytes)
+        // Encoded and tagged with this user's key: only the section's own checks can refuse it.
+        try Data(index.encoded() + [UInt8](original)[bodyEnd...]).write(to: URL(fileURLWithPath: indexPath))
+        let name = try #require(try Self.names(path).first)
+        let byPass = try IndexCommandTests.run(["history", path, name, "--no-index"])
+        let answered = try IndexCommandTests.run(["history", path, name])
+        #expect(answered.stdout == byPass.stdout)
+        #expect(answered.status == byPass.status)
+        let notes = answered.stderrLines.filter { $0.contains(".rindex") }
+        #expect(notes.count == 1, "\(answered.stderr)")
+        #expect(notes.first?.contains("damaged index") == true, "\(answered.stderr)")
+        let again = try IndexCommandTests.run(["history", path, name])
+        #expect(again.stdout == byPass.stdout)
+        #expect(!again.stderr.contains(".rindex"), "\(again.stderr)")
+    }
+}
