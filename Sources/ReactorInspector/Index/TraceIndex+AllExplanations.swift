@@ -20,14 +20,8 @@ extension AllExplanations {
 
     init(collector: ExplanationsCollector, computations: [TraceNode], node: (Int32) -> (String, TraceNodeKind),
          actionName: (Int32) -> String) {
-        var names: [String] = []
-        var namePositions: [String: Int] = [:]
-        func name(_ text: String) -> Int {
-            if let known = namePositions[text] { return known }
-            namePositions[text] = names.count
-            names.append(text)
-            return names.count - 1
-        }
+        var names = IndexStringTable()
+        func name(_ text: String) -> Int { names.position(of: text) }
         // Steps by what they show (kind, name, node kind, cause or first run): a shape is the shape
         // before it (as a distance back) and one of these.
         var steps = IndexFieldWriter()
@@ -93,8 +87,7 @@ extension AllExplanations {
             directory.put(position)
         }
         var fields = IndexFieldWriter()
-        fields.put(names.count)
-        for text in names { fields.put(text) }
+        names.put(into: &fields)
         fields.put(stepCount)
         fields.append(steps.bytes)
         fields.put(collector.shapes.count)
@@ -108,14 +101,8 @@ extension AllExplanations {
     private static let events: [WhyEntry.Event] = [.firstRun, .rerun, .stopped]
 
     private static func encode(_ target: ExplanationsCollector.Target, hasGap: [Bool]) -> [UInt8] {
-        var strings: [String] = []
-        var positions: [String: Int] = [:]
-        func string(_ text: String) -> Int {
-            if let known = positions[text] { return known }
-            positions[text] = strings.count
-            strings.append(text)
-            return strings.count - 1
-        }
+        var strings = IndexStringTable()
+        func string(_ text: String) -> Int { strings.position(of: text) }
         var body = IndexFieldWriter()
         body.put(target.firstRuns); body.put(target.reruns); body.put(target.stops)
         body.put(target.stopsByCause.count)
@@ -165,8 +152,7 @@ extension AllExplanations {
         }
         body.put(target.ungrouped)
         var fields = IndexFieldWriter()
-        fields.put(strings.count)
-        for text in strings { fields.put(text) }
+        strings.put(into: &fields)
         fields.append(body.bytes)
         return fields.bytes
     }

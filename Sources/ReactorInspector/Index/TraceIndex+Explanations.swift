@@ -7,14 +7,8 @@ import ReactorTraceFormat
 /// grouped by shape, every step naming its strings by position.
 extension KeptExplanations {
     static func encode(_ report: WhyReport) -> [UInt8] {
-        var strings: [String] = []
-        var positions: [String: Int] = [:]
-        func string(_ text: String) -> Int {
-            if let known = positions[text] { return known }
-            positions[text] = strings.count
-            strings.append(text)
-            return strings.count - 1
-        }
+        var strings = IndexStringTable()
+        func string(_ text: String) -> Int { strings.position(of: text) }
         var body = IndexFieldWriter()
         func put(_ chain: [WhyStep]) {
             body.put(chain.count)
@@ -63,8 +57,7 @@ extension KeptExplanations {
         }
         body.put(report.ungroupedEntries)
         var fields = IndexFieldWriter()
-        fields.put(strings.count)
-        for text in strings { fields.put(text) }
+        strings.put(into: &fields)
         fields.append(body.bytes)
         return fields.bytes
     }

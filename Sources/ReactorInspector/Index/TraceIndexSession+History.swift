@@ -77,40 +77,16 @@ extension TraceIndexSession {
         // Reading most of the trace in runs, each restoring a snapshot, costs more than one pass.
         guard runs.reduce(0, { $0 + $1.last + 1 - $1.first }) <= index.batches.count / 2 else { return nil }
         for run in runs {
-            var point: TraceResumePoint?
+            let point: TraceResumePoint?
             do throws(TraceIndexError) {
-                if let snapshot = run.snapshot {
-                    var fields: IndexFieldReader
-                    (point, fields) = try index.snapshot(snapshot, forTrace: tracePath)
-                    try builder.restore(from: &fields)
-                    guard fields.readableBytes == 0 else { throw .damaged("bytes after a snapshot") }
-                } else {
-                    builder.reset()
-                }
+                point = try restore(builder, from: run.snapshot, of: index)
             } catch {
                 return dropIndex(error.description)
             }
             for (id, chunk) in entries where chunk < run.first { builder.enterHistory(node: id) }
-            var collector = TraceIndexCollector()
-            var position = run.first, matches = true
-            do {
-                _ = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: nil, resumingAt: point) { batch in
-                    builder.consume(batch)
-                    collector.add(batch)
-                    countBatchRead()
-                } ended: { endOffset, _ in
-                    let batch = collector.finishBatch(endOffset: endOffset)
-                    guard position < index.batches.count, index.batches[position] == batch else {
-                        matches = false
-                        return false
-                    }
-                    position += 1
-                    return position <= run.last
-                }
-            } catch {
-                return dropIndex("does not match the trace")
-            }
-            guard matches, position == run.last + 1 else { return dropIndex("does not match the trace") }
+            guard let read = readChunksChecked(from: run.first, resumingAt: point, of: index, into: builder,
+                                               readsOn: { $0 <= run.last }),
+                  read.position == run.last + 1 else { return dropIndex("does not match the trace") }
         }
         var model = kept.model
         model.valueHistory = builder.finish().valueHistory

@@ -330,41 +330,20 @@ final class TraceIndexSession {
             noteOnce("\(TraceIndex.path(forTrace: tracePath)): \(reason); rebuilding it")
             return nil
         }
-        let point: TraceResumePoint
+        let point: TraceResumePoint?
         do throws(TraceIndexError) {
-            var fields: IndexFieldReader
-            (point, fields) = try index.snapshot(entry, forTrace: tracePath)
-            try builder.restore(from: &fields)
-            guard fields.readableBytes == 0 else { throw .damaged("bytes after a snapshot") }
+            point = try restore(builder, from: entry, of: index)
         } catch {
             return dropIndex(error.description)
         }
-        var collector = TraceIndexCollector()
-        var position = entry.batch, matches = true
-        let stoppedEarly: Bool
-        do {
-            (_, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress,
-                                                                       resumingAt: point) { batch in
-                builder.consume(batch)
-                collector.add(batch)
-                batchesRead += 1
-            } ended: { endOffset, _ in
-                let batch = collector.finishBatch(endOffset: endOffset)
-                guard position < index.batches.count, index.batches[position] == batch else {
-                    matches = false
-                    return false
-                }
-                position += 1
-                guard let bound = builder.options.until ?? builder.decidedActionMoment else { return true }
-                return !index.nothingAtOrBefore(bound, from: position)
-            }
-        } catch {
+        guard let read = readChunksChecked(from: entry.batch, resumingAt: point, of: index, into: builder,
+                                           progress: progress, readsOn: { position in
+            guard let bound = builder.options.until ?? builder.decidedActionMoment else { return true }
+            return !index.nothingAtOrBefore(bound, from: position)
+        }), read.stoppedEarly || read.position == index.batches.count else {
             return dropIndex("does not match the trace")
         }
-        guard matches, stoppedEarly || position == index.batches.count else {
-            return dropIndex("does not match the trace")
-        }
-        moments.name(in: builder, from: position)
+        moments.name(in: builder, from: read.position)
         var model = builder.finish()
         model.skippedEvents = index.skippedEvents
         model.clockEvents = index.clockEvents
