@@ -98,24 +98,20 @@ extension AllExplanations {
         bytes = fields.bytes
     }
 
-    private static let events: [WhyEntry.Event] = [.firstRun, .rerun, .stopped]
 
     private static func encode(_ target: ExplanationsCollector.Target, hasGap: [Bool]) -> [UInt8] {
         var strings = IndexStringTable()
         func string(_ text: String) -> Int { strings.position(of: text) }
         var body = IndexFieldWriter()
-        body.put(target.firstRuns); body.put(target.reruns); body.put(target.stops)
-        body.put(target.stopsByCause.count)
-        for (cause, count) in target.stopsByCause.sorted(by: { $0.key.label < $1.key.label }) {
-            body.put(string(cause.label)); body.put(count)
-        }
+        body.putWhyCounts(firstRuns: target.firstRuns, reruns: target.reruns, stops: target.stops,
+                          stopsByLabel: Dictionary(uniqueKeysWithValues: target.stopsByCause.map { ($0.key.label, $0.value) }),
+                          strings: &strings)
         body.put(target.entries.count)
         var time: UInt64 = 0
         for entry in target.entries {
             body.put(Varint.zigzagDelta(entry.timestamp, from: time)); body.put(entry.node)
             time = entry.timestamp
-            body.put(events.firstIndex(of: entry.event)!)
-            body.put(entry.stopCause.map { UInt64($0.rawValue) + 1 } ?? 0)
+            body.putWhyEvent(entry.event, stopCause: entry.stopCause)
             body.put(Int(entry.shape))
             if hasGap[Int(entry.shape)] { body.put(entry.elided) }
             // Most chains carry no arguments or values: one flag instead of one per change.
@@ -250,14 +246,8 @@ extension AllExplanations {
     private static func explanation(_ bytes: [UInt8], target: String, shapes: [Shape]) throws(TraceIndexError)
         -> WhyReport {
         var fields = IndexFieldReader(bytes)
-        var strings: [String] = []
-        let stringCount = try fields.elements(eachAtLeast: 1)
-        strings.reserveCapacity(stringCount)
-        for _ in 0..<stringCount { strings.append(try fields.string()) }
-        func string() throws(TraceIndexError) -> String {
-            guard !strings.isEmpty else { throw .damaged("a string not in its table") }
-            return strings[try fields.count(atMost: UInt64(strings.count - 1))]
-        }
+        let strings = try fields.stringTable()
+        func string() throws(TraceIndexError) -> String { try fields.string(in: strings) }
         func shape(after previous: Int? = nil) throws(TraceIndexError) -> (steps: [WhyStep], gap: Int, position: Int) {
             guard !shapes.isEmpty else { throw .damaged("a shape not in its table") }
             let code = try fields.count(atMost: UInt64(shapes.count))
@@ -273,27 +263,14 @@ extension AllExplanations {
             return (steps.reversed(), gap, found)
         }
         var report = WhyReport(target: target)
-        report.firstRuns = try fields.int(); report.reruns = try fields.int(); report.stops = try fields.int()
-        let causeCount = try fields.elements(eachAtLeast: 2)
-        for _ in 0..<causeCount {
-            let label = try string()
-            guard report.stopsByCause.updateValue(try fields.int(), forKey: label) == nil else {
-                throw .damaged("a stop cause counted twice")
-            }
-        }
+        try fields.whyCounts(into: &report, strings: strings)
         let entryCount = try fields.elements(eachAtLeast: 5)
         report.entries.reserveCapacity(entryCount)
         var time: UInt64 = 0
         for _ in 0..<entryCount {
             let timestamp = Varint.undoZigzagDelta(try fields.next(), from: time), node = try fields.next()
             time = timestamp
-            let event = Self.events[try fields.count(atMost: UInt64(Self.events.count - 1))]
-            let causeCode = try fields.count(atMost: 256)
-            var stopCause: InvalidationCause?
-            if causeCode > 0 {
-                guard let cause = InvalidationCause(rawValue: UInt8(causeCode - 1)) else { throw .damaged("an unknown kind") }
-                stopCause = cause
-            }
+            let (event, stopCause) = try fields.whyEvent()
             let (steps, gap, _) = try shape()
             var chain: [WhyStep] = []
             chain.reserveCapacity(steps.count)

@@ -37,16 +37,12 @@ extension KeptExplanations {
                 }
             }
         }
-        body.put(report.firstRuns); body.put(report.reruns); body.put(report.stops)
-        body.put(report.stopsByCause.count)
-        for (label, count) in report.stopsByCause.sorted(by: { $0.key < $1.key }) {
-            body.put(string(label)); body.put(count)
-        }
+        body.putWhyCounts(firstRuns: report.firstRuns, reruns: report.reruns, stops: report.stops,
+                          stopsByLabel: report.stopsByCause, strings: &strings)
         body.put(report.entries.count)
         for entry in report.entries {
             body.put(entry.timestamp); body.put(entry.node)
-            body.put(Self.events.firstIndex(of: entry.event)!)
-            body.put(entry.stopCause.map { UInt64($0.rawValue) + 1 } ?? 0)
+            body.putWhyEvent(entry.event, stopCause: entry.stopCause)
             put(entry.chain)
         }
         body.put(report.omittedEntries)
@@ -62,19 +58,11 @@ extension KeptExplanations {
         return fields.bytes
     }
 
-    private static let events: [WhyEntry.Event] = [.firstRun, .rerun, .stopped]
-
     /// One explanation's bytes, every count bounded by the bytes left and every string position by the table.
     static func decode(_ bytes: [UInt8], target: String) throws(TraceIndexError) -> WhyReport {
         var fields = IndexFieldReader(bytes)
-        var strings: [String] = []
-        let stringCount = try fields.elements(eachAtLeast: 1)
-        strings.reserveCapacity(stringCount)
-        for _ in 0..<stringCount { strings.append(try fields.string()) }
-        func string() throws(TraceIndexError) -> String {
-            guard !strings.isEmpty else { throw .damaged("a string not in its table") }
-            return strings[try fields.count(atMost: UInt64(strings.count - 1))]
-        }
+        let strings = try fields.stringTable()
+        func string() throws(TraceIndexError) -> String { try fields.string(in: strings) }
         func chain() throws(TraceIndexError) -> [WhyStep] {
             let count = try fields.elements(eachAtLeast: 1)
             var steps: [WhyStep] = []
@@ -108,25 +96,12 @@ extension KeptExplanations {
             return steps
         }
         var report = WhyReport(target: target)
-        report.firstRuns = try fields.int(); report.reruns = try fields.int(); report.stops = try fields.int()
-        let causeCount = try fields.elements(eachAtLeast: 2)
-        for _ in 0..<causeCount {
-            let label = try string()
-            guard report.stopsByCause.updateValue(try fields.int(), forKey: label) == nil else {
-                throw .damaged("a stop cause counted twice")
-            }
-        }
+        try fields.whyCounts(into: &report, strings: strings)
         let entryCount = try fields.elements(eachAtLeast: 5)
         report.entries.reserveCapacity(entryCount)
         for _ in 0..<entryCount {
             let timestamp = try fields.next(), node = try fields.next()
-            let event = Self.events[try fields.count(atMost: UInt64(Self.events.count - 1))]
-            let causeCode = try fields.count(atMost: 256)
-            var stopCause: InvalidationCause?
-            if causeCode > 0 {
-                guard let cause = InvalidationCause(rawValue: UInt8(causeCode - 1)) else { throw .damaged("an unknown kind") }
-                stopCause = cause
-            }
+            let (event, stopCause) = try fields.whyEvent()
             report.entries.append(WhyEntry(timestamp: timestamp, node: node, event: event, chain: try chain(),
                                            stopCause: stopCause))
         }
