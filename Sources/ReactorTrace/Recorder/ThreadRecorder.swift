@@ -37,10 +37,12 @@ final class ThreadRecorder: @unchecked Sendable {
     /// from `clock_gettime` (a call) rather than the cycle counter.
     @exclusivity(unchecked) var untimedLimit: UInt = 0
     @exclusivity(unchecked) var timedLimit: UInt = 0
-    /// What the segment's `published` word says once the next commit stores
-    /// it: the committed offset (low 32 bits) and events (high 32 bits). Kept
-    /// here so that a commit adds to it and stores it, without rebuilding it.
-    @exclusivity(unchecked) var publishedWord: UInt64 = 0
+    /// The segment's `published` word (the committed offset in the low 32 bits,
+    /// the events in the high 32) is the cursor's address minus this one: the
+    /// segment's base minus the events times 2³². A commit of `n` events
+    /// subtracts `n` · 2³² from it and stores the cursor minus it, so it
+    /// neither reloads the old cursor nor adds a length.
+    @exclusivity(unchecked) var publishedOrigin: UInt64
     @exclusivity(unchecked) unowned(unsafe) var segment: TraceSegment
     // The encoding registers (docs/TRACE_FORMAT.md, "Registers").
     @exclusivity(unchecked) var lastTime: UInt64 = 0
@@ -94,6 +96,7 @@ final class ThreadRecorder: @unchecked Sendable {
         let first = TraceSegment(capacity: writer.segmentCapacity)
         base = first.base
         cursor = first.base
+        publishedOrigin = Self.address(first.base)
         limit = first.capacity
         segment = first
         handoff = LockedValue(Handoff(current: first))
@@ -104,6 +107,12 @@ final class ThreadRecorder: @unchecked Sendable {
     /// The offset of the next event in the segment.
     @inline(__always)
     var position: Int { cursor - base }
+
+    /// What the segment's `published` word says after the last commit.
+    var publishedWord: UInt64 { Self.address(cursor) &- publishedOrigin }
+
+    @inline(__always)
+    static func address(_ pointer: UnsafeMutablePointer<UInt8>) -> UInt64 { UInt64(UInt(bitPattern: pointer)) }
 
     /// The events committed to the current segment.
     var events: UInt32 { UInt32(truncatingIfNeeded: publishedWord &>> 32) }
@@ -120,9 +129,9 @@ final class ThreadRecorder: @unchecked Sendable {
     /// so the length never carries into the count.
     @inline(__always)
     func commit(_ end: UnsafeMutablePointer<UInt8>, events count: UInt32 = 1) {
-        publishedWord &+= UInt64(truncatingIfNeeded: end - cursor) &+ UInt64(count) &<< 32
+        publishedOrigin &-= UInt64(count) &<< 32
         cursor = end
-        segment.published.store(publishedWord, ordering: .releasing)
+        segment.published.store(Self.address(end) &- publishedOrigin, ordering: .releasing)
     }
 
     /// The fast paths' test: an event of at most ``fixedBound`` + `extraRoom`
@@ -244,8 +253,8 @@ final class ThreadRecorder: @unchecked Sendable {
         writer.wake()
         base = fresh.base
         cursor = fresh.base
+        publishedOrigin = Self.address(fresh.base)
         limit = fresh.capacity
-        publishedWord = 0
         segment = fresh
         lastTime = 0
         lastComputation = 0
@@ -427,9 +436,10 @@ extension ThreadRecorder {
         invalidation.pointee = TraceEventKind.invalidated.rawValue
         let end = Self.putID(reader, &lastComputation, invalidation + 1)
         // The source is `output`, which the change just put in the dependency
-        // register: its optional code is a delta of 0 (code 1), or none for id 0.
-        // One byte, with the cause in its low three bits.
-        end.pointee = (output == 0 ? 0 : 1 &<< 3) | InvalidationCause.dependency.rawValue & 0x7
+        // register: its optional code is a delta of 0 (code 1), one byte with the
+        // cause in its low three bits. (An `output` of 0, which the core never
+        // sends, reads back as source 0 all the same: the register holds 0.)
+        end.pointee = 1 &<< 3 | InvalidationCause.dependency.rawValue & 0x7
         commit(end + 1, events: 3)
     }
 
