@@ -178,6 +178,26 @@ final class ThreadRecorder: @unchecked Sendable {
         Varint.put(value, at: pointer)
     }
 
+    /// Two varints back to back; when both are below 0x80 (the usual codes:
+    /// deltas between neighbouring ids), one test writes both bytes.
+    @inline(__always)
+    static func put(_ first: UInt64, _ second: UInt64, _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        if _fastPath(first | second < 0x80) {
+            pointer[0] = UInt8(truncatingIfNeeded: first)
+            pointer[1] = UInt8(truncatingIfNeeded: second)
+            return pointer + 2
+        }
+        return put(second, put(first, pointer))
+    }
+
+    /// The code of a required id relative to `register`, which becomes `id`.
+    @inline(__always)
+    static func idCode(_ id: UInt64, _ register: inout UInt64) -> UInt64 {
+        let code = Varint.zigzagDelta(id, from: register)
+        register = id
+        return code
+    }
+
     /// A required id relative to `register`.
     @inline(__always)
     static func putID(_ id: UInt64, _ register: inout UInt64, _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
@@ -349,7 +369,8 @@ extension ThreadRecorder {
     @inline(__always)
     func recordDepend(computation: UInt64, dependency: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.depend.rawValue
-        commit(Self.putID(dependency, &lastDependency, Self.putID(computation, &lastComputation, pointer + 1)))
+        let computationCode = Self.idCode(computation, &lastComputation)
+        commit(Self.put(computationCode, Self.idCode(dependency, &lastDependency), pointer + 1))
     }
 
     func depend(computation: UInt64, dependency: UInt64) {
@@ -370,9 +391,9 @@ extension ThreadRecorder {
     func recordInvalidated(computation: UInt64, cause: InvalidationCause, source: UInt64,
                            at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.invalidated.rawValue
-        let end = Self.putID(computation, &lastComputation, pointer + 1)
+        let computationCode = Self.idCode(computation, &lastComputation)
         let sourceCode = Self.optionalCode(source, &lastDependency)
-        commit(Self.put(sourceCode &<< 3 | UInt64(cause.rawValue & 0x7), end))
+        commit(Self.put(computationCode, sourceCode &<< 3 | UInt64(cause.rawValue & 0x7), pointer + 1))
     }
 
     func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
@@ -429,17 +450,34 @@ extension ThreadRecorder {
     @inline(__always)
     func recordRerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64, time: UInt64,
                           at pointer: UnsafeMutablePointer<UInt8>) {
+        // The invalidation's source is `output`, which the change just put in
+        // the dependency register: its optional code is a delta of 0 (code 1),
+        // one byte with the cause in its low three bits. (An `output` of 0, which
+        // the core never sends, reads back as source 0 all the same: the register
+        // holds 0.)
+        let sourceByte: UInt8 = 1 &<< 3 | InvalidationCause.dependency.rawValue & 0x7
         pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        let change = Self.put(time, Self.putID(computation, &lastComputation, pointer + 1))
+        let computationCode = Self.idCode(computation, &lastComputation)
+        let outputCode = Self.idCode(output, &lastDependency)
+        let readerCode = Self.idCode(reader, &lastComputation)
+        if _fastPath(computationCode | outputCode | readerCode < 0x80) {
+            // The usual ids, one byte each: one test for the three.
+            pointer[1] = UInt8(truncatingIfNeeded: computationCode)
+            let change = Self.put(time, pointer + 2)
+            change[0] = TraceEventKind.changed.rawValue
+            change[1] = UInt8(truncatingIfNeeded: outputCode)
+            change[2] = TraceEventKind.invalidated.rawValue
+            change[3] = UInt8(truncatingIfNeeded: readerCode)
+            change[4] = sourceByte
+            commit(change + 5, events: 3)
+            return
+        }
+        let change = Self.put(time, Self.put(computationCode, pointer + 1))
         change.pointee = TraceEventKind.changed.rawValue
-        let invalidation = Self.putID(output, &lastDependency, change + 1)
+        let invalidation = Self.put(outputCode, change + 1)
         invalidation.pointee = TraceEventKind.invalidated.rawValue
-        let end = Self.putID(reader, &lastComputation, invalidation + 1)
-        // The source is `output`, which the change just put in the dependency
-        // register: its optional code is a delta of 0 (code 1), one byte with the
-        // cause in its low three bits. (An `output` of 0, which the core never
-        // sends, reads back as source 0 all the same: the register holds 0.)
-        end.pointee = 1 &<< 3 | InvalidationCause.dependency.rawValue & 0x7
+        let end = Self.put(readerCode, invalidation + 1)
+        end.pointee = sourceByte
         commit(end + 1, events: 3)
     }
 
