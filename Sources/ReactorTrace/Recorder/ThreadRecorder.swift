@@ -430,9 +430,20 @@ extension ThreadRecorder {
     func recordRerunEnded(computation: UInt64, changed output: UInt64, time: UInt64,
                           at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        let change = Self.put(time, Self.putID(computation, &lastComputation, pointer + 1))
+        let computationCode = Self.idCode(computation, &lastComputation)
+        let outputCode = Self.idCode(output, &lastDependency)
+        if _fastPath(computationCode | outputCode < 0x80) {
+            // The usual ids, one byte each: one test for the two.
+            pointer[1] = UInt8(truncatingIfNeeded: computationCode)
+            let change = Self.put(time, pointer + 2)
+            change[0] = TraceEventKind.changed.rawValue
+            change[1] = UInt8(truncatingIfNeeded: outputCode)
+            commit(change + 2, events: 2)
+            return
+        }
+        let change = Self.put(time, Self.put(computationCode, pointer + 1))
         change.pointee = TraceEventKind.changed.rawValue
-        commit(Self.putID(output, &lastDependency, change + 1), events: 2)
+        commit(Self.put(outputCode, change + 1), events: 2)
     }
 
     func rerunEnded(computation: UInt64, changed output: UInt64) {
