@@ -55,6 +55,11 @@ row() { # row LABEL WALL-SECONDS CPU-SECONDS KILOBYTES [RATIO-TEXT]
         'BEGIN { printf "| %s | %.3f s | %.2f s | %.0f MB | %s |\n", l, w, c, k / 1024, r }'
 }
 
+table_header() {
+    echo "| what | wall clock | CPU | peak RSS | ratio (CPU) |"
+    echo "| --- | --: | --: | --: | --- |"
+}
+
 # ratio A B TEXT: "A/B× TEXT" (CPU seconds; B of 0 counts as 5 ms).
 ratio() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { printf "%.2f× %s", a / (b > 0 ? b : 0.005), t }'; }
 
@@ -75,8 +80,7 @@ trace_bytes=$(stat -c %s "$trace")
 
 echo "Trace: $(awk -v e="$events" 'BEGIN { printf "%.1f M", e / 1e6 }') events, $((trace_bytes / 1048576)) MB, stress --computations 1000."
 echo
-echo "| what | wall clock | CPU | peak RSS | ratio (CPU) |"
-echo "| --- | --: | --: | --: | --- |"
+table_header
 read -r hot_w hot_s hot_k <<< "$(measure hot "$trace" --no-index)"
 row '`hot` (one pass)' "$hot_w" "$hot_s" "$hot_k" ""
 rm -f "$trace.rindex"
@@ -139,8 +143,7 @@ values_events=$("$INSPECT" summary "$values_trace" --json --no-index --no-progre
 echo
 echo "Trace with values: $(awk -v e="$values_events" 'BEGIN { printf "%.1f M", e / 1e6 }') events, $(( $(stat -c %s "$values_trace") / 1048576 )) MB, stress --threads 4, values on."
 echo
-echo "| what | wall clock | CPU | peak RSS | ratio (CPU) |"
-echo "| --- | --: | --: | --: | --- |"
+table_header
 read -r values_hot_w values_hot_s values_hot_k <<< "$(measure hot "$values_trace" --no-index)"
 row '`hot` (one pass)' "$values_hot_w" "$values_hot_s" "$values_hot_k" ""
 rm -f "$values_trace.rindex"
