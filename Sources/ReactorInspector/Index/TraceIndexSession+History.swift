@@ -75,6 +75,7 @@ extension TraceIndexSession {
             } catch {
                 return dropIndex(error.description)
             }
+            let before = batchesRead
             switch readFromSnapshots(wanted.filter { $0 <= lastEntry }, entries: entries, builder: builder,
                                      moments: moments, of: index) {
             case .tooMuch: return nil
@@ -84,18 +85,21 @@ extension TraceIndexSession {
             let earlier = builder.recordedHistory(actionName: actionName)
             switch readFromLightPoints(wanted.filter { $0 > lastEntry }.sorted(), following: entries.map(\.id),
                                        points: points, options: builder.options, actions: actionTable,
-                                       actionName: actionName, of: index) {
+                                       actionName: actionName, snapshots: builder, moments: moments,
+                                       budget: index.batches.count - (batchesRead - before), of: index) {
             case .mismatch(let reason):
                 return dropIndex(reason)
             case .entries(let later):
                 historyFromLightPoints = true
                 var model = kept.model
                 model.valueHistory = ValueHistoryTracker.ordered(earlier + later)
+                builder.reset()
                 return (model, index.readReport(path: tracePath))
-            case .unknownRoot:
-                // A value whose cause lies in a chunk not read: read on from snapshots instead.
+            case .tooMuch:
+                // Values whose causes lie in chunks not read, all through the trace: a pass costs less.
                 builder.reset()
                 builder.forgetHistory()
+                return nil
             }
         }
         switch readFromSnapshots(wanted, entries: entries, builder: builder, moments: moments, of: index) {

@@ -5,10 +5,10 @@ extension TraceIndexSession {
     enum LightHistoryRead {
         /// The value history of those chunks, in file order.
         case entries([ValueHistoryTracker.Resolved])
-        /// A value's root action lies in a chunk not read.
-        case unknownRoot
         /// A chunk disagrees with the index.
         case mismatch(String)
+        /// Reading them would cost more than a pass.
+        case tooMuch
     }
 
     /// The value history of the nodes `following` in `chunks` (in file order), each chunk
@@ -17,10 +17,13 @@ extension TraceIndexSession {
     func readFromLightPoints(_ chunks: [Int], following: [UInt64],
                              points: (chunks: [IndexedLightPoints.Chunk], creations: [IndexedLightPoints.Creation]),
                              options: TraceModelOptions, actions: [ActionStats], actionName: (Int32) -> String,
+                             snapshots: TraceModelBuilder, moments: IndexedMoments, budget: Int,
                              of index: TraceIndex) -> LightHistoryRead {
         guard !chunks.isEmpty else { return .entries([]) }
         let builder = TraceModelBuilder(options: options)
-        guard builder.startReadingLightPoints(actions: actions) else { return .mismatch("actions that are not a trace's") }
+        guard builder.startReadingLightPoints(actions: actions) else {
+            return .mismatch(TraceIndexError.damaged("actions that are not a trace's").description)
+        }
         for id in following { builder.follow(id) }
         // Per chunk, the previous chunk of its thread (-1: none).
         var previousOfThread = [Int](repeating: -1, count: points.chunks.count)
@@ -35,8 +38,8 @@ extension TraceIndexSession {
         var touched = Set<UInt64>()
         // Creation events applied: those of the chunks before `kindsAt`.
         var creation = 0, kindsAt = 0
-        // Chunks read, lookbacks included: more than the trace's costs more than a pass.
-        var budget = index.batches.count
+        // Chunks left to read, lookbacks included: more than the trace's costs more than a pass.
+        var budget = budget
         func read(_ position: Int) -> String? {
             let chunk = points.chunks[position]
             if position < kindsAt {
@@ -49,7 +52,7 @@ extension TraceIndexSession {
             }
             kindsAt = position
             guard builder.restoreThread(chunk.thread, frames: chunk.frames) else {
-                return "a light point of an unknown action"
+                return TraceIndexError.damaged("a light point of an unknown action").description
             }
             var previous: TraceResumePoint?
             if !chunk.fresh {
@@ -64,7 +67,9 @@ extension TraceIndexSession {
                         if points.chunks[back].fresh { break }
                         back = previousOfThread[back]
                     }
-                    guard back >= 0 else { return "a chunk with no context to read it in" }
+                    guard back >= 0 else {
+                        return TraceIndexError.damaged("a chunk with no context to read it in").description
+                    }
                     for earlier in replay.reversed() {
                         guard let after = readChunk(earlier, of: points.chunks[earlier], continuing: previous,
                                                     index: index, into: nil, touching: &touched)
@@ -81,31 +86,71 @@ extension TraceIndexSession {
             return nil
         }
         var lastRead = -2
+        var collected: [ValueHistoryTracker.Resolved] = []
         for position in chunks {
             if position != lastRead + 1 {
                 builder.forgetRoots(of: touched)
                 touched.removeAll(keepingCapacity: true)
             }
-            let recorded = builder.historyCount
+            guard budget > 0 else { return .tooMuch }
             if let mismatch = read(position) { return .mismatch(mismatch) }
-            // A value whose cause lies before the chunk: read it again after more and more of the chunks before it.
+            // A value whose cause lies before the chunk: read it again after a few chunks before it,
+            // or from the latest snapshot when that is as near.
+            let snapshot = moments.entries.last { $0.batch <= position }
+            let fromSnapshot = position - (snapshot?.batch ?? 0)
             var lookback = 4
-            while builder.hasUnknownRoots(from: recorded) {
-                guard lookback <= 256, lookback <= position + 3, budget > lookback else { return .unknownRoot }
-                builder.truncateHistory(to: recorded)
+            while builder.hasUnknownRoots(from: 0) {
+                builder.truncateHistory(to: 0)
                 builder.forgetRoots(of: touched)
                 touched.removeAll(keepingCapacity: true)
+                if lookback >= fromSnapshot || lookback > 16 {
+                    guard budget > fromSnapshot + 1 else { return .tooMuch }
+                    budget -= fromSnapshot + 1
+                    switch readFromSnapshot(snapshot, through: position, following: following, into: snapshots,
+                                            actionName: actionName, of: index) {
+                    case .mismatch(let reason): return .mismatch(reason)
+                    case .entries(let entries): collected += entries
+                    case .tooMuch: return .tooMuch
+                    }
+                    break
+                }
+                guard budget > lookback + 1 else { return .tooMuch }
                 for earlier in max(0, position - lookback)..<position {
                     if let mismatch = read(earlier) { return .mismatch(mismatch) }
                 }
-                builder.truncateHistory(to: recorded)
+                builder.truncateHistory(to: 0)
                 if let mismatch = read(position) { return .mismatch(mismatch) }
                 lookback *= 4
             }
+            collected += builder.recordedHistory(actionName: actionName)
+            builder.truncateHistory(to: 0)
             lastRead = position
         }
-        guard budget >= 0, let entries = builder.lightHistory(actionName: actionName) else { return .unknownRoot }
-        return .entries(entries)
+        return budget >= 0 ? .entries(collected) : .tooMuch
+    }
+
+    /// The value history of chunk `position` alone, read on from `snapshot` (nil: the trace's start) by `builder`.
+    private func readFromSnapshot(_ snapshot: IndexedMoments.Entry?, through position: Int, following: [UInt64],
+                                  into builder: TraceModelBuilder, actionName: (Int32) -> String,
+                                  of index: TraceIndex) -> LightHistoryRead {
+        let point: TraceResumePoint?
+        do throws(TraceIndexError) {
+            point = try restore(builder, from: snapshot, of: index)
+        } catch {
+            return .mismatch(error.description)
+        }
+        builder.forgetHistory()
+        for id in following { builder.enterHistory(node: id) }
+        var recorded = 0
+        guard let read = readChunksChecked(from: snapshot?.batch ?? 0, resumingAt: point, of: index, into: builder,
+                                           readsOn: { next in
+                                               if next == position { recorded = builder.historyCount }
+                                               return next <= position
+                                           }),
+              read.position == position + 1 else { return .mismatch("does not match the trace") }
+        if position == (snapshot?.batch ?? 0) { recorded = 0 }
+        let entries = builder.recordedHistory(actionName: actionName)
+        return .entries(Array(entries[recorded...]))
     }
 
     /// Reads the chunk at `position` (its light point `chunk`) alone, with its thread's context
