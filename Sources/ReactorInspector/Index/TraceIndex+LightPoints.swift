@@ -38,10 +38,10 @@ struct IndexedLightPoints: Sendable, Equatable {
     /// The section as stored.
     let bytes: [UInt8]
 
-    /// The most the section may take for a trace of `size` bytes: a 50th of it (2 %), or 64 KiB
-    /// for a small one. Runs and actions deeply nested at every chunk's start could make it larger:
-    /// then it is left out, and `history` reads on from snapshots.
-    static func budget(forTrace size: UInt64) -> UInt64 { max(64 << 10, size / 50) }
+    /// The most the section may take for a trace of `size` bytes: a 50th of it (2 %). Runs and
+    /// actions deeply nested at every chunk's start, or chunks of a few events, could make it
+    /// larger: then it is left out, and `history` reads on from snapshots.
+    static func budget(forTrace size: UInt64) -> UInt64 { size / 50 }
 
     /// The points of an index of `batches` whose kept model has `actionCount` actions,
     /// every figure checked.
