@@ -83,10 +83,20 @@ extension TraceIndexSession {
             case .read: break
             }
             let earlier = builder.recordedHistory(actionName: actionName)
-            switch readFromLightPoints(wanted.filter { $0 > lastEntry }.sorted(), following: entries.map(\.id),
+            // A chunk read alone costs more than in a pass (a reader of its own): beyond a quarter of
+            // a long trace, alone or with the chunks read again for causes in chunks not read, a pass
+            // is cheaper (measured: a name on every chunk of 100 M events, 1.7× the pass).
+            let alone = wanted.filter { $0 > lastEntry }.sorted()
+            let allowance = index.batches.count < 64 ? index.batches.count : index.batches.count / 4
+            guard alone.count <= allowance else {
+                builder.reset()
+                builder.forgetHistory()
+                return nil
+            }
+            switch readFromLightPoints(alone, following: entries.map(\.id),
                                        points: points, options: builder.options, actions: actionTable,
                                        actionName: actionName, snapshots: builder, moments: moments,
-                                       budget: index.batches.count - (batchesRead - before), of: index) {
+                                       budget: allowance - (batchesRead - before), of: index) {
             case .mismatch(let reason):
                 return dropIndex(reason)
             case .entries(let later):
