@@ -64,7 +64,7 @@ extension Computation {
     func reportCycle() {
         var members: [Computation] = [self]
         var cursor = graph.derivingTop
-        while let member = cursor, member !== self {
+        while let member = cursor?.takeUnretainedValue(), member !== self {
             members.append(member)
             cursor = member.derivingCaller
         }

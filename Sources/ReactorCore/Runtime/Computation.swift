@@ -23,7 +23,7 @@ public final class Computation: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
     /// While deriving or checking: the computed below it on the `derivingTop`
     /// chain (stale otherwise; only read for computeds on the chain).
-    @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
+    @exclusivity(unchecked) var derivingCaller: Unmanaged<Computation>?
     /// While checking: the link of the source being refreshed, where the
     /// walk over its sources goes on (see `refreshStaleDerived(traced:)`).
     @exclusivity(unchecked) var checkCursor: LinkPointer?

@@ -268,7 +268,7 @@ extension Reactor {
     /// Tracker's `_runFlush`, run to completion.
     func runFlush() {
         if flushing { report(.nestedFlush); return }
-        if graph.inCompute { report(.flushInsideComputation); return }
+        if graph.isComputing { report(.flushInsideComputation); return }
         flushing = true
         willFlush = true
         graph.flushDepth &+= 1
