@@ -66,7 +66,7 @@ extension Computation {
         var cursor = graph.derivingTop
         while let member = cursor?.takeUnretainedValue(), member !== self {
             members.append(member)
-            cursor = member.derivingCaller
+            cursor = member.callerOnChain
         }
         members.append(self)
         let names = members.reversed().map { $0.name ?? "#\($0.id)" }

@@ -69,7 +69,7 @@ extension Computation {
 
     /// Brings this computed (stale or possibly stale) up to date without
     /// recursing: the computeds being checked form a stack through
-    /// `derivingCaller` (the `derivingTop` chain, which also names the members
+    /// `callerOnChain` (the `derivingTop` chain, which also names the members
     /// of a cycle), and each remembers where its walk over its sources stopped
     /// (`checkCursor`). A chain of n computeds costs one frame, not n.
     @inline(__always)
@@ -81,7 +81,7 @@ extension Computation {
             return
         }
         if stopped || derivedState == .clean { return }
-        derivingCaller = graph.derivingTop
+        callerOnChain = graph.derivingTop
         graph.derivingTop = .passUnretained(self)
         let root = Unmanaged.passUnretained(self)
         var node = root
@@ -129,7 +129,7 @@ extension Computation {
                         // it only before code that reads it can run (a
                         // rederive, a cycle's report): a descent stores one
                         // field, not two.
-                        source._withUnsafeGuaranteedRef { $0.derivingCaller = .passUnretained(self) }
+                        source._withUnsafeGuaranteedRef { $0.callerOnChain = .passUnretained(self) }
                         return source
                     }
                     // A cycle's report ran user code: a change may have made
@@ -150,12 +150,12 @@ extension Computation {
             activity = .idle
             // Still possibly stale: every source is as it was, so is the value.
             if derivedState == .check { derivedState = .clean }
-            graph.derivingTop = derivingCaller
+            graph.derivingTop = callerOnChain
         }
         if isRoot { return nil }
         // Back to the computed that read this one: its walk goes on, or
         // stops if this one changed (which made it dirty).
-        return derivingCaller.unsafelyUnwrapped
+        return callerOnChain.unsafelyUnwrapped
     }
 
     /// Recomputes this computed's value, on top of the `derivingTop` chain,
@@ -186,7 +186,7 @@ extension Computation {
         // in one call when no value event comes between them.
         let endWaits = traced && traceRerunEnded(changed: changed && !firstRun ? derivedOutput : nil)
         // Off the chain before its readers hear of the change.
-        graph.derivingTop = derivingCaller
+        graph.derivingTop = callerOnChain
         activity = .idle
         let wasFirstRun = firstRun
         if wasFirstRun { firstRun = false }
@@ -194,7 +194,7 @@ extension Computation {
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
                 // Not the root: its reader is the computed that stepped into it.
-                let markedDirectly = !isRoot && derivingCaller.unsafelyUnwrapped._withUnsafeGuaranteedRef { checker in
+                let markedDirectly = !isRoot && callerOnChain.unsafelyUnwrapped._withUnsafeGuaranteedRef { checker in
                     guard output.isReadOnly(byChecking: checker) else { return false }
                     if traced { traceSoleReaderInvalidation(checker, output: output, endWaits: endWaits) }
                     checker.derivedState = .dirty

@@ -20,7 +20,7 @@ final class Graph: @unchecked Sendable {
     /// Copies of subscriber lists being notified (a stack shared by nested writes).
     @exclusivity(unchecked) var scratch: [Computation] = []
     /// The innermost computed being derived; each links to the one it interrupted
-    /// (`derivingCaller`), which names the members of a cycle.
+    /// (`callerOnChain`), which names the members of a cycle.
     @exclusivity(unchecked) var derivingTop: Unmanaged<Computation>?
     /// Parts of computeds released during an operation, kept until it ends:
     /// the frames refreshing them hold no references (see `Computed`).
@@ -98,7 +98,7 @@ final class Graph: @unchecked Sendable {
     func chainDerives() -> Bool {
         var cursor = derivingTop
         while let computed = cursor {
-            let (deriving, caller) = computed._withUnsafeGuaranteedRef { ($0.isDeriving, $0.derivingCaller) }
+            let (deriving, caller) = computed._withUnsafeGuaranteedRef { ($0.isDeriving, $0.callerOnChain) }
             if deriving { return true }
             cursor = caller
         }
