@@ -35,6 +35,78 @@ import ReactorCore
         #expect(otherRuns == 2)
     }
 
+    @Test func flushInsideAComputedIsReportedAndIgnored() {
+        let reactor = Reactor(scheduler: .manual)
+        let log = IssueLog(reactor)
+        let dependency = Dependency()
+        var otherRuns = 0
+        reactor.autorun { _ in dependency.depend(); otherRuns += 1 }
+        dependency.changed()
+        let flushing = reactor.computed { () -> Int in
+            reactor.flush()
+            return 1
+        }
+        #expect(flushing.value == 1)
+        #expect(otherRuns == 1)
+        #expect(log.kinds == ["flushInsideComputation"])
+        let flushingUntracked = reactor.computed { () -> Int in
+            reactor.nonreactive { reactor.flush() }
+            return 2
+        }
+        #expect(flushingUntracked.value == 2)
+        #expect(log.kinds == ["flushInsideComputation", "flushInsideComputation"])
+        reactor.flush()
+        #expect(otherRuns == 2)
+    }
+
+    /// A computed that checks its sources runs no body of its own: a flush
+    /// from a callback its check runs is inside a computation only if a
+    /// computed below it on the refresh is deriving.
+    @Test func flushFromACallbackDuringARefreshIsInsideAComputationOnlyBelowADerivingComputed() {
+        let reactor = Reactor(scheduler: .manual)
+        let log = IssueLog(reactor)
+        let dependency = Dependency()
+        var otherRuns = 0
+        reactor.autorun { _ in dependency.depend(); otherRuns += 1 }
+        let leafSource = Dependency()
+        var leafValue = 0
+        let leaf = reactor.computed { () -> Int in
+            leafSource.depend()
+            return leafValue
+        }
+        var flushesInCallback = 0
+        let checking = reactor.computed { () -> Int in
+            // Runs when `leaf`'s change reaches this computed while it checks.
+            reactor.currentComputation?.onInvalidate { _ in
+                flushesInCallback += 1
+                reactor.flush()
+            }
+            return leaf.value + 1
+        }
+        let outer = reactor.computed { checking.value * 10 }
+        #expect(outer.value == 10)
+
+        // Read at the top: nothing derives while `checking` checks, so the flush runs.
+        dependency.changed()
+        leafValue = 1
+        leafSource.changed()
+        #expect(checking.value == 2)
+        #expect(flushesInCallback == 1)
+        #expect(otherRuns == 2)
+        #expect(log.kinds.isEmpty)
+
+        // Read by `outer`'s rerun, which derives below it on the refresh: reported.
+        dependency.changed()
+        leafValue = 2
+        leafSource.changed()
+        #expect(outer.value == 30)
+        #expect(flushesInCallback == 2)
+        #expect(otherRuns == 2)
+        #expect(log.kinds == ["flushInsideComputation"])
+        reactor.flush()
+        #expect(otherRuns == 3)
+    }
+
     @Test func uncaughtErrorOnARerunLetsTheFlushGoOn() {
         let reactor = Reactor(scheduler: .manual)
         let log = IssueLog(reactor)

@@ -64,9 +64,9 @@ extension Computation {
     func reportCycle() {
         var members: [Computation] = [self]
         var cursor = graph.derivingTop
-        while let member = cursor, member !== self {
+        while let member = cursor?.takeUnretainedValue(), member !== self {
             members.append(member)
-            cursor = member.derivingCaller
+            cursor = member.callerOnChain
         }
         members.append(self)
         let names = members.reversed().map { $0.name ?? "#\($0.id)" }

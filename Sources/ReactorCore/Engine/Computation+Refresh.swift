@@ -69,7 +69,7 @@ extension Computation {
 
     /// Brings this computed (stale or possibly stale) up to date without
     /// recursing: the computeds being checked form a stack through
-    /// `derivingCaller` (the `derivingTop` chain, which also names the members
+    /// `callerOnChain` (the `derivingTop` chain, which also names the members
     /// of a cycle), and each remembers where its walk over its sources stopped
     /// (`checkCursor`). A chain of n computeds costs one frame, not n.
     @inline(__always)
@@ -81,8 +81,8 @@ extension Computation {
             return
         }
         if stopped || derivedState == .clean { return }
-        derivingCaller = graph.derivingTop
-        graph.derivingTop = self
+        callerOnChain = graph.derivingTop
+        graph.derivingTop = .passUnretained(self)
         let root = Unmanaged.passUnretained(self)
         var node = root
         // Unmanaged, each step on a guaranteed reference: no retain per node
@@ -117,7 +117,7 @@ extension Computation {
                     let descend = source._withUnsafeGuaranteedRef { source in
                         if source.activity != .idle {
                             checkCursor = link
-                            graph.derivingTop = self
+                            graph.derivingTop = .passUnretained(self)
                             source.reportCycle()
                             return false
                         }
@@ -129,7 +129,7 @@ extension Computation {
                         // it only before code that reads it can run (a
                         // rederive, a cycle's report): a descent stores one
                         // field, not two.
-                        source._withUnsafeGuaranteedRef { $0.derivingCaller = self }
+                        source._withUnsafeGuaranteedRef { $0.callerOnChain = .passUnretained(self) }
                         return source
                     }
                     // A cycle's report ran user code: a change may have made
@@ -150,12 +150,12 @@ extension Computation {
             activity = .idle
             // Still possibly stale: every source is as it was, so is the value.
             if derivedState == .check { derivedState = .clean }
-            graph.derivingTop = derivingCaller
+            graph.derivingTop = callerOnChain
         }
         if isRoot { return nil }
         // Back to the computed that read this one: its walk goes on, or
         // stops if this one changed (which made it dirty).
-        return .passUnretained(derivingCaller.unsafelyUnwrapped)
+        return callerOnChain.unsafelyUnwrapped
     }
 
     /// Recomputes this computed's value, on top of the `derivingTop` chain,
@@ -167,27 +167,26 @@ extension Computation {
         let traced = tracing.isTraced
         activity = .deriving
         derivedState = .clean
-        graph.derivingTop = self
+        graph.derivingTop = .passUnretained(self)
         // The traced copy calls the tracer inline: it is the hot path there.
         if traced {
             withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
             if tracing.followsSecrets { graph.beginSecretTracking(self) }
         }
+        // Not `graph.inCompute`: deriving on top of the chain says as much
+        // (see `Graph.isComputing`).
         let previous = graph.current
-        let previousInCompute = graph.inCompute
         graph.current = .passUnretained(self)
-        graph.inCompute = true
         beginTracking(tracing: tracing)
         let changed = recomputeDerived(self)
         finishTracking()
         if tracing.followsSecrets { graph.endSecretTracking(derivedBy: self) }
         graph.current = previous
-        graph.inCompute = previousInCompute
         // The end goes with the change and the first invalidation it records
         // in one call when no value event comes between them.
         let endWaits = traced && traceRerunEnded(changed: changed && !firstRun ? derivedOutput : nil)
         // Off the chain before its readers hear of the change.
-        graph.derivingTop = derivingCaller
+        graph.derivingTop = callerOnChain
         activity = .idle
         let wasFirstRun = firstRun
         if wasFirstRun { firstRun = false }
@@ -195,7 +194,7 @@ extension Computation {
         if changed && !wasFirstRun, let output = derivedOutput {
             output._withUnsafeGuaranteedRef { output in
                 // Not the root: its reader is the computed that stepped into it.
-                let markedDirectly = !isRoot && Unmanaged.passUnretained(derivingCaller.unsafelyUnwrapped)._withUnsafeGuaranteedRef { checker in
+                let markedDirectly = !isRoot && callerOnChain.unsafelyUnwrapped._withUnsafeGuaranteedRef { checker in
                     guard output.isReadOnly(byChecking: checker) else { return false }
                     if traced { traceSoleReaderInvalidation(checker, output: output, endWaits: endWaits) }
                     checker.derivedState = .dirty

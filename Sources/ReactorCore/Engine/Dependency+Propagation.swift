@@ -160,7 +160,8 @@ extension Dependency {
 }
 
 extension Computation {
-    /// A computed this computation read may have changed.
+    /// A computed this computation read may have changed (reached through
+    /// one of its live links).
     /// Returns true for a computed that became possibly stale, whose readers
     /// must be marked in turn (`Dependency.propagateCheck()`).
     @inline(__always)
@@ -168,7 +169,7 @@ extension Computation {
         if !isDerived {
             if invalidated || stopped || checkPending { return false }
             checkPending = true
-            reactor.enqueue(self)
+            reactor.enqueue(self, linked: true)  // reached through a live link
         } else if derivedState == .clean {
             derivedState = .check
             return true

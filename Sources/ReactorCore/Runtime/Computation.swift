@@ -23,7 +23,8 @@ public final class Computation: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var derivedOutput: Unmanaged<Dependency>?
     /// While deriving or checking: the computed below it on the `derivingTop`
     /// chain (stale otherwise; only read for computeds on the chain).
-    @exclusivity(unchecked) unowned(unsafe) var derivingCaller: Computation?
+    /// Unmanaged, as `Graph.derivingTop`: testing it for nil retains nothing.
+    @exclusivity(unchecked) var callerOnChain: Unmanaged<Computation>?
     /// While checking: the link of the source being refreshed, where the
     /// walk over its sources goes on (see `refreshStaleDerived(traced:)`).
     @exclusivity(unchecked) var checkCursor: LinkPointer?
@@ -139,6 +140,9 @@ public final class Computation: @unchecked Sendable {
         dependencies.deallocateSpares()
         body?.release()
     }
+
+    /// `callerOnChain` as a reference (for tests and the rarer paths).
+    var derivingCaller: Computation? { callerOnChain?.takeUnretainedValue() }
 
     /// An autorun that is invalidated, or a computed whose value must be recomputed:
     /// either way it gains no dependencies until it runs again.

@@ -7,7 +7,9 @@ final class Graph: @unchecked Sendable {
     /// The computation whose reads are being recorded (nil inside `nonreactive`).
     /// Unowned: whoever started the run keeps the computation alive until it ends.
     @usableFromInline @exclusivity(unchecked) var current: Unmanaged<Computation>?
-    /// A computation is running, even inside `nonreactive` (Tracker's `inCompute`).
+    /// An autorun is running, even inside `nonreactive`. A computed's rerun
+    /// does not set it (see `isComputing`): the refresh loop saves and
+    /// restores one field fewer a node.
     @exclusivity(unchecked) var inCompute = false
     /// Nesting depth of graph operations; end-of-batch flushes run when it returns to 0.
     @usableFromInline @exclusivity(unchecked) var operationDepth = 0
@@ -18,8 +20,8 @@ final class Graph: @unchecked Sendable {
     /// Copies of subscriber lists being notified (a stack shared by nested writes).
     @exclusivity(unchecked) var scratch: [Computation] = []
     /// The innermost computed being derived; each links to the one it interrupted
-    /// (`derivingCaller`), which names the members of a cycle.
-    @exclusivity(unchecked) unowned(unsafe) var derivingTop: Computation?
+    /// (`callerOnChain`), which names the members of a cycle.
+    @exclusivity(unchecked) var derivingTop: Unmanaged<Computation>?
     /// Parts of computeds released during an operation, kept until it ends:
     /// the frames refreshing them hold no references (see `Computed`).
     @usableFromInline @exclusivity(unchecked) var released: [AnyObject] = []
@@ -81,6 +83,28 @@ final class Graph: @unchecked Sendable {
         }
     }
 
+    /// A computation is running, even inside `nonreactive` (Tracker's
+    /// `inCompute`): an autorun, or a computed deriving its value, which is
+    /// on the `derivingTop` chain (every computed being refreshed is, from
+    /// the innermost down; the others on it are checking their sources).
+    @inline(__always)
+    var isComputing: Bool {
+        inCompute || (derivingTop != nil && chainDerives())
+    }
+
+    /// True if a computed on the `derivingTop` chain is deriving. Out of
+    /// line: only a flush or a read of a secret inside a refresh walks it.
+    @inline(never)
+    func chainDerives() -> Bool {
+        var cursor = derivingTop
+        while let computed = cursor {
+            let (deriving, caller) = computed._withUnsafeGuaranteedRef { ($0.isDeriving, $0.callerOnChain) }
+            if deriving { return true }
+            cursor = caller
+        }
+        return false
+    }
+
     /// Keeps `objects` alive until the outermost operation ends, if one is running.
     func keepUntilOperationEnds(_ objects: AnyObject...) {
         guard operationDepth > 0 else { return }
@@ -107,6 +131,8 @@ final class Graph: @unchecked Sendable {
     @inline(__always)
     func flushAwaitingReactors() {
         // Not inside a computation or a flush: those finish their own work.
+        // No computed derives here: every refresh runs inside an operation,
+        // and this one is the outermost, ending.
         guard flushDepth == 0 && !inCompute else { return }
         operationDepth &+= 1
         defer { operationDepth &-= 1 }

@@ -214,10 +214,12 @@ extension Reactor {
     /// Queues `computation` for the next flush. The usual case (a flush is
     /// due already, the queue has room, the computation holds itself for its
     /// links) calls nothing, so that it needs no frame; the rest is
-    /// `enqueueSlowly(_:)`, a tail call.
-    func enqueue(_ computation: Computation) {
+    /// `enqueueSlowly(_:)`, a tail call. `linked`: the caller reached it
+    /// through one of its live links, so it holds itself (it has links).
+    @inline(__always)
+    func enqueue(_ computation: Computation, linked: Bool = false) {
         if computation.queued { return }
-        guard willFlush, pending.hasRoom, computation.holdsItself else { return enqueueSlowly(computation) }
+        guard willFlush, pending.hasRoom, linked || computation.holdsItself else { return enqueueSlowly(computation) }
         computation.queued = true
         pending.appendHeld(computation)
     }
@@ -268,7 +270,7 @@ extension Reactor {
     /// Tracker's `_runFlush`, run to completion.
     func runFlush() {
         if flushing { report(.nestedFlush); return }
-        if graph.inCompute { report(.flushInsideComputation); return }
+        if graph.isComputing { report(.flushInsideComputation); return }
         flushing = true
         willFlush = true
         graph.flushDepth &+= 1

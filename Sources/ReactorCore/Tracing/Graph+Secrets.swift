@@ -63,7 +63,7 @@ extension Graph {
     /// note as of a secret node's read.
     @usableFromInline @inline(never)
     func noteRedactedRead() {
-        guard lock.isHeldByCurrentThread, inCompute, let current else { return }
+        guard lock.isHeldByCurrentThread, isComputing, let current else { return }
         current._withUnsafeGuaranteedRef { computation in
             switch computation.runTracing {
             case .untraced, .traced: break
