@@ -87,7 +87,9 @@ public struct ReplayFormatter {
         self.init(filter: filter, style: style, json: json, importer: TraceModelBuilder(options: options))
     }
 
-    private init(filter: ReplayFilter, style: TextStyle, json: Bool, importer: TraceModelBuilder) {
+    /// Creates a formatter whose importer is `importer` (one restored from an index's snapshot:
+    /// ``TraceIndexSession``); lines follow from the state it holds.
+    init(filter: ReplayFilter, style: TextStyle, json: Bool, importer: TraceModelBuilder) {
         self.importer = importer
         self.filter = filter
         self.style = json ? .plain : style
@@ -145,6 +147,25 @@ public struct ReplayFormatter {
         text.clear()
         importer.consume(batch, visiting: &lines)
         if text.count > 0 { body(text.bytes) }
+    }
+
+    /// Calls `body` once per line of the events of `batch` the filter keeps, in order, with
+    /// its UTF-8 and newline (valid only inside `body`): as ``withLines(of:_:)``, a line at a time.
+    func withEachLine(of batch: borrowing TraceEventBatch, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            var lines = EachLine(formatter: self, body: body)
+            importer.consume(batch, visiting: &lines)
+        }
+    }
+
+    /// Hands each line to `body` as the importer hands its event on.
+    private struct EachLine: ImportedEventVisitor {
+        let formatter: ReplayFormatter
+        let body: (UnsafeBufferPointer<UInt8>) -> Void
+        func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
+            formatter.text.clear()
+            if formatter.append(event, importer) { body(formatter.text.bytes) }
+        }
     }
 
     /// Calls `body` with the UTF-8 of the line for `event` and its newline, or
