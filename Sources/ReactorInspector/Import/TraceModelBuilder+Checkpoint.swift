@@ -52,6 +52,13 @@ extension TraceModelBuilder {
         }
     }
 
+    /// The nodes whose latest write waits for its `changed` event: a checkpoint keeps that it
+    /// waits, not the write's old and new values, so such a `changed` read on from it (before
+    /// another write of the node) would lack them.
+    var nodesAwaitingAChange: Set<UInt64> {
+        Set((0..<nodes.count).filter { states[$0].valueAwaitsChange }.map { nodes[$0].id })
+    }
+
     /// The latest value of node `id` (the write latest in time order of those read, ties
     /// in file order) and that write's time, if it had one.
     func latestValue(ofNode id: UInt64) -> (value: String, time: UInt64)? {

@@ -132,8 +132,9 @@ extension TraceIndexSession {
         var from = start
         var lookahead: TraceLookahead
         while true {
-            guard index.hasValues else {
-                lookahead = TraceLookahead(first: 0, covered: 0, previous: [], texts: [],
+            // Only a `changed` line shows a previous value: without one, every write reads as ordered, as in the pass.
+            guard index.hasValues, context.filter.kinds?.contains(.changed) ?? true else {
+                lookahead = TraceLookahead(first: 0, covered: .max, previous: [], texts: [],
                                            finalNames: context.finalNames, events: index.events)
                 break
             }
@@ -188,11 +189,14 @@ extension TraceIndexSession {
     /// the chunks from `start` to the last that can hold a write as early as theirs and, for
     /// writes before them all, each node's latest value at the snapshot. Nil when a write
     /// before the snapshot is later than one after it (whose previous value the snapshot then
-    /// cannot say). Throws when the snapshot or a chunk disagrees with the index.
+    /// cannot say), or when a `changed` after it belongs to a write before it. Throws when the snapshot or a chunk disagrees with the index.
     private func valueWindow(from start: ReplayStart, through last: Int, of index: TraceIndex,
                              finalNames: [UInt64: String]) throws(TraceIndexError) -> TraceLookahead? {
         let probe = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions)
         let point = try restore(probe, from: start.entry, of: index)
+        // A write before the snapshot whose `changed` comes after it, before the node's next
+        // write: its old → new are in the chunks before the snapshot.
+        var awaiting = probe.nodesAwaitingAChange, changeBeforeSnapshot = false
         // Chunks after `last` that can hold a write at or before the latest the pass meets.
         var latest: UInt64 = 0
         for chunk in start.batch...last { latest = max(latest, index.batches[chunk].lastTime) }
@@ -210,16 +214,24 @@ extension TraceIndexSession {
         var position = start.batch, met = 0
         guard let read = readChunksChecked(from: start.batch, resumingAt: point, of: index, body: { batch in
             for event in batch.events {
-                guard case let .value(node, value) = event.record else { continue }
-                nodes.append(node)
-                times.append(event.timestamp)
-                values.append(intern(batch.string(value)))
+                switch event.record {
+                case let .value(node, value):
+                    nodes.append(node)
+                    times.append(event.timestamp)
+                    values.append(intern(batch.string(value)))
+                    if !awaiting.isEmpty { awaiting.remove(node) }
+                case let .changed(node) where !awaiting.isEmpty && position <= last:
+                    if awaiting.contains(node) { changeBeforeSnapshot = true }
+                default:
+                    break
+                }
             }
             if position <= last { met = nodes.count }
         }, readsOn: { next in
             position = next
             return next < end
         }), read.position == end else { throw .damaged("does not match the trace") }
+        guard !changeBeforeSnapshot else { return nil }
         // In time order per node (ties in file order); the first of a node follows its value at the snapshot.
         let order = nodes.indices.sorted { (nodes[$0], times[$0], $0) < (nodes[$1], times[$1], $1) }
         var previous = [Int32](repeating: -1, count: met)

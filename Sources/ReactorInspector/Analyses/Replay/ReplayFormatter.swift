@@ -62,6 +62,8 @@ public struct ReplayFormatter {
 
     private let texts = NodeTexts()
     private let loweredNames: [String]
+    /// Per kind's raw value, whether the filter keeps it (a table: asked for every event read).
+    private let keptKinds: [Bool]
     /// The line being built, reused (its storage is shared by copies of the formatter).
     private let text = ByteText()
     /// Node names and labels, and each kind's column (coloured and padded), end to end.
@@ -95,6 +97,9 @@ public struct ReplayFormatter {
         self.style = json ? .plain : style
         self.json = json
         loweredNames = filter.names.map { $0.lowercased() }
+        keptKinds = (0..<256).map { raw in
+            filter.kinds.map { kinds in TraceEventKind(rawValue: UInt8(raw)).map(kinds.contains) ?? false } ?? true
+        }
         text.colors = style.colors
         var columns = [Range<Int>](repeating: 0..<0, count: 256)
         for kind in TraceEventKind.allCases {
@@ -354,7 +359,7 @@ public struct ReplayFormatter {
     private func isKept(_ event: ImportedEvent, _ importer: TraceModelBuilder, kind: TraceEventKind) -> Bool {
         if let from = filter.from, event.time < from { return false }
         if let to = filter.to, event.time > to { return false }
-        if let kinds = filter.kinds, !kinds.contains(kind) { return false }
+        if !keptKinds[Int(kind.rawValue)] { return false }
         if !loweredNames.isEmpty && !matchesName(event, importer) { return false }
         return true
     }
