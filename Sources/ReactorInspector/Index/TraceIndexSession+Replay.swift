@@ -202,14 +202,13 @@ extension TraceIndexSession {
         for chunk in start.batch...last { latest = max(latest, index.batches[chunk].lastTime) }
         var end = last + 1
         while !index.nothingAtOrBefore(latest, from: end) { end += 1 }
+        // Each write's text at its own position (no table of distinct texts: hashing every text cost more
+        // than keeping the window's), the snapshot's values after them.
         var nodes: [UInt64] = [], times: [UInt64] = [], values: [Int32] = []
-        var texts: [String] = [], interned: [String: Int32] = [:]
+        var texts: [String] = []
         func intern(_ text: String) -> Int32 {
-            if let known = interned[text] { return known }
-            let next = Int32(clamping: texts.count)
             texts.append(text)
-            interned[text] = next
-            return next
+            return Int32(clamping: texts.count - 1)
         }
         var position = start.batch, met = 0
         guard let read = readChunksChecked(from: start.batch, resumingAt: point, of: index, body: { batch in
