@@ -52,11 +52,16 @@ extension TraceModelBuilder {
         }
     }
 
-    /// The nodes whose latest write waits for its `changed` event: a checkpoint keeps that it
-    /// waits, not the write's old and new values, so such a `changed` read on from it (before
-    /// another write of the node) would lack them.
-    var nodesAwaitingAChange: Set<UInt64> {
-        Set((0..<nodes.count).filter { states[$0].valueAwaitsChange }.map { nodes[$0].id })
+    /// Per thread (by its index in the trace), the node whose write waits for its `changed`
+    /// event on that thread: a checkpoint keeps the write's old value as its own pass found it
+    /// (in file order), not as a lookahead orders it, so such a `changed` read on from it needs
+    /// the chunks before the checkpoint.
+    var writesAwaitingAChange: [UInt32: UInt64] {
+        var writes: [UInt32: UInt64] = [:]
+        for (index, slot) in threadSlots {
+            if let pending = pendingWrites[slot] { writes[index] = nodes[Int(pending.node)].id }
+        }
+        return writes
     }
 
     /// The latest value of node `id` (the write latest in time order of those read, ties

@@ -196,7 +196,7 @@ extension TraceIndexSession {
         let point = try restore(probe, from: start.entry, of: index)
         // A write before the snapshot whose `changed` comes after it, before the node's next
         // write: its old → new are in the chunks before the snapshot.
-        var awaiting = probe.nodesAwaitingAChange, changeBeforeSnapshot = false
+        var awaiting = probe.writesAwaitingAChange, changeBeforeSnapshot = false
         // Chunks after `last` that can hold a write at or before the latest the pass meets.
         var latest: UInt64 = 0
         for chunk in start.batch...last { latest = max(latest, index.batches[chunk].lastTime) }
@@ -212,15 +212,16 @@ extension TraceIndexSession {
         }
         var position = start.batch, met = 0
         guard let read = readChunksChecked(from: start.batch, resumingAt: point, of: index, body: { batch in
+            let thread = batch.thread
             for event in batch.events {
                 switch event.record {
                 case let .value(node, value):
                     nodes.append(node)
                     times.append(event.timestamp)
                     values.append(intern(batch.string(value)))
-                    if !awaiting.isEmpty { awaiting.remove(node) }
+                    if !awaiting.isEmpty { awaiting[thread] = nil }
                 case let .changed(node) where !awaiting.isEmpty && position <= last:
-                    if awaiting.contains(node) { changeBeforeSnapshot = true }
+                    if awaiting[thread] == node { changeBeforeSnapshot = true }
                 default:
                     break
                 }
