@@ -7,7 +7,8 @@
 # plain model the index keeps), `why` (by a pass, its first question with the index,
 # which explains every computation and keeps them, then others never asked), `history`, and about moments early, in the middle and
 # late in the trace (`graph --at` of the 5 hottest and `state --at`, from the
-# index's snapshots; `replay --filter to:` of one node; `graph --at action:N`)
+# index's snapshots; `replay --filter to:` of one node; `graph --at action:N`), `replay --last 20` of one
+# node and of the trace with values' writes, `replay` of a 1 ms window,
 # answered by passes (--no-index) and with the index; the first `report`,
 # which leaves the profile in the index, and `report` (each format), `check` and
 # `diff` (the trace against itself) by passes and with the index. Prints a Markdown table.
@@ -106,6 +107,13 @@ for command in "why effect47" "why effect48" "why effect47 --json --limit 5" "wh
                "why effct47" "history effect47"; do
     both "\`$command\`" $command
 done
+# `replay` from the index: the last 20 lines of one node (stretches read backwards from the end), and a
+# window of 1 ms in the middle (only the stretches whose chunks' times meet it); by passes, a lookahead pass
+# (final names, previous values) then the lines' pass.
+middle=$((duration / 2 / 1000))
+for command in "replay --last 20 --filter name:effect47" "replay --filter from:${middle}us --filter to:$((middle + 1000))us"; do
+    both "\`$command\`" $command
+done
 for percent in 1 50 99 action; do
     at="$((duration / 100 * ${percent/action/99} / 1000))us"
     commands=("graph --at $at --top 5 --format dot -o /dev/null" "state --at $at --json"
@@ -157,6 +165,9 @@ both '`state --at end --json`' state --at end --json
 for name in Source.value '#3' '#5' c0.0 effect3; do
     both "\`history $name\`" history "$name"
 done
+# The last 20 writes with old → new in time order across the threads: from the index, the last stretch's
+# writes and its snapshot's values; by passes, a lookahead pass keeping every write.
+both '`replay --last 20 --filter kind:changed`' replay --last 20 --filter kind:changed
 echo
 awk -v i="$values_index_bytes" -v t="$(stat -c %s "$values_trace")" \
     'BEGIN { printf "Index of the trace with values: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'

@@ -151,45 +151,32 @@ package struct InspectorAPI: Sendable {
 
     /// `replay` with filter terms: the last `limit` matching lines of the trace
     /// so far, as `--json` objects, or with `text` as the lines `replay` prints
-    /// (one formatter for both). As `replay`, a pass of its own first reads every value
-    /// and name (``TraceLookahead``): old → new in time order across threads and each
-    /// node's final name, as the trace holds them when asked; the lines stop where
-    /// that pass stopped, on a trace the recorder kept writing meanwhile.
-    package func replay(terms: [String], limit: Int, text: Bool = false) -> InspectorResponse {
+    /// (one formatter for both), as `replay --last limit` finds them (``TraceReplay``): from
+    /// the index when it can answer (the finished trace's beside it, or the follower's live
+    /// index with its model's names, `current`), reading only the chunks those lines need;
+    /// else, as `replay`, a pass of its own first reads every value and name
+    /// (``TraceLookahead``) and the lines stop where that pass stopped, on a trace the
+    /// recorder kept writing meanwhile (always, without ``answersFromIndex``). `matched` counts
+    /// every matching line, or is null when the answer did not read back to the start.
+    package func replay(terms: [String], limit: Int, text: Bool = false, in current: FollowedTrace? = nil)
+        -> InspectorResponse {
         var filter = ReplayFilter()
         do {
             try filter.add(terms: terms)
         } catch {
             return Self.error(status: 400, error.description)
         }
-        var line: [UInt8] = []
         var kept: [[UInt8]] = []
-        kept.reserveCapacity(limit)
-        var next = 0, matched = 0
+        let matched: Int?
         do {
-            let lookahead = try TraceLookahead.read(path: follower.path)
-            var formatter = ReplayFormatter(filter: filter, json: !text, lookahead: lookahead)
-            var left = lookahead.events
-            _ = try TraceFile.forEachBatch(path: follower.path) { batch in
-                let strings = batch.strings
-                for event in batch.events {
-                    guard left > 0 else { return }
-                    left -= 1
-                    line.removeAll(keepingCapacity: true)
-                    guard formatter.write(event, strings: strings, to: &line) else { continue }
-                    matched += 1
-                    guard limit > 0 else { continue }
-                    // A ring of the last `limit` lines.
-                    if kept.count < limit { kept.append(line) } else { kept[next] = line }
-                    next = (next + 1) % limit
-                }
-            }
+            let use: TraceIndexUse = answersFromIndex ? current?.index.map { .given($0) } ?? .automatic(note: { _ in }) : .none
+            (_, matched) = try TraceReplay.lines(path: follower.path, filter: filter, json: !text, last: limit,
+                                                 index: use, model: current?.model) { kept.append(Array($0)) }
         } catch {
             return Self.error(status: 500, error.description)
         }
-        let ordered = kept.count < limit ? kept : Array(kept[next...] + kept[..<next])
-        var body = Array("{\"matched\":\(matched),\"lines\":[".utf8)
-        for (index, line) in ordered.enumerated() {
+        var body = Array("{\"matched\":\(matched.map(String.init) ?? "null"),\"lines\":[".utf8)
+        for (index, line) in kept.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
             let bytes = line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
             if text {

@@ -161,11 +161,11 @@ struct InspectorHandler: HTTPHandler {
             case "text": text = true
             case let other?: return Self.response(InspectorAPI.error(status: 400, "format must be json or text, not '\(other)'"))
             }
-            // Two passes: the lookahead's, then the lines'.
+            // Without an index that answers, two passes: the lookahead's, then the lines'.
             return Self.response(await ask("replay", subject: terms.joined(separator: " "),
                                            key: (terms + [String(limit), String(text)]).joined(separator: "\u{0}"),
-                                           passes: 2, on: Self.replayWork) { _ in
-                api.replay(terms: terms, limit: limit, text: text)
+                                           passes: 2, on: Self.replayWork) { current in
+                api.replay(terms: terms, limit: limit, text: text, in: current)
             })
         }
     }

@@ -16,11 +16,19 @@ struct ReplayCommand: ParsableCommand {
               to:TIME     events at or before TIME
               WORD        a kind if it names one, else a name
 
+            --last N prints the last N matching lines, in order. With the index beside the
+            trace (docs/INSPECT.md, "The index"), replay reads only the chunks the filter's
+            time window and --last need, from the snapshot before them; without it
+            (--no-index, or a directory it cannot be written to), it reads the trace twice:
+            once for each write's previous value in time order and each node's final name,
+            then for the lines.
+
             Examples:
               reactor-inspect replay out/todos.trace
               reactor-inspect replay out/todos.trace --filter rerun --filter name:list
               reactor-inspect replay out/stress.trace --filter from:10ms --filter to:12ms
               reactor-inspect replay out/todos.trace --json
+              reactor-inspect replay out/stress.trace --last 20 --filter name:effect47
             """ + MetricsHelp.pointer
     )
 
@@ -42,6 +50,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Keep events at or before this trace time.")
     var to: String?
 
+    @Option(help: ArgumentHelp("Print only the last N matching lines (N ≥ 1).", valueName: "N"))
+    var last: String?
+
     @Flag(help: "Print one JSON object a line: timeNanoseconds, thread, kind, name and the event's fields.")
     var json = false
 
@@ -60,23 +71,17 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        // Old → new in time order across threads and final names need every value event and
-        // name first: a pass of its own (an unreadable trace fails in the pass below, with its one line).
-        let lookahead = withoutLookahead ? nil : try? TraceLookahead.read(path: trace.path)
-        var formatter = ReplayFormatter(filter: replayFilter, style: output.style, json: json, lookahead: lookahead)
-        // Lines are built as bytes and written a chunk's worth at a time, from
-        // where they were built: no String per line, no copy.
-        // Plain events, a chunk at a time, read in place: no TraceEvent per line either.
-        // Nothing after to:TIME is shown: with the index, the trace is read only up to there.
-        // A trace still being recorded may have grown since the lookahead's pass: what it did not read is left out.
-        var left = lookahead?.events ?? .max
-        let report = try TraceArgument.reading(trace.path, output: output) { progress throws(TraceFileError) in
-            try TraceFile.forEachBatch(path: trace.path, until: replayFilter.to, index: trace.indexUse,
-                                       progress: progress) { batch in
-                guard left > 0 else { return }
-                left -= batch.count
-                formatter.withLines(of: batch) { Terminal.write($0) }
+        var lastLines: Int?
+        if let last {
+            guard let count = Int(last), count >= 1 else {
+                throw ValidationError("--last must be a whole number of lines, at least 1 (not '\(last)')")
             }
+            lastLines = count
+        }
+        let (report, _) = try TraceArgument.reading(trace.path, output: output) { progress throws(TraceFileError) in
+            try TraceReplay.lines(path: trace.path, filter: replayFilter, style: output.style, json: json,
+                                  last: lastLines, index: trace.indexUse, lookingAhead: !withoutLookahead,
+                                  progress: progress) { Terminal.write($0) }
         }
         try report.finish()
     }

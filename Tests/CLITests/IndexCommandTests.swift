@@ -55,6 +55,27 @@ import TraceForgery
          ["export", path, "--format", "otlp", "-o", "-"]]
     }
 
+    /// `replay` with filters: none, `--json`, `--last` (1, 20, more than the lines), by kind,
+    /// by the busiest computation's name, time windows (a tenth of the trace, from and to
+    /// alone) and their combinations.
+    static func replayCommands(_ path: String) throws -> [[String]] {
+        let (model, _) = try TraceFile.model(path: path)
+        func at(_ tenth: UInt64) -> String {
+            "\(Double(model.firstTimestamp + model.durationNanoseconds / 10 * tenth) / 1000)us"
+        }
+        let name = model.nodes.filter(\.isComputation).max { ($0.runs.runs, $1.name) < ($1.runs.runs, $0.name) }?.name ?? "x"
+        let replay = ["replay", path]
+        return [replay, replay + ["--json"], replay + ["--last", "1"], replay + ["--last", "20"],
+                replay + ["--last", "100000000", "--json"], replay + ["--filter", "kind:changed"],
+                replay + ["--filter", "kind:changed", "--last", "20", "--json"], replay + ["--filter", "name:\(name)"],
+                replay + ["--filter", "name:\(name)", "--last", "20"], replay + ["--filter", "value", "--last", "5"],
+                replay + ["--filter", "from:\(at(3))", "--filter", "to:\(at(4))"],
+                replay + ["--filter", "from:\(at(5))", "--filter", "to:\(at(6))", "--filter", "kind:changed", "--json"],
+                replay + ["--filter", "to:\(at(2))", "--last", "20"],
+                replay + ["--filter", "from:\(at(9))", "--filter", "rerun", "--last", "7"],
+                replay + ["--filter", "name:\(name)", "--filter", "from:\(at(1))", "--filter", "to:\(at(7))", "--last", "3"]]
+    }
+
     /// `why` of the busiest computation and `history` of the most changed other node, in text
     /// and JSON, by name and by #id, with lists shorter and longer than the index keeps, and
     /// names no node has (answered with suggestions).
@@ -115,7 +136,7 @@ import TraceForgery
         let bytes = try #require(FileManager.default.contents(atPath: indexPath))
         #expect(try Self.run(["index", path]).status == 0)
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
-        try Self.expectSameAnswers(Self.wholeTraceCommands(path))
+        try Self.expectSameAnswers(Self.wholeTraceCommands(path) + Self.replayCommands(path))
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
         // A `why` keeps its explanation: asked again (or with a shorter list), it answers from
         // the index as the pass does, and nothing rewrites the index.
@@ -233,6 +254,31 @@ import TraceForgery
         }
     }
 
+    /// `serve`'s Events panel (`/api/replay`) on a finished trace with an index answers from it:
+    /// the lines `replay --last N` prints by a pass, reading only the chunks after the snapshot
+    /// before them (matched: null, as it did not read back to the start); with `--no-index` a
+    /// pass, which counts every match.
+    @Test func serveReplaysFromTheIndex() throws {
+        let path = try Self.copy(of: "threads-values", as: "serve-replay")
+        let (index, _) = try TraceIndex.build(forTrace: path, progress: nil, snapshotInterval: 1)
+        #expect(index.batches.count > 4)
+        for (terms, arguments) in [([String](), [String]()), (["kind:changed"], ["--filter", "kind:changed"])] {
+            let printed = try Self.run(["replay", path, "--json", "--no-index"] + arguments).stdout
+                .split(separator: "\n").map(String.init)
+            #expect(printed.count > 20)
+            for answersFromIndex in [true, false] {
+                let api = InspectorAPI(follower: TraceFollower(path: path), answersFromIndex: answersFromIndex)
+                let pass = TracePass()
+                let answer = pass.run { api.replay(terms: terms, limit: 20) }
+                #expect(answer.status == 200)
+                let body = String(decoding: answer.body, as: UTF8.self)
+                let matched = answersFromIndex ? "null" : String(printed.count)
+                #expect(body == "{\"matched\":\(matched),\"lines\":[" + printed.suffix(20).joined(separator: ",") + "]}\n")
+                #expect((pass.eventsRead < index.events / 2) == answersFromIndex, "\(pass.eventsRead) events read")
+            }
+        }
+    }
+
     /// Once the index keeps an explanation, `why` of it reads no event of the trace (the
     /// session says how many batches it read), unless it asks for more runs one by one
     /// than its pass listed; `why` and `history` of an unknown name, and `history` of a
@@ -299,6 +345,56 @@ import TraceForgery
         }
         // Every answer came from the index built above: none of them rebuilt it.
         #expect(FileManager.default.contents(atPath: indexPath) == indexBytes)
+    }
+
+    /// `replay` from an index with a snapshot after every chunk: every filter prints what the
+    /// pass prints, byte for byte, and no answer rebuilt the index; `--last` read only the
+    /// chunks after the snapshot before its lines (none of the trace's start for the last line).
+    @Test(arguments: traces)
+    func replayFromTheSnapshotsIsTheReplayByAPass(sample: String) throws {
+        let path = try Self.copy(of: sample, as: "replay")
+        let built = try BuiltProducts.run("reactor-inspect", ["index", path],
+                                          environment: ["REACTOR_INDEX_SNAPSHOT_BYTES": "1"])
+        #expect(built.status == 0, "\(built.stderr)")
+        let indexPath = TraceIndex.path(forTrace: path)
+        let indexBytes = try #require(FileManager.default.contents(atPath: indexPath))
+        try Self.expectSameAnswers(try Self.replayCommands(path))
+        #expect(FileManager.default.contents(atPath: indexPath) == indexBytes)
+        // In process: the lines of the last event and of each tenth of the trace, from the index and by a pass.
+        let index = try #require(try TraceIndex.load(forTrace: path))
+        let (model, _) = try TraceFile.model(path: path)
+        func lines(_ filter: ReplayFilter, last: Int?, index use: TraceIndexUse) throws -> [UInt8] {
+            var bytes: [UInt8] = []
+            _ = try TraceReplay.lines(path: path, filter: filter, last: last, index: use) { bytes += $0 }
+            return bytes
+        }
+        let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
+        var last: [UInt8] = []
+        let answered = try session.replay(filter: ReplayFilter(), style: .plain, json: false, last: 1) { last += $0 }
+        #expect(answered != nil)
+        #expect(last == (try lines(ReplayFilter(), last: 1, index: .none)))
+        if index.batches.count > 2 { #expect(session.batchesRead < index.batches.count) }
+        for tenth in 0..<10 {
+            let from = model.firstTimestamp + model.durationNanoseconds / 10 * UInt64(tenth)
+            let filter = ReplayFilter(from: from, to: from + model.durationNanoseconds / 10)
+            #expect(try lines(filter, last: nil, index: .automatic(note: { Issue.record("note: \($0)") }))
+                    == (try lines(filter, last: nil, index: .none)), "tenth \(tenth)")
+        }
+        #expect(FileManager.default.contents(atPath: indexPath) == indexBytes)
+    }
+
+    /// `replay --last` with a bad count: one line on stderr, status 2, nothing on stdout.
+    @Test func replayLastRefusesABadCount() throws {
+        let path = try Self.copy(of: "todos", as: "replay-last")
+        for bad in ["0", "-3", "x", "1.5", ""] {
+            let run = try Self.run(["replay", path, "--last=\(bad)"])
+            #expect(run.status == 2, "\(bad)")
+            #expect(run.stdout.isEmpty, "\(bad)")
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(bad): \(run.stderr)")
+            #expect(run.stderr.contains("--last"), "\(bad): \(run.stderr)")
+        }
+        let all = try Self.run(["replay", path, "--no-index"]).stdout.split(separator: "\n")
+        #expect(try Self.run(["replay", path, "--last", "3"]).stdout.split(separator: "\n") == Array(all.suffix(3)))
     }
 
     /// The first question about a moment leaves the index; --no-index neither reads nor writes one.

@@ -9,8 +9,18 @@ import ReactorTraceFormat
 ///   order, which is how the importer meets them;
 /// - each node's **final name** (docs/METRICS.md, "name"): an `@Reactive` is named on first
 ///   access, after events that already mention it.
+///
+/// A lookahead may cover only some of the value events (``first`` on: a window read from an
+/// index's snapshot, ``TraceIndexSession``), or keep no previous values at all
+/// (``read(path:keepingValues:)``, for a filter that shows no old → new): every write it
+/// covers then reads as ordered, with no previous value.
 public struct TraceLookahead: Sendable {
-    /// Per value event, its previous value's text (an index into ``texts``), or -1 for none.
+    /// The position (among the trace's value events in file order) of the first value event covered.
+    let first: Int
+    /// How many value events from ``first`` on are covered.
+    let covered: Int
+    /// Per covered value event, its previous value's text (an index into ``texts``), or -1 for
+    /// none; empty when no previous values are kept.
     let previous: [Int32]
     /// The distinct value texts.
     let texts: [String]
@@ -30,6 +40,16 @@ public struct TraceLookahead: Sendable {
             let before = order[rank - 1]
             if nodes[before] == nodes[index] { previous[index] = values[before] }
         }
+        self.init(first: 0, covered: nodes.count, previous: previous, texts: texts, finalNames: finalNames,
+                  events: events)
+    }
+
+    /// A lookahead of the value events from position `first` on, `covered` of them, with their
+    /// previous values found beforehand (`previous`: empty for none kept).
+    init(first: Int, covered: Int, previous: [Int32], texts: [String], finalNames: [UInt64: String], events: Int) {
+        precondition(previous.isEmpty || previous.count == covered, "a previous value for each covered event")
+        self.first = first
+        self.covered = covered
         self.previous = previous
         self.texts = texts
         self.finalNames = finalNames
@@ -37,14 +57,18 @@ public struct TraceLookahead: Sendable {
     }
 
     /// Reads the value events and names of the trace at `path` (one pass; nothing else is kept).
-    public static func read(path: String) throws(TraceFileError) -> TraceLookahead {
+    /// Without `keepingValues` (a view that never shows a write's previous value) only names are
+    /// kept and value events counted: memory grows with nodes, not with value events.
+    public static func read(path: String, keepingValues: Bool = true) throws(TraceFileError) -> TraceLookahead {
         var nodes: [UInt64] = [], timestamps: [UInt64] = [], values: [Int32] = []
         var texts: [String] = [], index: [String: Int32] = [:], names: [UInt64: String] = [:]
-        var events = 0
+        var events = 0, valueEvents = 0
         _ = try TraceFile.forEachBatch(path: path) { batch in
             events += batch.count
             for event in batch.events {
                 switch event.record {
+                case .value where !keepingValues:
+                    valueEvents += 1
                 case let .value(node, value):
                     let text = batch.string(value)
                     let interned: Int32
@@ -68,6 +92,10 @@ public struct TraceLookahead: Sendable {
                 }
             }
         }
+        guard keepingValues else {
+            return TraceLookahead(first: 0, covered: valueEvents, previous: [], texts: [], finalNames: names,
+                                  events: events)
+        }
         return TraceLookahead(nodes: nodes, timestamps: timestamps, values: values, texts: texts, finalNames: names,
                               events: events)
     }
@@ -75,8 +103,9 @@ public struct TraceLookahead: Sendable {
     /// The previous value (in time order) of the value event at `position` in file order:
     /// `.some(nil)` when it is the node's first, nil when `position` is beyond the events read.
     func previousValue(at position: Int) -> String?? {
-        guard position >= 0, position < previous.count else { return nil }
-        let text = previous[position]
+        guard position >= first, position - first < covered else { return nil }
+        guard !previous.isEmpty else { return .some(nil) }
+        let text = previous[position - first]
         return .some(text < 0 ? nil : texts[Int(text)])
     }
 }

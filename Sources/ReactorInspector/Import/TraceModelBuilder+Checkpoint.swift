@@ -32,6 +32,46 @@ extension TraceModelBuilder {
         return options.valueHistoryOf != nil && resumes(rest)
     }
 
+    /// Whether a builder of `options` can go on from a checkpoint to print `replay`'s lines: it
+    /// resumes but for its lookahead (``TraceModelOptions/lookahead``), which only gives nodes
+    /// their final names from their first mention and writes their old → new in time order.
+    static func resumesReplay(_ options: TraceModelOptions) -> Bool {
+        var rest = options
+        rest.lookahead = nil
+        return options.lookahead != nil && resumes(rest)
+    }
+
+    /// After ``restore(from:)``: a node no event before the checkpoint named takes its final
+    /// name from the lookahead, as the lookahead's pass gave it at its first mention; `named`
+    /// holds the nodes a naming event before the checkpoint named (a name given stays, even an empty one).
+    func adoptFinalNames(except named: Set<UInt64>) {
+        guard let finalNames else { return }
+        for position in 0..<nodes.count where nodes[position].givenName.isEmpty {
+            let id = nodes[position].id
+            if !named.contains(id), let name = finalNames[id] { nodes[position].givenName = name }
+        }
+    }
+
+    /// Per thread (by its index in the trace), the node whose write waits for its `changed`
+    /// event on that thread: a checkpoint keeps the write's old value as its own pass found it
+    /// (in file order), not as a lookahead orders it, so such a `changed` read on from it needs
+    /// the chunks before the checkpoint.
+    var writesAwaitingAChange: [UInt32: UInt64] {
+        var writes: [UInt32: UInt64] = [:]
+        for (index, slot) in threadSlots {
+            if let pending = pendingWrites[slot] { writes[index] = nodes[Int(pending.node)].id }
+        }
+        return writes
+    }
+
+    /// The latest value of node `id` (the write latest in time order of those read, ties
+    /// in file order) and that write's time, if it had one.
+    func latestValue(ofNode id: UInt64) -> (value: String, time: UInt64)? {
+        guard let position = nodes.find(id), let value = nodes[Int(position)].value,
+              let time = nodes[Int(position)].valueTimestamp else { return nil }
+        return (value, time)
+    }
+
     /// Node `id` (restored from a checkpoint) is in the value history, as a pass that met the
     /// event naming it as asked before the checkpoint would have it.
     func enterHistory(node id: UInt64) {
@@ -112,7 +152,8 @@ extension TraceModelBuilder {
     /// options stay: its moment, its snapshot's). Throws ``TraceIndexError/damaged(_:)`` for
     /// bytes that are not a checkpoint, leaving the builder as a new one.
     func restore(from fields: inout IndexFieldReader) throws(TraceIndexError) {
-        precondition(Self.resumes(options) || Self.resumesHistory(options), "a builder whose options resume from a checkpoint")
+        precondition(Self.resumes(options) || Self.resumesHistory(options) || Self.resumesReplay(options),
+                     "a builder whose options resume from a checkpoint")
         reset()
         do throws(TraceIndexError) {
             try fill(from: &fields)

@@ -72,7 +72,7 @@ public final class TraceModelBuilder {
     /// Whether value events came after the moment (the trace has values all the same).
     @exclusivity(unchecked) var valuesAfterMoment = false
     /// Each node's final name, from ``TraceModelOptions/lookahead``.
-    private let finalNames: [UInt64: String]?
+    let finalNames: [UInt64: String]?
     /// Per thread (as the slice tracker numbers them), its latest event's time: where a run
     /// the trace does not end stops being known (docs/METRICS.md, "Unfinished runs").
     @exclusivity(unchecked) var threadLast: [Int: UInt64] = [:]

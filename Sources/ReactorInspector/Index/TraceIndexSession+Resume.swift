@@ -24,13 +24,21 @@ extension TraceIndexSession {
     func readChunksChecked(from first: Int, resumingAt point: TraceResumePoint?, of index: TraceIndex,
                            into builder: TraceModelBuilder, progress: ((Int) -> Void)? = nil,
                            readsOn: (Int) -> Bool) -> (position: Int, stoppedEarly: Bool)? {
+        readChunksChecked(from: first, resumingAt: point, of: index, progress: progress, body: { builder.consume($0) },
+                          readsOn: readsOn)
+    }
+
+    /// As ``readChunksChecked(from:resumingAt:of:into:progress:readsOn:)``, lending each batch to `body`.
+    func readChunksChecked(from first: Int, resumingAt point: TraceResumePoint?, of index: TraceIndex,
+                           progress: ((Int) -> Void)? = nil, body: (borrowing TraceEventBatch) -> Void,
+                           readsOn: (Int) -> Bool) -> (position: Int, stoppedEarly: Bool)? {
         var collector = TraceIndexCollector()
         var position = first, matches = true
         let stoppedEarly: Bool
         do {
             (_, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress,
                                                                        resumingAt: point) { batch in
-                builder.consume(batch)
+                body(batch)
                 collector.add(batch)
                 countBatchRead()
             } ended: { endOffset, _ in

@@ -588,7 +588,10 @@
       const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
       box.textContent = answer.lines.join("\n");
       if (atBottom) box.scrollTop = box.scrollHeight;
-      $("events-count").textContent = Number(answer.matched) === 0
+      // matched is null when the answer came from the index without reading back to the start.
+      $("events-count").textContent = answer.matched === null
+        ? "latest " + plural(answer.lines.length, "event") + " matching" + quoted + " (earlier ones not counted)"
+        : Number(answer.matched) === 0
         ? (terms.length ? "no events match" + quoted : "no events yet")
         : plural(answer.matched, "event") + " matching" + quoted + ", latest " + count(answer.lines.length) + " shown";
       state.eventsBusy = false;

@@ -62,6 +62,8 @@ public struct ReplayFormatter {
 
     private let texts = NodeTexts()
     private let loweredNames: [String]
+    /// Per kind's raw value, whether the filter keeps it (a table: asked for every event read).
+    private let keptKinds: [Bool]
     /// The line being built, reused (its storage is shared by copies of the formatter).
     private let text = ByteText()
     /// Node names and labels, and each kind's column (coloured and padded), end to end.
@@ -87,12 +89,17 @@ public struct ReplayFormatter {
         self.init(filter: filter, style: style, json: json, importer: TraceModelBuilder(options: options))
     }
 
-    private init(filter: ReplayFilter, style: TextStyle, json: Bool, importer: TraceModelBuilder) {
+    /// Creates a formatter whose importer is `importer` (one restored from an index's snapshot:
+    /// ``TraceIndexSession``); lines follow from the state it holds.
+    init(filter: ReplayFilter, style: TextStyle, json: Bool, importer: TraceModelBuilder) {
         self.importer = importer
         self.filter = filter
         self.style = json ? .plain : style
         self.json = json
         loweredNames = filter.names.map { $0.lowercased() }
+        keptKinds = (0..<256).map { raw in
+            filter.kinds.map { kinds in TraceEventKind(rawValue: UInt8(raw)).map(kinds.contains) ?? false } ?? true
+        }
         text.colors = style.colors
         var columns = [Range<Int>](repeating: 0..<0, count: 256)
         for kind in TraceEventKind.allCases {
@@ -145,6 +152,25 @@ public struct ReplayFormatter {
         text.clear()
         importer.consume(batch, visiting: &lines)
         if text.count > 0 { body(text.bytes) }
+    }
+
+    /// Calls `body` once per line of the events of `batch` the filter keeps, in order, with
+    /// its UTF-8 and newline (valid only inside `body`): as ``withLines(of:_:)``, a line at a time.
+    func withEachLine(of batch: borrowing TraceEventBatch, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            var lines = EachLine(formatter: self, body: body)
+            importer.consume(batch, visiting: &lines)
+        }
+    }
+
+    /// Hands each line to `body` as the importer hands its event on.
+    private struct EachLine: ImportedEventVisitor {
+        let formatter: ReplayFormatter
+        let body: (UnsafeBufferPointer<UInt8>) -> Void
+        func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
+            formatter.text.clear()
+            if formatter.append(event, importer) { body(formatter.text.bytes) }
+        }
     }
 
     /// Calls `body` with the UTF-8 of the line for `event` and its newline, or
@@ -331,7 +357,7 @@ public struct ReplayFormatter {
     private func isKept(_ event: ImportedEvent, _ importer: TraceModelBuilder, kind: TraceEventKind) -> Bool {
         if let from = filter.from, event.time < from { return false }
         if let to = filter.to, event.time > to { return false }
-        if let kinds = filter.kinds, !kinds.contains(kind) { return false }
+        if !keptKinds[Int(kind.rawValue)] { return false }
         if !loweredNames.isEmpty && !matchesName(event, importer) { return false }
         return true
     }
