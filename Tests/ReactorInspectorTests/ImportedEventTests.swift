@@ -18,8 +18,8 @@ import Testing
             events.append(event)
             names.append(event.node >= 0 ? importer.name(ofNode: event.node) : "")
             actions.append(event.rootAction >= 0 ? importer.actionName(event.rootAction) : nil)
-            values.append(event.value == .changed
-                          ? (importer.previousValue(ofNode: event.node), importer.value(ofNode: event.node)) : (nil, nil))
+            values.append(event.value == .changed ? importer.changedValues.map { ($0.previous, $0.value) } ?? (nil, nil)
+                                                  : (nil, nil))
         }
     }
 
@@ -46,6 +46,26 @@ import Testing
         #expect(inner.durationNanoseconds == 30 && inner.selfNanoseconds == 30 && inner.firstRun && inner.ends)
         #expect(outer.durationNanoseconds == 140 && outer.selfNanoseconds == 110)
         #expect(seen.events.filter { $0.kind == .rerunBegan }.map(\.depth) == [0, 1])
+    }
+
+    /// A write's change follows its value event on its thread, but another thread's chunk can
+    /// come between them in the file, writing the same node: each change shows its own write.
+    @Test func aChangeCarriesItsOwnThreadsWriteWhenAnotherThreadsChunkComesBetween() throws {
+        let (seen, _) = Self.imported([
+            TraceEvent(timestamp: 1, thread: 1, record: .nodeCreated(id: 2, kind: .reactiveProperty, name: "count", parent: 0)),
+            TraceEvent(timestamp: 1, thread: 1, record: .value(node: 2, value: "0")),
+            // Thread 1's chunk ends after its write's value event…
+            TraceEvent(timestamp: 20, thread: 1, record: .value(node: 2, value: "1")),
+            // …thread 2's chunk, later in the file and later in time, writes the node…
+            TraceEvent(timestamp: 30, thread: 2, record: .value(node: 2, value: "2")),
+            TraceEvent(timestamp: 30, thread: 2, record: .changed(dependency: 2)),
+            // …and thread 1's next chunk begins with the change of its write.
+            TraceEvent(timestamp: 21, thread: 1, record: .changed(dependency: 2)),
+        ])
+        let changes = seen.events.indices.filter { seen.events[$0].kind == .changed }
+        #expect(changes.map { seen.events[$0].value } == [ImportedValue.changed, .changed])
+        #expect(changes.map { seen.values[$0].previous } == ["1", "0"])
+        #expect(changes.map { seen.values[$0].value } == ["2", "1"])
     }
 
     @Test func runsKnowTheActionThatCausedThemAndChangesTheirValues() throws {

@@ -47,6 +47,21 @@ import ReactorInspector
         #expect(try String(contentsOfFile: input, encoding: .utf8) == "trace")
     }
 
+    /// `-o /dev/stdout` in a pipeline: the path leads through /proc to a pipe ("pipe:[…]",
+    /// a link target that is no path), which is written in place.
+    @Test func aPathThatLeadsToAPipeIsWrittenInPlace() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let output = try OutputFile(path: "/proc/self/fd/\(ends[1])")
+        close(ends[1])
+        try output.write("through the pipe")
+        try output.commit()
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(ends[0], &buffer, buffer.count)
+        #expect(String(decoding: buffer[0..<max(count, 0)], as: UTF8.self) == "through the pipe")
+    }
+
     @Test func errorsCarryTheSystemsReason() throws {
         #expect(throws: OutputFileError.cannotWrite(path: "/nonexistent-dir/x", reason: "No such file or directory")) {
             try OutputFile(path: "/nonexistent-dir/x")

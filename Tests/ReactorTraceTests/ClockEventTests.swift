@@ -10,25 +10,17 @@ import Testing
 @Suite struct ClockEventTests {
     static let header = FormatClauseTests.header
 
-    /// A clock event (tag 67, 1.3) carries a timestamp: the untimed event after it takes that
-    /// time, and it leaves the register alone: the next `time` field counts from 0.
-    @Test func aClockEventTimesTheUntimedEventsAfterIt() throws {
-        // clock (tag 67) at 7,000 (D8 36), changed(5), rerunBegan(9, first run) Δ 8,000 (C0 3E): at 8,000 ns.
-        let payload: [UInt8] = [0x43, 0x02, 0xD8, 0x36, 0x05, 0x0A, 0x07, 0x25, 0xC0, 0x3E]
-        let chunk = TraceBytes.block(type: TraceFormat.chunkBlock, thread: 1, events: 3, flags: 1, payload: payload)
-        let (events, reader) = try TraceFixtures.readAll(Self.header + chunk + FormatClauseTests.endBlock(events: 3, chunks: 1))
-        #expect(events.map(\.record) == [.changed(dependency: 5), .rerunBegan(computation: 9, firstRun: true)])
-        #expect(events.map(\.timestamp) == [7_000, 8_000])
-        #expect(reader.clockEvents == 1)
-        #expect(reader.skippedEvents == 0)
-        #expect(UInt64(reader.eventsRead + reader.clockEvents) == reader.end?.events)
-    }
-
-    /// The clock event of 1.1 and 1.2 files (tag 66) sets the thread's time register: the
-    /// untimed event after it takes that time, and the next `time` field counts from it.
-    @Test func aRegisterClockEventOfAnOlderFileSetsT() throws {
-        // clock (tag 66) Δ 7,000 (D8 36), changed(5), rerunBegan(9, first run) Δ 1,000 (E8 07): at 8,000 ns.
-        let payload: [UInt8] = [0x42, 0x02, 0xD8, 0x36, 0x05, 0x0A, 0x07, 0x25, 0xE8, 0x07]
+    /// Both clock events time the untimed event after them at 7,000 ns and the rerun after it
+    /// at 8,000 ns: the clock event (tag 67, 1.3) carries a timestamp and leaves the register
+    /// alone, so the next `time` field counts from 0; the clock event of 1.1 and 1.2 files
+    /// (tag 66) sets the thread's time register, so the next `time` field counts from it.
+    @Test(arguments: [
+        // clock (tag 67) at 7,000 (D8 36), changed(5), rerunBegan(9, first run) Δ 8,000 (C0 3E).
+        [0x43, 0x02, 0xD8, 0x36, 0x05, 0x0A, 0x07, 0x25, 0xC0, 0x3E],
+        // clock (tag 66) Δ 7,000 (D8 36), changed(5), rerunBegan(9, first run) Δ 1,000 (E8 07).
+        [0x42, 0x02, 0xD8, 0x36, 0x05, 0x0A, 0x07, 0x25, 0xE8, 0x07],
+    ] as [[UInt8]])
+    func aClockEventTimesTheUntimedEventsAfterIt(payload: [UInt8]) throws {
         let chunk = TraceBytes.block(type: TraceFormat.chunkBlock, thread: 1, events: 3, flags: 1, payload: payload)
         let (events, reader) = try TraceFixtures.readAll(Self.header + chunk + FormatClauseTests.endBlock(events: 3, chunks: 1))
         #expect(events.map(\.record) == [.changed(dependency: 5), .rerunBegan(computation: 9, firstRun: true)])

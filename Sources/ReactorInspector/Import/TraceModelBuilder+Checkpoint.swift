@@ -58,7 +58,6 @@ extension TraceModelBuilder {
             for root in [state.pendingRoot, state.changeRoot, state.runRoot, state.valueRoot] {
                 fields.put(Varint.zigzagDelta(UInt64(bitPattern: Int64(root)), from: 0))
             }
-            fields.put(state.valueAwaitsChange)
         }
         let edgeTable = edges.table
         fields.put(edgeTable.count)
@@ -84,6 +83,13 @@ extension TraceModelBuilder {
             fields.put(begins.count)
             for begin in begins { fields.put(begin) }
             fields.put(optional: threadLast[slot])
+            // A write whose value event ends a chunk has its change in the thread's next one.
+            let pending = pendingWrites[slot]
+            fields.put(optional: pending.map { UInt64($0.node) })
+            if let pending {
+                fields.put(optional: pending.previous)
+                fields.put(pending.value)
+            }
         }
         fields.put(actions.stats.count)
         for action in actions.stats { action.encode(to: &fields) }
@@ -149,6 +155,8 @@ extension TraceModelBuilder {
         latestRead = 0
         valuesAfterMoment = false
         threadLast = [:]
+        pendingWrites = [:]
+        latestChange = nil
         valueEvents = 0
     }
 
@@ -159,7 +167,7 @@ extension TraceModelBuilder {
             return narrow
         }
         var roots: [Int32] = []
-        for _ in 0..<(try fields.elements(eachAtLeast: TraceNode.leastEncodedBytes + 5)) {
+        for _ in 0..<(try fields.elements(eachAtLeast: TraceNode.leastEncodedBytes + 4)) {
             let node = try TraceNode.decode(from: &fields)
             guard nodes.find(node.id) == nil else { throw .damaged("a node twice") }
             let position = nodes.add(node.id, inferring: node.kind)
@@ -169,7 +177,6 @@ extension TraceModelBuilder {
             state.changeRoot = try signed()
             state.runRoot = try signed()
             state.valueRoot = try signed()
-            state.valueAwaitsChange = try fields.bool()
             roots += [state.pendingRoot == Self.notPending ? -1 : state.pendingRoot, state.changeRoot, state.runRoot,
                       state.valueRoot]
             states.append(state)
@@ -188,7 +195,7 @@ extension TraceModelBuilder {
             guard edges.table.count == before + 1 else { throw .damaged("an edge twice") }
         }
         var frameActions: [Int32] = []
-        let threads = try fields.elements(eachAtLeast: 4)
+        let threads = try fields.elements(eachAtLeast: 5)
         for slot in 0..<threads {
             let index = UInt32(try fields.count(atMost: UInt64(UInt32.max)))
             guard threadSlots[index] == nil else { throw .damaged("a thread twice") }
@@ -211,6 +218,11 @@ extension TraceModelBuilder {
             }
             for _ in 0..<(try fields.elements(eachAtLeast: 1)) { flushes.began(thread: slot, at: try fields.next()) }
             if let last = try fields.optional() { threadLast[slot] = last }
+            if let node = try fields.optional() {
+                guard node < nodeCount else { throw .damaged("a write of an unknown node") }
+                pendingWrites[slot] = PendingWrite(node: Int32(node), previous: try fields.optionalString(),
+                                                   value: try fields.string())
+            }
         }
         var stats: [ActionStats] = []
         for _ in 0..<(try fields.elements(eachAtLeast: ActionStats.leastEncodedBytes)) {
@@ -238,7 +250,7 @@ extension TraceModelBuilder {
             issueCounts[try fields.kind(TraceIssueKind.self)] = try fields.int()
         }
         var kept: [TraceIssueRecord] = []
-        for _ in 0..<(try fields.elements(eachAtLeast: 4)) {
+        for _ in 0..<(try fields.elements(eachAtLeast: 5)) {
             kept.append(TraceIssueRecord(timestamp: try fields.next(), kind: try fields.kind(TraceIssueKind.self),
                                          node: try fields.next(), message: try fields.string()))
         }

@@ -76,6 +76,12 @@ public final class TraceModelBuilder {
     /// Per thread (as the slice tracker numbers them), its latest event's time: where a run
     /// the trace does not end stops being known (docs/METRICS.md, "Unfinished runs").
     @exclusivity(unchecked) var threadLast: [Int: UInt64] = [:]
+    /// Per thread slot, the write whose value event was read and whose change was not yet:
+    /// a write's change follows its value event on its thread, but another thread's chunk,
+    /// which may write the same node, can come between them in the file.
+    @exclusivity(unchecked) var pendingWrites: [Int: PendingWrite] = [:]
+    /// The old → new of the change just read, when it carries its write's value.
+    @exclusivity(unchecked) var latestChange: PendingWrite?
     /// Value events met so far, in file order: the position ``TraceModelOptions/lookahead`` is indexed by.
     @exclusivity(unchecked) var valueEvents = 0
     private let tracksValues: Bool
@@ -439,10 +445,11 @@ extension TraceModelBuilder {
     /// ``TraceModelOptions/lookahead``, else the value the node held when the write was read.
     public func previousValue(ofNode position: Int32) -> String? { states[Int(position)].previousValue }
 
-    /// The value the node's latest write recorded (what a ``ImportedValue/changed`` went to),
-    /// or the node's value now when no write recorded one.
-    public func writtenValue(ofNode position: Int32) -> String? {
-        states[Int(position)].writtenValue ?? nodes[Int(position)].value
+    /// For the change just read (an event whose value is ``ImportedValue/changed``): the value
+    /// its write recorded and the one before it. Its own write's, though another thread's write
+    /// of the node may have been read between that write's value event and this change.
+    public var changedValues: (previous: String?, value: String)? {
+        latestChange.map { ($0.previous, $0.value) }
     }
 
     /// `Store.action` for the action at `position` (``ImportedEvent/action``),
@@ -548,12 +555,15 @@ extension TraceModelBuilder {
         var valueRoot: Int32 = -1
         /// Whether the node's values go to the value history.
         var inHistory = false
-        /// The value before the current one, and whether the current one was
-        /// recorded since the node's last change (a write's value, shown on its change).
+        /// The value before the current one.
         var previousValue: String?
-        var valueAwaitsChange = false
-        /// The value the node's latest write (in file order) recorded: what its change changed to.
-        var writtenValue: String?
+    }
+
+    /// A write's value and the one before it, from its value event, for its change.
+    struct PendingWrite {
+        var node: Int32
+        var previous: String?
+        var value: String
     }
 
     /// A run or action just ended, for the event handed on.
@@ -664,14 +674,15 @@ extension TraceModelBuilder {
     private func changed(_ dependencyID: UInt64, thread: Int) -> (Int32, Bool) {
         let dependency = position(of: dependencyID, inferring: .dependency)
         nodes[Int(dependency)].changes += 1
-        // The write's value event comes right before its change.
+        // The write's value event comes right before its change on its thread.
         var values: WhyValueChange?
-        var carriesValue = false
-        if states[Int(dependency)].valueAwaitsChange, let value = writtenValue(ofNode: dependency) {
-            states[Int(dependency)].valueAwaitsChange = false
-            carriesValue = true
-            if tracksCauses { values = WhyValueChange(previous: states[Int(dependency)].previousValue, value: value) }
+        latestChange = nil
+        if let pending = pendingWrites[thread], pending.node == dependency {
+            pendingWrites[thread] = nil
+            latestChange = pending
+            if tracksCauses { values = WhyValueChange(previous: pending.previous, value: pending.value) }
         }
+        let carriesValue = latestChange != nil
         if nodes[Int(dependency)].kind == .computed {
             // A computed announces a new value right after its run: the run is the cause.
             states[Int(dependency)].changeRoot = states[Int(dependency)].runRoot
@@ -821,16 +832,17 @@ extension TraceModelBuilder {
         // Chunks of different threads interleave out of time order: the latest write wins the
         // node's value; with the time order known, the write keeps its own old → new.
         if let known = nodes[Int(node)].valueTimestamp, known > time {
-            guard let ordered else { return .stale }
+            guard let ordered else {
+                pendingWrites[thread] = nil
+                return .stale
+            }
             states[Int(node)].previousValue = ordered
-            states[Int(node)].writtenValue = value
-            states[Int(node)].valueAwaitsChange = true
+            pendingWrites[thread] = PendingWrite(node: node, previous: ordered, value: value)
             return .written
         }
         let first = nodes[Int(node)].value == nil
         states[Int(node)].previousValue = ordered ?? nodes[Int(node)].value
-        states[Int(node)].writtenValue = value
-        states[Int(node)].valueAwaitsChange = true
+        pendingWrites[thread] = PendingWrite(node: node, previous: states[Int(node)].previousValue, value: value)
         nodes[Int(node)].value = value
         nodes[Int(node)].valueTimestamp = time
         states[Int(node)].valueRoot = root

@@ -38,7 +38,7 @@ public struct TraceIndex: Sendable, Equatable {
     }
 
     /// The index format's version: an index of another version is rebuilt.
-    public static let version: UInt16 = 5
+    public static let version: UInt16 = 6
     /// How many bytes at each end of the trace ``Identity`` checksums.
     public static let identityBytes = 4096
 

@@ -47,6 +47,16 @@ public final class OutputFile {
             target = .standardOutput
             return
         }
+        // A pipe, socket, terminal or device is written in place. Checked by the kernel's own
+        // link resolution first: `/dev/stdout` in a pipeline leads through /proc to "pipe:[…]",
+        // a link target no path reaches.
+        var followed = stat()
+        if stat(path, &followed) == 0, followed.st_mode & S_IFMT != S_IFREG, followed.st_mode & S_IFMT != S_IFDIR {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: Self.reason(errno)) }
+            target = .passThrough(descriptor: descriptor)
+            return
+        }
         let destination = try Self.followingLinks(path)
         var status = stat()
         if lstat(destination, &status) == 0 {

@@ -230,10 +230,8 @@ public struct ReplayFormatter {
             fields.append(("dependency", name(dependency)))
         case let .changed(dependency):
             primary = name(dependency)
-            if event.value == .changed, let new = importer.writtenValue(ofNode: event.node) {
-                if let previous = importer.previousValue(ofNode: event.node) {
-                    fields.append(("previousValue", JSONText.quoted(previous)))
-                }
+            if event.value == .changed, let (previous, new) = importer.changedValues {
+                if let previous { fields.append(("previousValue", JSONText.quoted(previous))) }
                 fields.append(("value", JSONText.quoted(new)))
             }
         case let .invalidated(computation, cause, source):
@@ -409,9 +407,9 @@ public struct ReplayFormatter {
             appendLabeled(of: dependency, importer, to: out)
         case let .changed(dependency):
             appendLabeled(of: dependency, importer, to: out)
-            if event.value == .changed, let new = importer.writtenValue(ofNode: event.node) {
+            if event.value == .changed, let (previous, new) = importer.changedValues {
                 out.append(": ")
-                out.append(TerminalEscaping.escape(importer.previousValue(ofNode: event.node) ?? "?"))
+                out.append(TerminalEscaping.escape(previous ?? "?"))
                 out.append(" → ")
                 out.append(TerminalEscaping.escape(new))
             }

@@ -85,8 +85,7 @@ final class WasteTracker {
     private func resolve(_ ended: EndedComputed, by event: ImportedEvent, _ importer: TraceModelBuilder) {
         if case .changed = event.record, event.node == ended.node {
             // A change: equal only if the value recorded for it equals the one before.
-            guard event.value == .changed, let value = importer.value(ofNode: ended.node),
-                  let previous = importer.previousValue(ofNode: ended.node),
+            guard event.value == .changed, let (previous, value) = importer.changedValues, let previous,
                   Self.isComparable(value), value == previous else { return }
         }
         // No change followed the run: the equality cut-off. In place: a copy would copy its causes.
