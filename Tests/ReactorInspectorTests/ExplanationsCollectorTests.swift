@@ -5,7 +5,7 @@ import Testing
 /// Every computation's explanations in one pass (``ExplanationsCollector``): chains kept by
 /// shape in one table, and a bound on that table.
 @Suite struct ExplanationsCollectorTests {
-    /// A rerun of the computation at position 0 caused by a change of the node at `source`.
+    /// A rerun of the computation at position 0 (named `list`, as the one at 100) caused by a change of the node at `source`.
     static func rerun(after source: Int32) -> CauseLink {
         let changed = CauseLink.make(.changed(node: source, values: nil), after: nil)
         let invalidated = CauseLink.make(.invalidated(node: 0, cause: .dependency), after: changed)
@@ -23,7 +23,7 @@ import Testing
 
     static func section(_ collector: ExplanationsCollector, computations: [TraceNode] = [computation]) -> AllExplanations {
         AllExplanations(collector: collector, computations: computations,
-                        node: { $0 <= 1 ? ("list", .computation) : ("source\($0)", .reactiveProperty) },
+                        node: { $0 == 0 || $0 == 100 ? ("list", .computation) : ("source\($0)", .reactiveProperty) },
                         actionName: { "action\($0)" })
     }
 
@@ -73,10 +73,10 @@ import Testing
     @Test func runsOfInstancesOfOneNameAreMergedInPassOrder() throws {
         let collector = ExplanationsCollector(limit: 3)
         collector.match(0, name: "list", id: 7)
-        collector.match(1, name: "list", id: 8)
+        collector.match(100, name: "list", id: 8)
         for time: UInt64 in 1...5 {
-            let node: Int32 = time % 2 == 1 ? 0 : 1
-            collector.record(.rerun, node: node, id: UInt64(7 + node), at: time, link: Self.rerun(of: node, after: 10 + node))
+            let node: Int32 = time % 2 == 1 ? 0 : 100
+            collector.record(.rerun, node: node, id: node == 0 ? 7 : 8, at: time, link: Self.rerun(of: node, after: 10 + node))
         }
         let section = Self.section(collector, computations: Self.instances)
         let list = try #require(try AllExplanations.decode(section.bytes, target: "list"))
@@ -99,10 +99,10 @@ import Testing
     @Test func aNameWhoseNodesEachOverflowTheirPatternsIsLeftOut() throws {
         let collector = ExplanationsCollector(limit: 1)
         collector.match(0, name: "list", id: 7)
-        collector.match(1, name: "list", id: 8)
-        for source in 2..<Int32(WhyCollector.maximumPatterns + 3) {
-            for node: Int32 in [0, 1] {
-                collector.record(.rerun, node: node, id: UInt64(7 + node), at: UInt64(source), link: Self.rerun(of: node, after: source))
+        collector.match(100, name: "list", id: 8)
+        for source in 200..<Int32(200 + WhyCollector.maximumPatterns + 1) {
+            for node: Int32 in [0, 100] {
+                collector.record(.rerun, node: node, id: node == 0 ? 7 : 8, at: UInt64(source), link: Self.rerun(of: node, after: source))
             }
         }
         let section = Self.section(collector, computations: Self.instances)
