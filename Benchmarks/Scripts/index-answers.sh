@@ -134,7 +134,9 @@ for command in "report --format json -o /dev/null" "report --format md -o /dev/n
 done
 # A trace with values, written from four threads (about 3,500 events a write): the index built on it against
 # a `hot` pass, `state --at end` (the snapshot after the last chunk) and `history` of nodes changed often,
-# seldom and once (each from the chunks its node's events are in, per the index's positions) by a pass and with the index.
+# seldom and once (each from the chunks its node's events are in, per the index's positions; after the chunk where
+# the pass starts following it, each chunk alone from its light point) by a pass and with the index: Source.value (every
+# source, all through the trace), one source (#3: one thread's writes), a computed of the first layer, an effect.
 values_trace="$TRACES/stress-threads-values-${MILLIONS}M.trace"
 if [ ! -s "$values_trace" ]; then
     REACTOR_TRACE_VALUES=64 "$BIN/stress" --threads 4 --writes $((MILLIONS * 300)) --trace "$values_trace" >/dev/null
@@ -152,7 +154,7 @@ row '`index` (build it)' "$values_index_w" "$values_index_s" "$values_index_k" "
 values_index_bytes=$(stat -c %s "$values_trace.rindex")
 trace=$values_trace
 both '`state --at end --json`' state --at end --json
-for name in Source.value '#5' c0.0 effect3; do
+for name in Source.value '#3' '#5' c0.0 effect3; do
     both "\`history $name\`" history "$name"
 done
 echo

@@ -58,7 +58,9 @@ import Testing
                 let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
                 let indexed = try session.model(builder: TraceModelBuilder(options: options), progress: nil).0
                 #expect(Self.history(indexed, name, path: path) == Self.history(byPass, name, path: path), "\(name)")
-                #expect(session.batchesRead <= index.batches.count, "\(name)")
+                // No more than a pass; twice that when reading chunks alone from light points gave up
+                // (values whose causes lie in chunks not read, all through the trace) and a pass answered.
+                #expect(session.batchesRead <= index.batches.count * (session.historyFromLightPoints ? 1 : 2), "\(name)")
                 fewerChunks = fewerChunks || session.batchesRead < index.batches.count
             }
             // On a trace of several chunks, some history reads fewer than all of them.

@@ -31,6 +31,13 @@ import Testing
         // Clients block on sockets: they run on threads of their own, so that the
         // server's tasks keep the whole cooperative pool.
         let received = await Self.onThread {
+            // The questions below name effect0 and a moment 1 ms in: first the trace must hold them
+            // (the recorder writes its first chunks after "recording", later on a loaded machine).
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, (try? http.get("/api/why?node=effect0&limit=1").status) != 200
+                                     || (try? http.get("/api/state?at=1ms").status) != 200 {
+                usleep(20_000)
+            }
             // Each reader sees the trace grow (or stay), never shrink, and every endpoint answer.
             // The same why on several threads at once shares a pass (QuestionBoard); progress is read meanwhile.
             let targets = ["/", "/api/snapshot", "/api/graph", "/api/why?node=effect0&limit=2",

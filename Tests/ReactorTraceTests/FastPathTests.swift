@@ -120,3 +120,32 @@ extension FastPathTests {
         }
     }
 }
+
+extension FastPathTests {
+    /// The combined run end writes its invalidation's source as a constant
+    /// byte (the output the change just put in the register): an output of 0,
+    /// which the core never sends, still reads back as the separate calls'
+    /// events (source 0), on the fast path and the slow one.
+    @Test(arguments: [false, true], [256, 64 << 10])
+    func runEndWithAnOutputOfZeroReadsBackAsTheSeparateCalls(usesCycleCounter: Bool, segmentCapacity: Int) throws {
+        let computations: [UInt64] = (0..<200).map { UInt64(1 + ($0 * 7_919) % 20_011) }
+        var expected: [TraceRecord] = []
+        for computation in computations {
+            expected.append(.rerunBegan(computation: computation, firstRun: false))
+            expected.append(.rerunEnded(computation: computation))
+            expected.append(.changed(dependency: 0))
+            expected.append(.invalidated(computation: computation &+ 1, cause: .dependency, source: 0))
+        }
+        let options = TraceRecorder.Options(segmentCapacity: segmentCapacity, usesCycleCounter: usesCycleCounter)
+        let bytes = try TraceFixtures.record(options: options) { recorder in
+            for computation in computations {
+                recorder.rerunBegan(computation: computation, firstRun: false)
+                recorder.rerunEnded(computation: computation, changed: 0, invalidated: computation &+ 1)
+            }
+        }
+        let (events, reader) = try TraceFixtures.readAll(bytes)
+        #expect(events.map(\.record) == expected)
+        #expect(reader.truncation == nil)
+        #expect(reader.end?.events == UInt64(expected.count))
+    }
+}

@@ -87,6 +87,9 @@ public final class TraceModelBuilder {
     private let tracksValues: Bool
     /// The value history asked for.
     @exclusivity(unchecked) var history = ValueHistoryTracker()
+    /// Whether the builder reads single chunks from the index's light points
+    /// (``TraceModelBuilder/readLightPoints(kinds:actions:)``): a node it meets starts with unknown roots.
+    var readsLightPoints = false
     /// The string table of the batch being handed to a visitor.
     private var batchStrings: [String] = []
 
@@ -486,7 +489,7 @@ extension TraceModelBuilder {
     /// The per-thread trackers' slot of the thread the file numbers `index`,
     /// made on its first batch.
     @inline(__always)
-    private func slot(ofThread index: UInt32) -> Int {
+    func slot(ofThread index: UInt32) -> Int {
         if let lastThread, lastThread.index == index { return lastThread.slot }
         let slot: Int
         if let known = threadSlots[index] {
@@ -542,6 +545,11 @@ extension TraceModelBuilder {
     /// A ``NodeState/pendingRoot`` that says no invalidation came since the node's last run.
     static let notPending = Int32.min
 
+    /// The action at the root of a pending invalidation `pending` (-1 when none is pending);
+    /// ``unknownRoot`` stays unknown.
+    @inline(__always)
+    static func cause(pending: Int32) -> Int32 { pending == notPending ? -1 : pending }
+
     /// What the builder tracks per node beside the node table: causes and values.
     struct NodeState {
         /// The action at the root of the pending invalidation, last change, last run (-1: none;
@@ -584,7 +592,7 @@ extension TraceModelBuilder {
     /// The position of node `id`, creating an inferred node the first time the
     /// trace mentions it without having created it.
     @inline(__always)
-    private func position(of id: UInt64, inferring kind: TraceNodeKind) -> Int32 {
+    func position(of id: UInt64, inferring kind: TraceNodeKind) -> Int32 {
         if let position = nodes.find(id) { return position }
         return add(id, inferring: kind)
     }
@@ -594,7 +602,7 @@ extension TraceModelBuilder {
         let position = nodes.add(id, inferring: kind)
         // A node's final name from its first mention, when a lookahead read it.
         if let name = finalNames?[id] { nodes[Int(position)].givenName = name }
-        states.append(NodeState())
+        states.append(readsLightPoints ? Self.unknownState : NodeState())
         edges.addNode()
         return position
     }
@@ -646,7 +654,8 @@ extension TraceModelBuilder {
     }
 
     private func matchTarget(_ node: Int32) {
-        if let target = options.valueHistoryOf, !states[Int(node)].inHistory,
+        // Reading light points, the nodes followed are entered by the index (``enterHistory(node:)``).
+        if let target = options.valueHistoryOf, !readsLightPoints, !states[Int(node)].inHistory,
            nodes[Int(node)].name == target || "#\(nodes[Int(node)].id)" == target {
             states[Int(node)].inHistory = true
             // A node named after its first value (an `@Reactive` learns its
@@ -714,7 +723,7 @@ extension TraceModelBuilder {
             if tracksCauses { previous = causes.change(of: dependency) }
         case .parent:
             let parent = position(of: source, inferring: .computation)
-            root = max(states[Int(parent)].pendingRoot, -1)
+            root = Self.cause(pending: states[Int(parent)].pendingRoot)
             if tracksCauses { previous = causes.pending(of: parent) }
         case .explicit, .stop, .runaway, .error:
             root = enclosingRoot(thread)
@@ -740,7 +749,7 @@ extension TraceModelBuilder {
         nodes[Int(computation)].runs.runs += 1
         if firstRun { nodes[Int(computation)].runs.firstRuns += 1 }
         edges.dropAll(of: computation)
-        let root = firstRun ? enclosingRoot(thread) : max(states[Int(computation)].pendingRoot, -1)
+        let root = firstRun ? enclosingRoot(thread) : Self.cause(pending: states[Int(computation)].pendingRoot)
         var cause: CauseLink?
         if tracksCauses {
             // A rerun with no invalidation recorded since the last run has an unknown cause (root none).

@@ -60,6 +60,9 @@ extension TraceIndex {
         let positions = model == nil ? nil : positions
         put(positions == nil ? 0 : 1)
         if let positions { fields.put(bytes: positions.bytes) }
+        let lightPoints = model == nil ? nil : lightPoints
+        put(lightPoints == nil ? 0 : 1)
+        if let lightPoints { fields.put(bytes: lightPoints.bytes) }
         let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
@@ -188,6 +191,12 @@ extension TraceIndex {
             // Trusted as the model is, and only with it; checked figure by figure when a question uses it.
             if model != nil { positions = section }
         }
+        var lightPoints: IndexedLightPoints?
+        if try fields.bool() {
+            let section = IndexedLightPoints(bytes: try fields.bytes())
+            // Trusted as the model is, and only with it (it holds their actions); checked when a question uses them.
+            if model != nil { lightPoints = section }
+        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         var index = TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                                truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1,
@@ -196,6 +205,7 @@ extension TraceIndex {
         index.profile = profile
         index.allExplanations = allExplanations
         index.positions = positions
+        index.lightPoints = lightPoints
         return index
     }
 }

@@ -65,6 +65,11 @@ extension TraceIndex {
             // Positions over their budget or larger than a reader accepts: questions about one node answer by passes.
             positions = nil
         }
+        if let section = lightPoints, UInt64(section.bytes.count) > IndexedLightPoints.budget(forTrace: identity.size)
+            || UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+            // Light points over their budget or larger than a reader accepts: `history` reads from snapshots.
+            lightPoints = nil
+        }
         if let moments, UInt64(encoded().count) + moments.tailLength > limit
             || moments.tailLength > 0 && moments.spool == nil && moments.tailStart == nil {
             // Snapshots larger than a reader accepts, or whose bytes are gone: none.
@@ -85,6 +90,7 @@ extension TraceIndex {
             explanations = nil
             allExplanations = nil
             positions = nil
+            lightPoints = nil
         }
         let bytes = encoded()
         do {

@@ -84,6 +84,8 @@ public struct TraceIndex: Sendable, Equatable {
     var allExplanations: AllExplanations?
     /// Per node, the chunks that hold its events (``IndexedPositions``): only beside the model.
     var positions: IndexedPositions?
+    /// Per chunk, a light resume point (``IndexedLightPoints``): only beside the model, whose actions they name.
+    var lightPoints: IndexedLightPoints?
 
     /// Whether the index keeps the whole trace's plain model (questions about the
     /// whole trace, such as `hot`, then read nothing but the index).

@@ -57,8 +57,75 @@ extension TraceIndexSession {
                 for chunk in max(entry, range.lowerBound)..<range.upperBound { wanted.insert(chunk) }
             }
         }
-        // Runs of chunks to read: each from its latest snapshot, unless reading on from the
-        // previous run's last chunk is no longer.
+        // The whole trace's action names, as a pass's builder gives them at its end (``TraceModelBuilder/actionName(_:)``).
+        let actionTable = kept.model.actions
+        func actionName(_ position: Int32) -> String {
+            let action = actionTable[Int(position)]
+            guard action.store != 0 else { return action.name }
+            let storeName = finalNames[action.store] ?? action.storeName
+            return storeName.isEmpty ? action.name : "\(storeName).\(action.name)"
+        }
+        if let section = index.lightPoints {
+            // The chunks up to the last one where a pass starts following a node read on from snapshots
+            // (a name event decides there, as the pass meets it); the rest, each alone from its light point.
+            let lastEntry = entries.map(\.chunk).max() ?? -1
+            let points: (chunks: [IndexedLightPoints.Chunk], creations: [IndexedLightPoints.Creation])
+            do throws(TraceIndexError) {
+                points = try section.decode(batches: index.batches, actionCount: actionTable.count)
+            } catch {
+                return dropIndex(error.description)
+            }
+            let before = batchesRead
+            switch readFromSnapshots(wanted.filter { $0 <= lastEntry }, entries: entries, builder: builder,
+                                     moments: moments, of: index) {
+            case .tooMuch: return nil
+            case .mismatch(let reason): return dropIndex(reason)
+            case .read: break
+            }
+            let earlier = builder.recordedHistory(actionName: actionName)
+            switch readFromLightPoints(wanted.filter { $0 > lastEntry }.sorted(), following: entries.map(\.id),
+                                       points: points, options: builder.options, actions: actionTable,
+                                       actionName: actionName, snapshots: builder, moments: moments,
+                                       budget: index.batches.count - (batchesRead - before), of: index) {
+            case .mismatch(let reason):
+                return dropIndex(reason)
+            case .entries(let later):
+                historyFromLightPoints = true
+                var model = kept.model
+                model.valueHistory = ValueHistoryTracker.ordered(earlier + later)
+                builder.reset()
+                return (model, index.readReport(path: tracePath))
+            case .tooMuch:
+                // Values whose causes lie in chunks not read, all through the trace: a pass costs less.
+                builder.reset()
+                builder.forgetHistory()
+                return nil
+            }
+        }
+        switch readFromSnapshots(wanted, entries: entries, builder: builder, moments: moments, of: index) {
+        case .tooMuch: return nil
+        case .mismatch(let reason): return dropIndex(reason)
+        case .read: break
+        }
+        var model = kept.model
+        model.valueHistory = builder.finish().valueHistory
+        return (model, index.readReport(path: tracePath))
+    }
+
+    /// How reading chunks for a value history went.
+    enum HistoryRead {
+        case read
+        /// Reading them from snapshots would cost more than a pass.
+        case tooMuch
+        /// A snapshot or chunk disagrees with the index.
+        case mismatch(String)
+    }
+
+    /// Feeds `builder` the chunks `wanted`, in runs, each from its latest snapshot, unless
+    /// reading on from the previous run's last chunk is no longer; the nodes of `entries`
+    /// followed from their chunks on.
+    func readFromSnapshots(_ wanted: Set<Int>, entries: [(id: UInt64, chunk: Int)], builder: TraceModelBuilder,
+                           moments: IndexedMoments, of index: TraceIndex) -> HistoryRead {
         var runs: [(snapshot: IndexedMoments.Entry?, first: Int, last: Int)] = []
         var latest: IndexedMoments.Entry?
         var next = 0
@@ -75,21 +142,19 @@ extension TraceIndexSession {
             }
         }
         // Reading most of the trace in runs, each restoring a snapshot, costs more than one pass.
-        guard runs.reduce(0, { $0 + $1.last + 1 - $1.first }) <= index.batches.count / 2 else { return nil }
+        guard runs.reduce(0, { $0 + $1.last + 1 - $1.first }) <= index.batches.count / 2 else { return .tooMuch }
         for run in runs {
             let point: TraceResumePoint?
             do throws(TraceIndexError) {
                 point = try restore(builder, from: run.snapshot, of: index)
             } catch {
-                return dropIndex(error.description)
+                return .mismatch(error.description)
             }
             for (id, chunk) in entries where chunk < run.first { builder.enterHistory(node: id) }
             guard let read = readChunksChecked(from: run.first, resumingAt: point, of: index, into: builder,
                                                readsOn: { $0 <= run.last }),
-                  read.position == run.last + 1 else { return dropIndex("does not match the trace") }
+                  read.position == run.last + 1 else { return .mismatch("does not match the trace") }
         }
-        var model = kept.model
-        model.valueHistory = builder.finish().valueHistory
-        return (model, index.readReport(path: tracePath))
+        return .read
     }
 }

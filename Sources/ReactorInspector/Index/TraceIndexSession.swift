@@ -20,6 +20,8 @@ final class TraceIndexSession {
     private let writes: Bool
     /// How many batches of events this session read from the trace (none when the index answered).
     private(set) var batchesRead = 0
+    /// Whether the latest value history was answered from the index's light points (``IndexedLightPoints``).
+    var historyFromLightPoints = false
 
     init(tracePath: String, note: @escaping (String) -> Void) {
         self.tracePath = tracePath
@@ -273,15 +275,20 @@ final class TraceIndexSession {
         var snapshotter = snapshotting.flatMap { MomentSnapshotter(builder: $0) }
         // Per-node positions go with the snapshots they are read from.
         var positions = snapshotter == nil ? nil : Optional(PositionsCollector())
+        var lightPoints = snapshotter == nil ? nil : Optional(LightPointsCollector())
         var position = 0
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             body(batch)
             batchesRead += 1
             positions?.add(batch, chunk: collector.batches.count)
+            lightPoints?.add(batch, chunk: collector.batches.count)
             collector.add(batch)
         } ended: { endOffset, reader in
             let batch = collector.finishBatch(endOffset: endOffset)
-            if let snapshotting { snapshotter?.ended(batch, builder: snapshotting, reader: reader) }
+            if let snapshotting {
+                snapshotter?.ended(batch, builder: snapshotting, reader: reader)
+                lightPoints?.ended(batch, builder: snapshotting, reader: reader)
+            }
             guard let index = trusted else { return true }
             guard position < index.batches.count, index.batches[position] == batch else {
                 trusted = nil
@@ -300,7 +307,7 @@ final class TraceIndexSession {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
                        profiling: profiling, explaining: explaining, explainingAll: explainingAll, moments: moments,
-                       positions: positions?.positions)
+                       positions: positions?.positions, lightPoints: lightPoints?.lightPoints)
         } else if let fitting = trusted, IndexKey.current != nil,
                   (keeping != nil && (fitting.model == nil || !fitting.hasSnapshots && moments?.entries.isEmpty == false))
                     || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil))
@@ -308,7 +315,8 @@ final class TraceIndexSession {
             // The index fits and lacks the model, profile, explanation or snapshots this pass built: the same index, with them.
             leaveIndex({ _, _ in fitting }, report: report, identity: identity,
                        keeping: fitting.model == nil ? keeping : nil, profiling: profiling, explaining: explaining,
-                       explainingAll: explainingAll, moments: moments, positions: positions?.positions)
+                       explainingAll: explainingAll, moments: moments, positions: positions?.positions,
+                       lightPoints: lightPoints?.lightPoints)
         }
         return (report, false)
     }
@@ -362,7 +370,8 @@ final class TraceIndexSession {
                             profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
                             explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil,
                             explainingAll: ((TraceReadReport) -> AllExplanations?)? = nil,
-                            moments: IndexedMoments? = nil, positions: (() -> IndexedPositions)? = nil) {
+                            moments: IndexedMoments? = nil, positions: (() -> IndexedPositions)? = nil,
+                            lightPoints: (() -> IndexedLightPoints?)? = nil) {
         guard writes, !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
         var built = make(identity, report)
@@ -380,6 +389,7 @@ final class TraceIndexSession {
         if IndexKey.current != nil, built.model != nil, !built.hasSnapshots, let moments {
             built.moments = moments
             built.positions = positions?()
+            built.lightPoints = lightPoints?() ?? nil
         }
         do {
             try built.write(forTrace: tracePath)
@@ -414,12 +424,16 @@ extension TraceIndex {
         let builder = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions, numbersActions: true)
         var snapshotter = MomentSnapshotter(builder: builder, interval: snapshotInterval)
         var positions = PositionsCollector()
+        var lightPoints = LightPointsCollector()
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             positions.add(batch, chunk: collector.batches.count)
+            lightPoints.add(batch, chunk: collector.batches.count)
             collector.add(batch)
             builder.consume(batch)
         } ended: { endOffset, reader in
-            snapshotter?.ended(collector.finishBatch(endOffset: endOffset), builder: builder, reader: reader)
+            let batch = collector.finishBatch(endOffset: endOffset)
+            snapshotter?.ended(batch, builder: builder, reader: reader)
+            lightPoints.ended(batch, builder: builder, reader: reader)
             return true
         }
         snapshotter?.finished(builder: builder)
@@ -437,7 +451,10 @@ extension TraceIndex {
         if IndexKey.current != nil {
             index.model = IndexedModel(model)
             index.moments = snapshotter?.moments(names: collector.names)
-            if index.hasSnapshots { index.positions = positions.positions() }
+            if index.hasSnapshots {
+                index.positions = positions.positions()
+                index.lightPoints = lightPoints.lightPoints()
+            }
             // Beside the model they were built with: the same trace's, as its chunks are the same.
             if let existing, existing.keepsModel, existing.batches == index.batches {
                 index.profile = existing.profile

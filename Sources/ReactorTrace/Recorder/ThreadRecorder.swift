@@ -37,10 +37,12 @@ final class ThreadRecorder: @unchecked Sendable {
     /// from `clock_gettime` (a call) rather than the cycle counter.
     @exclusivity(unchecked) var untimedLimit: UInt = 0
     @exclusivity(unchecked) var timedLimit: UInt = 0
-    /// What the segment's `published` word says once the next commit stores
-    /// it: the committed offset (low 32 bits) and events (high 32 bits). Kept
-    /// here so that a commit adds to it and stores it, without rebuilding it.
-    @exclusivity(unchecked) var publishedWord: UInt64 = 0
+    /// The segment's `published` word (the committed offset in the low 32 bits,
+    /// the events in the high 32) is the cursor's address minus this one: the
+    /// segment's base minus the events times 2³². A commit of `n` events
+    /// subtracts `n` · 2³² from it and stores the cursor minus it, so it
+    /// neither reloads the old cursor nor adds a length.
+    @exclusivity(unchecked) var publishedOrigin: UInt64
     @exclusivity(unchecked) unowned(unsafe) var segment: TraceSegment
     // The encoding registers (docs/TRACE_FORMAT.md, "Registers").
     @exclusivity(unchecked) var lastTime: UInt64 = 0
@@ -94,6 +96,7 @@ final class ThreadRecorder: @unchecked Sendable {
         let first = TraceSegment(capacity: writer.segmentCapacity)
         base = first.base
         cursor = first.base
+        publishedOrigin = Self.address(first.base)
         limit = first.capacity
         segment = first
         handoff = LockedValue(Handoff(current: first))
@@ -104,6 +107,12 @@ final class ThreadRecorder: @unchecked Sendable {
     /// The offset of the next event in the segment.
     @inline(__always)
     var position: Int { cursor - base }
+
+    /// What the segment's `published` word says after the last commit.
+    var publishedWord: UInt64 { Self.address(cursor) &- publishedOrigin }
+
+    @inline(__always)
+    static func address(_ pointer: UnsafeMutablePointer<UInt8>) -> UInt64 { UInt64(UInt(bitPattern: pointer)) }
 
     /// The events committed to the current segment.
     var events: UInt32 { UInt32(truncatingIfNeeded: publishedWord &>> 32) }
@@ -120,9 +129,9 @@ final class ThreadRecorder: @unchecked Sendable {
     /// so the length never carries into the count.
     @inline(__always)
     func commit(_ end: UnsafeMutablePointer<UInt8>, events count: UInt32 = 1) {
-        publishedWord &+= UInt64(truncatingIfNeeded: end - cursor) &+ UInt64(count) &<< 32
+        publishedOrigin &-= UInt64(count) &<< 32
         cursor = end
-        segment.published.store(publishedWord, ordering: .releasing)
+        segment.published.store(Self.address(end) &- publishedOrigin, ordering: .releasing)
     }
 
     /// The fast paths' test: an event of at most ``fixedBound`` + `extraRoom`
@@ -167,6 +176,26 @@ final class ThreadRecorder: @unchecked Sendable {
     @inline(__always)
     static func put(_ value: UInt64, _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         Varint.put(value, at: pointer)
+    }
+
+    /// Two varints back to back; when both are below 0x80 (the usual codes:
+    /// deltas between neighbouring ids), one test writes both bytes.
+    @inline(__always)
+    static func put(_ first: UInt64, _ second: UInt64, _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        if _fastPath(first | second < 0x80) {
+            pointer[0] = UInt8(truncatingIfNeeded: first)
+            pointer[1] = UInt8(truncatingIfNeeded: second)
+            return pointer + 2
+        }
+        return put(second, put(first, pointer))
+    }
+
+    /// The code of a required id relative to `register`, which becomes `id`.
+    @inline(__always)
+    static func idCode(_ id: UInt64, _ register: inout UInt64) -> UInt64 {
+        let code = Varint.zigzagDelta(id, from: register)
+        register = id
+        return code
     }
 
     /// A required id relative to `register`.
@@ -244,8 +273,8 @@ final class ThreadRecorder: @unchecked Sendable {
         writer.wake()
         base = fresh.base
         cursor = fresh.base
+        publishedOrigin = Self.address(fresh.base)
         limit = fresh.capacity
-        publishedWord = 0
         segment = fresh
         lastTime = 0
         lastComputation = 0
@@ -340,7 +369,8 @@ extension ThreadRecorder {
     @inline(__always)
     func recordDepend(computation: UInt64, dependency: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.depend.rawValue
-        commit(Self.putID(dependency, &lastDependency, Self.putID(computation, &lastComputation, pointer + 1)))
+        let computationCode = Self.idCode(computation, &lastComputation)
+        commit(Self.put(computationCode, Self.idCode(dependency, &lastDependency), pointer + 1))
     }
 
     func depend(computation: UInt64, dependency: UInt64) {
@@ -361,9 +391,9 @@ extension ThreadRecorder {
     func recordInvalidated(computation: UInt64, cause: InvalidationCause, source: UInt64,
                            at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.invalidated.rawValue
-        let end = Self.putID(computation, &lastComputation, pointer + 1)
+        let computationCode = Self.idCode(computation, &lastComputation)
         let sourceCode = Self.optionalCode(source, &lastDependency)
-        commit(Self.put(sourceCode &<< 3 | UInt64(cause.rawValue & 0x7), end))
+        commit(Self.put(computationCode, sourceCode &<< 3 | UInt64(cause.rawValue & 0x7), pointer + 1))
     }
 
     func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
@@ -400,9 +430,20 @@ extension ThreadRecorder {
     func recordRerunEnded(computation: UInt64, changed output: UInt64, time: UInt64,
                           at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        let change = Self.put(time, Self.putID(computation, &lastComputation, pointer + 1))
+        let computationCode = Self.idCode(computation, &lastComputation)
+        let outputCode = Self.idCode(output, &lastDependency)
+        if _fastPath(computationCode | outputCode < 0x80) {
+            // The usual ids, one byte each: one test for the two.
+            pointer[1] = UInt8(truncatingIfNeeded: computationCode)
+            let change = Self.put(time, pointer + 2)
+            change[0] = TraceEventKind.changed.rawValue
+            change[1] = UInt8(truncatingIfNeeded: outputCode)
+            commit(change + 2, events: 2)
+            return
+        }
+        let change = Self.put(time, Self.put(computationCode, pointer + 1))
         change.pointee = TraceEventKind.changed.rawValue
-        commit(Self.putID(output, &lastDependency, change + 1), events: 2)
+        commit(Self.put(outputCode, change + 1), events: 2)
     }
 
     func rerunEnded(computation: UInt64, changed output: UInt64) {
@@ -420,16 +461,34 @@ extension ThreadRecorder {
     @inline(__always)
     func recordRerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64, time: UInt64,
                           at pointer: UnsafeMutablePointer<UInt8>) {
+        // The invalidation's source is `output`, which the change just put in
+        // the dependency register: its optional code is a delta of 0 (code 1),
+        // one byte with the cause in its low three bits. (An `output` of 0, which
+        // the core never sends, reads back as source 0 all the same: the register
+        // holds 0.)
+        let sourceByte: UInt8 = 1 &<< 3 | InvalidationCause.dependency.rawValue & 0x7
         pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        let change = Self.put(time, Self.putID(computation, &lastComputation, pointer + 1))
+        let computationCode = Self.idCode(computation, &lastComputation)
+        let outputCode = Self.idCode(output, &lastDependency)
+        let readerCode = Self.idCode(reader, &lastComputation)
+        if _fastPath(computationCode | outputCode | readerCode < 0x80) {
+            // The usual ids, one byte each: one test for the three.
+            pointer[1] = UInt8(truncatingIfNeeded: computationCode)
+            let change = Self.put(time, pointer + 2)
+            change[0] = TraceEventKind.changed.rawValue
+            change[1] = UInt8(truncatingIfNeeded: outputCode)
+            change[2] = TraceEventKind.invalidated.rawValue
+            change[3] = UInt8(truncatingIfNeeded: readerCode)
+            change[4] = sourceByte
+            commit(change + 5, events: 3)
+            return
+        }
+        let change = Self.put(time, Self.put(computationCode, pointer + 1))
         change.pointee = TraceEventKind.changed.rawValue
-        let invalidation = Self.putID(output, &lastDependency, change + 1)
+        let invalidation = Self.put(outputCode, change + 1)
         invalidation.pointee = TraceEventKind.invalidated.rawValue
-        let end = Self.putID(reader, &lastComputation, invalidation + 1)
-        // The source is `output`, which the change just put in the dependency
-        // register: its optional code is a delta of 0 (code 1), or none for id 0.
-        // One byte, with the cause in its low three bits.
-        end.pointee = (output == 0 ? 0 : 1 &<< 3) | InvalidationCause.dependency.rawValue & 0x7
+        let end = Self.put(readerCode, invalidation + 1)
+        end.pointee = sourceByte
         commit(end + 1, events: 3)
     }
 

@@ -56,6 +56,12 @@ public final class TraceReader: Sequence {
     public private(set) var definitionEvents = 0
     /// Threads seen so far.
     public var threadCount: Int { contexts.count }
+    /// The latest chunk decoded: where its block begins, its thread, its sequence number and whether it
+    /// opened a fresh context (what an index needs to read that chunk alone, ``TraceResumePoint/chunk(at:thread:continuing:nextSequence:eventTime:)``).
+    package private(set) var lastChunk: (offset: Int, thread: UInt32, sequence: UInt32, fresh: Bool)?
+
+    /// The time the events of `thread` read as now (its latest event's, across contexts).
+    package func eventTime(ofThread thread: UInt32) -> UInt64? { contexts[thread]?.eventTime }
     /// Bytes of the file read so far: the offset of the next block.
     public var bytesRead: Int { input.offset }
     /// Whether this reader follows a trace that is still being recorded (see
@@ -418,6 +424,7 @@ public final class TraceReader: Sequence {
             return .corruptChunk(offset: offset)
         }
         context.nextSequence = sequence &+ 1
+        lastChunk = (offset, thread, sequence, fresh)
         pendingStrings = context.strings
         contexts[thread] = context
         pendingThread = thread

@@ -50,6 +50,12 @@ struct SliceTracker {
         if thread >= stacks.count { stacks.extend(to: thread + 1, with: []) }
     }
 
+    /// Replaces the runs and actions open on `thread` (an index's light point says which).
+    mutating func replace(_ thread: Int, with frames: [Frame]) {
+        see(thread: thread)
+        stacks[thread] = frames
+    }
+
     /// How many runs and actions are open on `thread`.
     @inline(__always)
     func depth(_ thread: Int) -> Int { stacks[thread].count }
