@@ -5,20 +5,29 @@ import Testing
 /// Every computation's explanations in one pass (``ExplanationsCollector``): chains kept by
 /// shape in one table, and a bound on that table.
 @Suite struct ExplanationsCollectorTests {
-    /// A rerun of the computation at position 0 caused by a change of the node at `source`.
+    /// A rerun of the computation at position 0 (named `list`, as the one at 100) caused by a change of the node at `source`.
     static func rerun(after source: Int32) -> CauseLink {
         let changed = CauseLink.make(.changed(node: source, values: nil), after: nil)
         let invalidated = CauseLink.make(.invalidated(node: 0, cause: .dependency), after: changed)
         return CauseLink.make(.ran(node: 0, firstRun: false), after: invalidated)
     }
 
+    /// A rerun of the computation at `node` caused by a change of the node at `source`.
+    static func rerun(of node: Int32, after source: Int32) -> CauseLink {
+        let changed = CauseLink.make(.changed(node: source, values: nil), after: nil)
+        let invalidated = CauseLink.make(.invalidated(node: node, cause: .dependency), after: changed)
+        return CauseLink.make(.ran(node: node, firstRun: false), after: invalidated)
+    }
+
     static let computation = TraceNode(id: 7, kind: .computation, givenName: "list")
 
-    static func section(_ collector: ExplanationsCollector) -> AllExplanations {
-        AllExplanations(collector: collector, computations: [computation],
-                        node: { $0 == 0 ? ("list", .computation) : ("source\($0)", .reactiveProperty) },
+    static func section(_ collector: ExplanationsCollector, computations: [TraceNode] = [computation]) -> AllExplanations {
+        AllExplanations(collector: collector, computations: computations,
+                        node: { $0 == 0 || $0 == 100 ? ("list", .computation) : ("source\($0)", .reactiveProperty) },
                         actionName: { "action\($0)" })
     }
+
+    static let instances = [computation, TraceNode(id: 8, kind: .computation, givenName: "list")]
 
     /// Chains of the same steps share one shape, whatever their links; a step after a
     /// shared prefix adds one shape; each run counts for the name and for the `#id`.
@@ -29,7 +38,8 @@ import Testing
         // changed(1) → invalidated → ran, and changed(2) → invalidated → ran: six steps, no two alike.
         #expect(collector.shapes.count == 6)
         #expect(collector.targetNames == ["list", "#7"])
-        for target in collector.targets {
+        for target in collector.collected() {
+            let target = try #require(target)
             #expect(target.reruns == 3)
             #expect(target.entries.count == 1)
             #expect(target.omitted == 2)
@@ -56,5 +66,61 @@ import Testing
         let section = Self.section(collector)
         #expect(try section.targets().isEmpty)
         #expect(try AllExplanations.decode(section.bytes, target: "list") == nil)
+    }
+
+    /// Each run is counted once, for its node; a name that several nodes have gets their runs
+    /// merged in pass order: its first runs listed, per shape the sum of their counts.
+    @Test func runsOfInstancesOfOneNameAreMergedInPassOrder() throws {
+        let collector = ExplanationsCollector(limit: 3)
+        collector.match(0, name: "list", id: 7)
+        collector.match(100, name: "list", id: 8)
+        for time: UInt64 in 1...5 {
+            let node: Int32 = time % 2 == 1 ? 0 : 100
+            collector.record(.rerun, node: node, id: node == 0 ? 7 : 8, at: time, link: Self.rerun(of: node, after: 10 + node))
+        }
+        let section = Self.section(collector, computations: Self.instances)
+        let list = try #require(try AllExplanations.decode(section.bytes, target: "list"))
+        #expect(list.entries.map(\.timestamp) == [1, 2, 3])
+        #expect(list.entries.map(\.node) == [7, 8, 7])
+        #expect(list.reruns == 5)
+        #expect(list.omittedEntries == 2)
+        #expect(list.patterns.map(\.count) == [3, 2])
+        let first = try #require(try AllExplanations.decode(section.bytes, target: "#7"))
+        #expect(first.entries.map(\.timestamp) == [1, 3, 5])
+        #expect(first.omittedEntries == 0)
+        #expect(first.patterns.map(\.count) == [3])
+        let second = try #require(try AllExplanations.decode(section.bytes, target: "#8"))
+        #expect(second.entries.map(\.timestamp) == [2, 4])
+        #expect(second.patterns.map(\.count) == [2])
+    }
+
+    /// A name whose nodes each met more shapes than a pass groups is left out (which of their
+    /// shapes came first is not kept): `why` of it is a pass; each node's `#id` is kept.
+    @Test func aNameWhoseNodesEachOverflowTheirPatternsIsLeftOut() throws {
+        let collector = ExplanationsCollector(limit: 1)
+        collector.match(0, name: "list", id: 7)
+        collector.match(100, name: "list", id: 8)
+        for source in 200..<Int32(200 + WhyCollector.maximumPatterns + 1) {
+            for node: Int32 in [0, 100] {
+                collector.record(.rerun, node: node, id: node == 0 ? 7 : 8, at: UInt64(source), link: Self.rerun(of: node, after: source))
+            }
+        }
+        let section = Self.section(collector, computations: Self.instances)
+        #expect(try section.targets() == ["#7", "#8"])
+        #expect(try AllExplanations.decode(section.bytes, target: "list") == nil)
+        let first = try #require(try AllExplanations.decode(section.bytes, target: "#7"))
+        #expect(first.patterns.count == WhyCollector.maximumPatterns)
+        #expect(first.ungroupedEntries == 1)
+    }
+
+    /// The table the collector looks shapes and patterns up in finds every pair it was given,
+    /// across its growth, and no other.
+    @Test func wordPairTableFindsWhatItHolds() {
+        var table = WordPairTable()
+        for value in 0..<5_000 { table.insert(UInt32(value % 70), UInt64(value / 70) << 56, value: Int32(value)) }
+        #expect(table.count == 5_000)
+        for value in 0..<5_000 { #expect(table.value(UInt32(value % 70), UInt64(value / 70) << 56) == Int32(value)) }
+        #expect(table.value(70, 0) == nil)
+        #expect(table.value(0, 1) == nil)
     }
 }

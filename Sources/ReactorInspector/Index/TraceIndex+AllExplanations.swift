@@ -63,28 +63,39 @@ extension AllExplanations {
         // Every computation's name and #id, unless the collector left targets out (then only those it has).
         var wanted = Set<String>()
         for computation in computations { wanted.insert(computation.name); wanted.insert("#\(computation.id)") }
-        var targets: [(String, ExplanationsCollector.Target)] = []
         // A pass that met too many shapes keeps none: the section then says so, and `why` is a pass of its own.
-        for (position, target) in collector.targetNames.enumerated()
-        where !collector.overflowed && wanted.remove(target) != nil {
-            targets.append((target, collector.targets[position]))
-        }
-        if !collector.capped && !collector.overflowed {
-            for target in wanted.sorted() { targets.append((target, ExplanationsCollector.Target())) }
-        }
+        let slots = collector.slotsOfTargets()
+        // Targets left out are not kept as empty: `why` of them is a pass.
+        var leftOut = collector.capped || collector.overflowed
         var blobs: [[UInt8]] = []
         var blobPositions: [[UInt8]: Int] = [:]
-        var directory = IndexFieldWriter()
-        directory.put(targets.count)
-        for (target, collected) in targets {
-            let blob = Self.encode(collected, hasGap: hasGap)
+        var kept: [(target: String, blob: Int)] = []
+        func keep(_ target: String, _ explanation: ExplanationsCollector.Target) {
+            let blob = Self.encode(explanation, hasGap: hasGap)
             let position = blobPositions[blob] ?? blobs.count
             if position == blobs.count {
                 blobPositions[blob] = position
                 blobs.append(blob)
             }
+            kept.append((target, position))
+        }
+        // One target merged at a time: memory holds one target's explanation beside the collector's counts.
+        for (position, target) in collector.targetNames.enumerated()
+        where !collector.overflowed && wanted.remove(target) != nil {
+            guard let explanation = collector.collected(from: slots[position]) else {
+                leftOut = true
+                continue
+            }
+            keep(target, explanation)
+        }
+        if !leftOut {
+            for target in wanted.sorted() { keep(target, ExplanationsCollector.Target()) }
+        }
+        var directory = IndexFieldWriter()
+        directory.put(kept.count)
+        for (target, blob) in kept {
             directory.put(target)
-            directory.put(position)
+            directory.put(blob)
         }
         var fields = IndexFieldWriter()
         names.put(into: &fields)
