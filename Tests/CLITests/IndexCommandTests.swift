@@ -347,17 +347,24 @@ import TraceForgery
         #expect(FileManager.default.contents(atPath: indexPath) == indexBytes)
     }
 
+    /// A copy of `sample`'s trace indexed by the binary with a snapshot after every chunk: its
+    /// path, its index's path and the index's bytes (to check that no answer rebuilt it).
+    static func indexedWithASnapshotAfterEveryChunk(_ sample: String, as label: String) throws
+        -> (path: String, indexPath: String, indexBytes: Data) {
+        let path = try copy(of: sample, as: label)
+        let built = try BuiltProducts.run("reactor-inspect", ["index", path],
+                                          environment: ["REACTOR_INDEX_SNAPSHOT_BYTES": "1"])
+        #expect(built.status == 0, "\(built.stderr)")
+        let indexPath = TraceIndex.path(forTrace: path)
+        return (path, indexPath, try #require(FileManager.default.contents(atPath: indexPath)))
+    }
+
     /// `replay` from an index with a snapshot after every chunk: every filter prints what the
     /// pass prints, byte for byte, and no answer rebuilt the index; `--last` read only the
     /// chunks after the snapshot before its lines (none of the trace's start for the last line).
     @Test(arguments: traces)
     func replayFromTheSnapshotsIsTheReplayByAPass(sample: String) throws {
-        let path = try Self.copy(of: sample, as: "replay")
-        let built = try BuiltProducts.run("reactor-inspect", ["index", path],
-                                          environment: ["REACTOR_INDEX_SNAPSHOT_BYTES": "1"])
-        #expect(built.status == 0, "\(built.stderr)")
-        let indexPath = TraceIndex.path(forTrace: path)
-        let indexBytes = try #require(FileManager.default.contents(atPath: indexPath))
+        let (path, indexPath, indexBytes) = try Self.indexedWithASnapshotAfterEveryChunk(sample, as: "replay")
         try Self.expectSameAnswers(try Self.replayCommands(path))
         #expect(FileManager.default.contents(atPath: indexPath) == indexBytes)
         // In process: the lines of the last event and of each tenth of the trace, from the index and by a pass.
@@ -419,12 +426,7 @@ import TraceForgery
     /// say by a pass, byte for byte; and none of those answers rebuilt the index.
     @Test(arguments: ["todos", "stress-threads", "threads-values"])
     func everyMomentFromTheSnapshotsIsTheMomentByAPass(sample: String) throws {
-        let path = try Self.copy(of: sample, as: "snapshots")
-        let built = try BuiltProducts.run("reactor-inspect", ["index", path],
-                                          environment: ["REACTOR_INDEX_SNAPSHOT_BYTES": "1"])
-        #expect(built.status == 0, "\(built.stderr)")
-        let indexPath = TraceIndex.path(forTrace: path)
-        let indexBytes = try #require(FileManager.default.contents(atPath: indexPath))
+        let (path, indexPath, indexBytes) = try Self.indexedWithASnapshotAfterEveryChunk(sample, as: "snapshots")
         let index = try #require(try TraceIndex.load(forTrace: path))
         // Every chunk's edges, a bounded number of chunks spread over the trace.
         let step = max(1, index.batches.count / 40)
