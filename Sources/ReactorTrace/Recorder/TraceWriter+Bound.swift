@@ -81,6 +81,9 @@ extension TraceWriter {
             defer { requests.pending.removeAll() }
             return requests.pending
         }
+        // A request taken after this pass's shipping would miss what its caller published
+        // just before asking: ship again (the closing pass has shipped everything).
+        if !requests.isEmpty, !closing { shipPublished() }
         for request in requests {
             request.outcome = writeSnapshot(to: request.path, maxBytes: request.maxBytes)
             request.done.signal()

@@ -246,7 +246,7 @@ final class TraceWriter: @unchecked Sendable {
     /// current segment has published. The `final` pass also closes each thread
     /// and counts what it dropped (threads registered after its snapshot start
     /// after the end of the recording).
-    private func shipPublished(final: Bool = false) {
+    func shipPublished(final: Bool = false) {
         let snapshot = threads.withLock { $0 }
         var retired: [ObjectIdentifier] = []
         for thread in snapshot {
