@@ -20,8 +20,8 @@ final class CauseLink {
 
     /// What the step did, without which call or which values: its kind and node (an
     /// action by its name's position, not its call), so that two reruns caused the same
-    /// way have the same shape (``CauseShape``; the dominant chain counts shapes).
-    /// Made once, when the link is: shapes are compared link by link for every rerun.
+    /// way have the same shape (``RerunShapeCounter``; the dominant chain counts shapes).
+    /// Made once, when the link is.
     let stepCode: (kind: Int64, detail: Int64)
 
     private static func code(of step: Step) -> (kind: Int64, detail: Int64) {
@@ -35,46 +35,18 @@ final class CauseLink {
         }
     }
 
-    /// The hash of the chain's shape, made once per link from its step and the
-    /// rest's (chains share their tails, so each link hashes one step).
-    var shapeHash: Int {
-        if let cachedShapeHash { return cachedShapeHash }
-        var hasher = Hasher()
-        let code = stepCode
-        hasher.combine(code.kind)
-        hasher.combine(code.detail)
-        hasher.combine(next?.shapeHash ?? 0)
-        let hash = hasher.finalize()
-        cachedShapeHash = hash
-        return hash
-    }
-    private var cachedShapeHash: Int?
     /// The chain's shape in the pass's ``ExplanationsCollector`` (-1: not interned yet).
     var shapeID: Int32 = -1
-
-    /// Whether two chains have the same shape: step by step, the same codes.
-    static func sameShape(_ a: CauseLink, _ b: CauseLink) -> Bool {
-        // Walked without retaining: both chains are held by the caller for the whole walk.
-        unowned(unsafe) var left = a
-        unowned(unsafe) var right = b
-        // Different hashes: different shapes, without a walk (a dictionary's probe compares keys of other hashes).
-        if left !== right, left.shapeHash != right.shapeHash { return false }
-        while left !== right {
-            guard left.depth == right.depth, left.stepCode == right.stepCode else { return false }
-            // Equal depths: both chains end together.
-            guard let leftNext = left.nextLink, let rightNext = right.nextLink else { return true }
-            left = leftNext
-            right = rightNext
-        }
-        return true
-    }
+    /// The chain's shape in the pass's ``RerunShapeCounter``, which tells gaps of different
+    /// lengths apart (-1: not interned yet).
+    var profileShapeID: Int32 = -1
 
     /// The most links a chain holds; the next step cuts it to root → gap → step.
     static let maximumDepth = 32
 
     let step: Step
     let next: CauseLink?
-    /// `next`, read without retaining it (``sameShape(_:_:)``'s walk): `next` holds it.
+    /// `next`, read without retaining it (interning a shape): `next` holds it.
     private(set) unowned(unsafe) var nextLink: CauseLink?
     /// How many links this chain holds (a gap counts as one).
     let depth: Int

@@ -12,7 +12,7 @@ extension TraceProfile {
                               latest: CauseLink?, latestRun: Int, dominant: CauseLink?, dominantCount: Int)] = [:]
         for node in model.nodes where node.isComputation {
             let name = self.name(of: node.id)
-            let counter = rerunChains[node.id] ?? RerunChains()
+            let counter = builder.position(ofNode: node.id).flatMap(rerunChains(atPosition:)) ?? RerunChains()
             let reruns = node.runs.reruns, maxRerun = node.runs.maxRerunNanoseconds
             if var entry = byName[name] {
                 entry.profile.instances += 1

@@ -51,37 +51,13 @@ public final class TraceProfile: ImportedEventVisitor {
         var slowestNanoseconds: UInt64 = 0
         var slowest: CauseLink?
         var latest: CauseLink?
-        /// How many reruns followed each chain, told apart by shape.
-        var counts: [CauseShape: Int] = [:]
         /// The chain most reruns followed (the first to reach that many), and how many.
         var dominant: CauseLink?
         var dominantCount = 0
-        /// The shape the latest rerun followed and where its count is: the next rerun of a
-        /// computation mostly follows the same, found without a lookup. (An index of `counts`
-        /// stays valid until a key is added, which sets this anew.)
-        private var latestShape: (link: CauseLink, index: Dictionary<CauseShape, Int>.Index)?
-
-        mutating func followed(_ chain: CauseLink) {
-            latest = chain
-            let count: Int
-            if let shape = latestShape, CauseLink.sameShape(shape.link, chain) {
-                counts.values[shape.index] += 1
-                count = counts.values[shape.index]
-            } else if let index = counts.index(forKey: CauseShape(link: chain)) {
-                counts.values[index] += 1
-                count = counts.values[index]
-                latestShape = (counts.keys[index].link, index)
-            } else {
-                let key = CauseShape(link: chain)
-                counts[key] = 1
-                count = 1
-                latestShape = counts.index(forKey: key).map { (chain, $0) }
-            }
-            if count > dominantCount {
-                dominantCount = count
-                dominant = chain
-            }
-        }
+        /// The shape the latest rerun followed and its count's slot in ``RerunShapeCounter``:
+        /// the next rerun of a computation mostly follows the same, counted without a lookup.
+        var latestShape: Int32 = -1
+        var latestSlot: Int32 = -1
     }
 
     /// The reruns inside an open flush.
@@ -103,8 +79,10 @@ public final class TraceProfile: ImportedEventVisitor {
         }
     }
 
-    /// Per computation id: the chains its reruns' figures are explained by.
-    private(set) var rerunChains: [UInt64: RerunChains] = [:]
+    /// Per computation (the importer's position): the chains its reruns' figures are explained by.
+    private var rerunChainsByPosition: [RerunChains] = []
+    /// How many reruns of each computation followed each chain shape.
+    private var shapeCounter = RerunShapeCounter()
     /// Per action (the importer's position): the call charged with the most
     /// reruns so far, the first to reach that many.
     private(set) var worstCalls: [Int32: ActionCall] = [:]
@@ -197,14 +175,14 @@ public final class TraceProfile: ImportedEventVisitor {
         switch event.record {
         case .rerunBegan:
             guard let slice = event.slice, !slice.firstRun, let chain = importer.cause(ofSliceIn: event) else { return }
-            rerunChains[importer.nodeID(event.node), default: RerunChains()].followed(chain)
+            followed(chain, computation: event.node)
             // The importer charged the rerun to the call at the chain's root.
             if let call = chain.rootCall, call.reruns > worstCalls[call.action]?.reruns ?? 0 {
                 worstCalls[call.action] = call
             }
         case .rerunEnded(let computation):
             guard let slice = event.slice, !slice.firstRun else { return }
-            rerunEnded(computation, slice: slice, chain: importer.cause(ofSliceIn: event), on: event.thread)
+            rerunEnded(computation, at: event.node, slice: slice, chain: importer.cause(ofSliceIn: event), on: event.thread)
         case .actionEnded:
             guard let slice = event.slice else { return }
             // A call's chain ends in its own step: the reruns charged to it (none when it continued another's chain).
@@ -232,12 +210,46 @@ public final class TraceProfile: ImportedEventVisitor {
         }
     }
 
-    private func rerunEnded(_ computation: UInt64, slice: ImportedSlice, chain: CauseLink?, on thread: UInt32) {
+    /// The chains of the computation at `position`, if any of its reruns was seen.
+    func rerunChains(atPosition position: Int32) -> RerunChains? {
+        Int(position) < rerunChainsByPosition.count ? rerunChainsByPosition[Int(position)] : nil
+    }
+
+    private func growRerunChains(to position: Int32) {
+        precondition(position >= 0, "a run's event names its computation")
+        if Int(position) >= rerunChainsByPosition.count {
+            rerunChainsByPosition.append(contentsOf: repeatElement(RerunChains(),
+                                                                   count: Int(position) + 1 - rerunChainsByPosition.count))
+        }
+    }
+
+    /// Counts a rerun of the computation at `position` caused by `chain`.
+    private func followed(_ chain: CauseLink, computation position: Int32) {
+        growRerunChains(to: position)
+        let shape = shapeCounter.shape(of: chain)
+        let index = Int(position)
+        var slot = rerunChainsByPosition[index].latestSlot
+        if rerunChainsByPosition[index].latestShape != shape {
+            slot = shapeCounter.slot(ofComputation: position, shape: shape)
+            rerunChainsByPosition[index].latestShape = shape
+            rerunChainsByPosition[index].latestSlot = slot
+        }
+        let count = shapeCounter.increment(slot)
+        rerunChainsByPosition[index].latest = chain
+        if count > rerunChainsByPosition[index].dominantCount {
+            rerunChainsByPosition[index].dominantCount = count
+            rerunChainsByPosition[index].dominant = chain
+        }
+    }
+
+    private func rerunEnded(_ computation: UInt64, at position: Int32, slice: ImportedSlice, chain: CauseLink?,
+                            on thread: UInt32) {
         let duration = slice.durationNanoseconds
         rerunHistogram.add(duration)
-        if duration >= rerunChains[computation, default: RerunChains()].slowestNanoseconds {
-            rerunChains[computation]!.slowestNanoseconds = duration
-            rerunChains[computation]!.slowest = chain
+        growRerunChains(to: position)
+        if duration >= rerunChainsByPosition[Int(position)].slowestNanoseconds {
+            rerunChainsByPosition[Int(position)].slowestNanoseconds = duration
+            rerunChainsByPosition[Int(position)].slowest = chain
         }
         // Mutated in place: a copy taken out of the dictionary would copy the flush's reruns on every rerun.
         if let last = openFlushes[thread]?.indices.last {

@@ -1,6 +1,6 @@
 /// A hash table from a pair (a 32-bit word, a 64-bit word other than `UInt64.max`) to a
-/// non-negative `Int32`, for the lookups ``ExplanationsCollector`` makes for every run it
-/// counts: open addressing with linear probing, a multiply-xorshift hash, and each
+/// non-negative `Int32`, for the lookups ``ExplanationsCollector`` and ``RerunShapeCounter``
+/// make for every run they count: open addressing with linear probing, a multiply-xorshift hash, and each
 /// bucket's key and value in one 16-byte slot, so that a lookup in a table far larger
 /// than the cache costs one miss (a `Dictionary` hashes with SipHash and probes
 /// through its generic storage: most of a first `why`'s time, by perf). Pairs are
