@@ -26,6 +26,18 @@ final class WasteTracker {
         var current: [Read] = []
         /// The write whose change scheduled the current run.
         var cause: WasteWrite.Key?
+
+        /// The current run's reads become the previous run's; the buffer of the
+        /// older ones is reused for the next run's.
+        mutating func finishRun() {
+            if previous == nil {
+                previous = current
+                current = []
+            } else {
+                swap(&previous!, &current)
+                current.removeAll(keepingCapacity: true)
+            }
+        }
     }
 
     /// Per computation (importer position): its judged reruns.
@@ -45,8 +57,10 @@ final class WasteTracker {
         var nanoseconds: UInt64
     }
 
-    private var reads: [Int32: Reads] = [:]
-    private(set) var tallies: [Int32: Tally] = [:]
+    /// Per computation (importer position), nil until its first run began: arrays, so
+    /// that each `depend` costs no hashing and each run's reads reuse its buffers.
+    private var reads: [Reads?] = []
+    private var talliesByPosition: [Tally?] = []
     /// Per thread index: the computed whose run ended last, awaiting its change
     /// (keyed by the indexes a trace holds: a hostile index costs one entry).
     private var endedComputeds: [Int: EndedComputed] = [:]
@@ -71,8 +85,9 @@ final class WasteTracker {
             guard event.node >= 0 else { return }
             began(event, importer)
         case .depend:
-            guard event.node >= 0, event.relatedNode >= 0, reads[event.node] != nil else { return }
-            reads[event.node]!.current.append(Read(node: event.relatedNode, value: importer.value(ofNode: event.relatedNode)))
+            let node = Int(event.node)
+            guard node >= 0, event.relatedNode >= 0, node < reads.count, reads[node] != nil else { return }
+            reads[node]!.current.append(Read(node: event.relatedNode, value: importer.value(ofNode: event.relatedNode)))
         case .rerunEnded:
             guard event.node >= 0, let slice = event.slice else { return }
             ended(event.node, slice: slice, thread: thread, importer)
@@ -89,7 +104,8 @@ final class WasteTracker {
                   Self.isComparable(value), value == previous else { return }
         }
         // No change followed the run: the equality cut-off. In place: a copy would copy its causes.
-        Self.countEqualResult(ended, in: &tallies[ended.node, default: Tally()])
+        let index = tallyIndex(ofPosition: ended.node)
+        Self.countEqualResult(ended, in: &talliesByPosition[index]!)
     }
 
     private static func countEqualResult(_ ended: EndedComputed, in tally: inout Tally) {
@@ -97,32 +113,40 @@ final class WasteTracker {
         tally.equalResultNanoseconds = tally.equalResultNanoseconds.saturatingAdd(ended.nanoseconds)
     }
 
+    /// Where the tally of the computation at `position` is, made when it has none yet.
+    private func tallyIndex(ofPosition position: Int32) -> Int {
+        let index = Int(position)
+        if index >= talliesByPosition.count {
+            talliesByPosition.append(contentsOf: repeatElement(nil, count: index + 1 - talliesByPosition.count))
+        }
+        if talliesByPosition[index] == nil { talliesByPosition[index] = Tally() }
+        return index
+    }
+
     private func began(_ event: ImportedEvent, _ importer: TraceModelBuilder) {
-        let node = event.node
-        var state = reads[node] ?? Reads()
-        state.current = []
-        state.cause = nil
+        let node = Int(event.node)
+        if node >= reads.count { reads.append(contentsOf: repeatElement(nil, count: node + 1 - reads.count)) }
+        if reads[node] == nil { reads[node] = Reads() }
+        reads[node]!.current.removeAll(keepingCapacity: true)
+        reads[node]!.cause = nil
         if let slice = event.slice, !slice.firstRun, let chain = importer.cause(ofSliceIn: event) {
-            state.cause = Self.write(of: chain)
+            reads[node]!.cause = Self.write(of: chain)
             if let scheduling = Self.schedulingDependency(of: chain) {
-                state.current.append(Read(node: scheduling, value: importer.value(ofNode: scheduling)))
+                reads[node]!.current.append(Read(node: scheduling, value: importer.value(ofNode: scheduling)))
             }
         }
-        reads[node] = state
     }
 
     private func ended(_ node: Int32, slice: ImportedSlice, thread: Int, _ importer: TraceModelBuilder) {
-        guard var state = reads[node] else { return }
-        let current = Self.normalized(state.current)
-        defer {
-            state.previous = current
-            state.current = []
-            reads[node] = state
-        }
+        let position = Int(node)
+        guard position < reads.count, reads[position] != nil else { return }
+        Self.normalize(&reads[position]!.current)
+        defer { reads[position]!.finishRun() }
         guard !slice.firstRun else { return }
         // In place: a copy of the tally would copy its causes on every unneeded rerun.
-        Self.count(Self.judge(current, against: state.previous), of: slice, cause: state.cause,
-                   in: &tallies[node, default: Tally()])
+        let verdict = Self.judge(reads[position]!.current, against: reads[position]!.previous)
+        let index = tallyIndex(ofPosition: node)
+        Self.count(verdict, of: slice, cause: reads[position]!.cause, in: &talliesByPosition[index]!)
         if importer.kind(ofNode: node) == .computed {
             endedComputeds[thread] = EndedComputed(node: node, nanoseconds: slice.durationNanoseconds)
         }
@@ -145,7 +169,10 @@ final class WasteTracker {
     /// The tallies as they stand at the end of what was read: a computed's run
     /// still awaiting its change made none (the pass itself may go on).
     var finishedTallies: [Int32: Tally] {
-        var finished = tallies
+        var finished: [Int32: Tally] = [:]
+        for (position, tally) in talliesByPosition.enumerated() {
+            if let tally { finished[Int32(position)] = tally }
+        }
         for ended in endedComputeds.values {
             var tally = finished[ended.node, default: Tally()]
             tally.equalResults += 1
@@ -157,18 +184,30 @@ final class WasteTracker {
 
     enum Verdict { case needed, unneeded, undecided }
 
-    /// Reads by dependency, each once (a dependency is read with one value per run).
-    static func normalized(_ reads: [Read]) -> [Read] {
+    /// Keeps one read per dependency, its first (a dependency is read with one value per run), in node order.
+    static func normalize(_ reads: inout [Read]) {
         // A run reads a few dependencies: compared pairwise, without a set per run.
-        guard reads.count > 16 else {
-            var kept: [Read] = []
-            kept.reserveCapacity(reads.count)
-            for read in reads where !kept.contains(where: { $0.node == read.node }) { kept.append(read) }
-            kept.sort { $0.node < $1.node }
-            return kept
+        if reads.count <= 16 {
+            var keptCount = 0
+            for index in reads.indices {
+                let node = reads[index].node
+                var seen = false
+                for earlier in 0..<keptCount where reads[earlier].node == node {
+                    seen = true
+                    break
+                }
+                if !seen {
+                    if keptCount != index { reads.swapAt(keptCount, index) }
+                    keptCount += 1
+                }
+            }
+            reads.removeLast(reads.count - keptCount)
+        } else {
+            var seen = Set<Int32>()
+            reads = reads.filter { seen.insert($0.node).inserted }
         }
-        var seen = Set<Int32>()
-        return reads.filter { seen.insert($0.node).inserted }.sorted { $0.node < $1.node }
+        // One read per node: the order is the nodes'.
+        reads.sort { $0.node < $1.node }
     }
 
     /// Whether a run that read `current` was needed after one that read `previous`.
