@@ -100,13 +100,22 @@ size_before=$(stat -c %s "$trace.rindex")
 read -r passes_w passes_s passes_k <<< "$(measure why "$trace" effect47 --no-index)"
 row '`why effect47`, by a pass' "$passes_w" "$passes_s" "$passes_k"
 read -r first_w first_s first_k <<< "$(RUNS=1 measure why "$trace" effect47)"
-row '`why effect47`, first with the index (a pass explaining every computation; keeps them)' "$first_w" "$first_s" "$first_k" \
+row '`why effect47`, first right after `index` (a pass explaining every computation; keeps them)' "$first_w" "$first_s" "$first_k" \
     "$(ratio "$first_s" "$passes_s" "the CPU time by a pass"), $(ratio "$first_s" "$hot_s" 'a `hot` pass')"
 why_bytes=$(( $(stat -c %s "$trace.rindex") - size_before ))
 for command in "why effect47" "why effect48" "why effect47 --json --limit 5" "why #500 --json" "why effect200 --limit 0" \
                "why effct47" "history effect47"; do
     both "\`$command\`" $command
 done
+# A `--limit` over the 20 runs every computation's explanation lists: a pass of its own the first time (keeping
+# that explanation), then from the index.
+read -r passes_w passes_s passes_k <<< "$(measure why "$trace" effect47 --limit 50 --no-index)"
+row '`why effect47 --limit 50`, by a pass' "$passes_w" "$passes_s" "$passes_k"
+read -r first_w first_s first_k <<< "$(RUNS=1 measure why "$trace" effect47 --limit 50)"
+row '`why effect47 --limit 50`, first with the index (a pass; keeps it)' "$first_w" "$first_s" "$first_k" \
+    "$(ratio "$first_s" "$passes_s" "the CPU time by a pass"), $(ratio "$first_s" "$hot_s" 'a `hot` pass')"
+read -r again_w again_s again_k <<< "$(measure why "$trace" effect47 --limit 50)"
+row '`why effect47 --limit 50`, again' "$again_w" "$again_s" "$again_k" "$(ratio "$again_s" "$passes_s" "the CPU time by a pass")"
 # `replay` from the index: the last 20 lines of one node (stretches read backwards from the end), and a
 # window of 1 ms in the middle (only the stretches whose chunks' times meet it); by passes, a lookahead pass
 # (final names, previous values) then the lines' pass.

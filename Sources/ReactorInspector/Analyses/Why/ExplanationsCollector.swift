@@ -26,6 +26,18 @@ final class ExplanationsCollector {
         var detail: Int64
     }
 
+    /// A shape's child: its step (as ``shapeIndex`` keys it) and id.
+    struct ShapeChild {
+        var key: UInt64 = .max
+        var child: Int32 = -1
+    }
+
+    /// A pattern and the slot it counts for.
+    struct SlotPattern {
+        var slot: Int32 = -1
+        var pattern: Int32 = -1
+    }
+
     /// What a chain carries beyond its shape, per action and change step, root first.
     enum Extra {
         case call(ActionCall)
@@ -106,6 +118,13 @@ final class ExplanationsCollector {
     private var patternElided: [Int] = []
     /// The run that first followed each pattern (``Entry/sequence``).
     private var patternFirst: [Int] = []
+    /// Per shape, the child interned under it last (``ShapeChild/key``: `UInt64.max`, none): a rerun's
+    /// invalidation is followed by its run and a computed's run by its change, so the child asked for is
+    /// almost always that one, found in this dense column instead of by a probe of ``shapeIndex`` (a cache miss).
+    private var lastChild: [ShapeChild] = []
+    /// Per shape, the pattern it was last counted in and that pattern's slot (-1: none): a run's shape ends
+    /// at its node, whose runs count in one slot, so this finds its pattern without a probe of ``patternIndex``.
+    private var lastPattern: [SlotPattern] = []
     /// Runs counted so far.
     private var sequence = 0
     /// Whether a target was left out for ``maximumTargets``.
@@ -166,6 +185,8 @@ final class ExplanationsCollector {
             overflowed = true
             shapeIndex = WordPairTable()
             shapes = []
+            lastChild = []
+            lastPattern = []
             slots = []
             patternIndex = WordPairTable()
             patternCounts = []
@@ -188,11 +209,16 @@ final class ExplanationsCollector {
             slots[slot].entries.append(Entry(timestamp: time, node: id, event: event, stopCause: stopCause, shape: shape,
                                              elided: elided, extras: Self.extras(of: link), sequence: sequence))
         }
-        if let pattern = patternIndex.value(UInt32(slot), UInt64(shape)) {
+        let remembered = lastPattern[Int(shape)]
+        if remembered.slot == Int32(slot) {
+            patternCounts[Int(remembered.pattern)] += 1
+        } else if let pattern = patternIndex.value(UInt32(slot), UInt64(shape)) {
             patternCounts[Int(pattern)] += 1
+            lastPattern[Int(shape)] = SlotPattern(slot: Int32(slot), pattern: pattern)
         } else if slots[slot].patterns.count < WhyCollector.maximumPatterns {
             let pattern = Int32(patternCounts.count)
             patternIndex.insert(UInt32(slot), UInt64(shape), value: pattern)
+            lastPattern[Int(shape)] = SlotPattern(slot: Int32(slot), pattern: pattern)
             patternCounts.append(1)
             patternShapes.append(shape)
             patternElided.append(elided)
@@ -206,18 +232,25 @@ final class ExplanationsCollector {
     /// The chain's shape id: interned once per link (chains share their links toward the root).
     func shape(of link: CauseLink) -> Int32 {
         if link.shapeID >= 0 { return link.shapeID }
-        let parent = link.next.map { shape(of: $0) } ?? -1
+        let parent = link.nextLink.map { shape(of: $0) } ?? -1
         var code = link.stepCode
         if case .elided = link.step { code.detail = 0 }
         // Kinds are 1...6 and details at most 41 bits (a node position and a cause): one word.
         let key = UInt64(bitPattern: code.kind) << 56 | UInt64(bitPattern: code.detail)
         let id: Int32
-        if let known = shapeIndex.value(UInt32(bitPattern: parent), key) {
-            id = known
+        if parent >= 0, lastChild[Int(parent)].key == key {
+            id = lastChild[Int(parent)].child
         } else {
-            id = Int32(shapes.count)
-            shapes.append(ShapeStep(parent: parent, kind: code.kind, detail: code.detail))
-            shapeIndex.insert(UInt32(bitPattern: parent), key, value: id)
+            if let known = shapeIndex.value(UInt32(bitPattern: parent), key) {
+                id = known
+            } else {
+                id = Int32(shapes.count)
+                shapes.append(ShapeStep(parent: parent, kind: code.kind, detail: code.detail))
+                lastChild.append(ShapeChild())
+                lastPattern.append(SlotPattern())
+                shapeIndex.insert(UInt32(bitPattern: parent), key, value: id)
+            }
+            if parent >= 0 { lastChild[Int(parent)] = ShapeChild(key: key, child: id) }
         }
         link.shapeID = id
         return id
