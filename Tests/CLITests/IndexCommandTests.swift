@@ -78,16 +78,16 @@ import TraceForgery
 
     /// `why` of the busiest computation and `history` of the most changed other node, in text
     /// and JSON, by name and by #id, with lists shorter and longer than the index keeps (0, 50, 500), of
-    /// a name several computations share, and names no node has (answered with suggestions).
+    /// the name most nodes share, and names no node has (answered with suggestions).
     static func explanationCommands(_ path: String) throws -> [[String]] {
         let (model, _) = try TraceFile.model(path: path)
         var commands: [[String]] = []
         if let busiest = model.nodes.filter(\.isComputation).max(by: { ($0.runs.runs, $1.name) < ($1.runs.runs, $0.name) }) {
             commands += [["why", path, busiest.name], ["why", path, busiest.name, "--json"],
                          ["why", path, "#\(busiest.id)"], ["why", path, "#\(busiest.id)", "--json", "--limit", "3"],
-                         ["why", path, busiest.name, "--limit", "0"], ["why", path, busiest.name, "--limit", "50"],
-                         ["why", path, busiest.name, "--limit", "50", "--json"], ["why", path, busiest.name, "--limit", "500"],
-                         ["why", path, String(busiest.name.dropLast()) + "?"], ["why", path, "#999999"]]
+                         ["why", path, busiest.name, "--limit", "0"], ["why", path, busiest.name, "--limit", "500"],
+                         ["why", path, String(busiest.name.dropLast()) + "?"], ["why", path, "#999999"],
+                         ["why", path, busiest.name, "--limit", "50"], ["why", path, busiest.name, "--limit", "50", "--json"]]
         }
         if let quiet = model.nodes.filter(\.isComputation).min(by: { ($0.runs.runs, $0.name) < ($1.runs.runs, $1.name) }) {
             commands.append(["why", path, quiet.name])
@@ -99,8 +99,8 @@ import TraceForgery
             let computation = computations[position]
             commands += [["why", path, computation.name, "--json"], ["why", path, "#\(computation.id)", "--limit", "2"]]
         }
-        // A name several computations share: their runs explained together, as a pass explaining the name does.
-        let byName = Dictionary(grouping: computations, by: \.name).filter { $0.value.count > 1 }
+        // The name most nodes share (their runs explained together, or no computation of that name).
+        let byName = Dictionary(grouping: model.nodes, by: \.name).filter { $0.value.count > 1 }
         if let shared = byName.keys.max(by: { (byName[$0]!.count, $1) < (byName[$1]!.count, $0) }) {
             commands += [["why", path, shared], ["why", path, shared, "--json", "--limit", "50"]]
         }
