@@ -94,6 +94,34 @@ import Testing
         #expect(second.patterns.map(\.count) == [2])
     }
 
+    /// A shape's remembered child and pattern never stand for another's: a parent whose children
+    /// alternate keeps one shape per child, and a node renamed between runs of the same shape
+    /// counts its later runs in its new slot (a shape's pattern is per slot).
+    @Test func rememberedChildrenAndPatternsFollowTheirSlot() throws {
+        let collector = ExplanationsCollector(limit: 5)
+        collector.match(0, name: "list", id: 7)
+        collector.match(100, name: "list", id: 8)
+        // changed(1) is the parent of both invalidations: its child met last alternates.
+        for node: Int32 in [0, 100, 0, 100] {
+            collector.record(.rerun, node: node, id: node == 0 ? 7 : 8, at: 1, link: Self.rerun(of: node, after: 1))
+        }
+        #expect(collector.shapes.count == 5)
+        collector.match(0, name: "renamed", id: 7)
+        collector.record(.rerun, node: 0, id: 7, at: 2, link: Self.rerun(of: 0, after: 1))
+        #expect(collector.shapes.count == 5)
+        let section = Self.section(collector, computations: Self.instances)
+        let renamed = try #require(try AllExplanations.decode(section.bytes, target: "renamed"))
+        #expect(renamed.reruns == 1)
+        #expect(renamed.patterns.map(\.count) == [1])
+        let first = try #require(try AllExplanations.decode(section.bytes, target: "#7"))
+        #expect(first.reruns == 3)
+        #expect(first.patterns.map(\.count) == [3])
+        let list = try #require(try AllExplanations.decode(section.bytes, target: "list"))
+        // Its runs still count for the name it had (as a pass explaining it matched it then).
+        #expect(list.reruns == 5)
+        #expect(list.patterns.map(\.count) == [3, 2])
+    }
+
     /// A name whose nodes each met more shapes than a pass groups is left out (which of their
     /// shapes came first is not kept): `why` of it is a pass; each node's `#id` is kept.
     @Test func aNameWhoseNodesEachOverflowTheirPatternsIsLeftOut() throws {
