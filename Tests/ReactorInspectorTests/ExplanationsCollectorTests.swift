@@ -109,7 +109,8 @@ import Testing
         collector.match(0, name: "renamed", id: 7)
         collector.record(.rerun, node: 0, id: 7, at: 2, link: Self.rerun(of: 0, after: 1))
         #expect(collector.shapes.count == 5)
-        let section = Self.section(collector, computations: Self.instances)
+        let computations = [TraceNode(id: 7, kind: .computation, givenName: "renamed"), Self.instances[1]]
+        let section = Self.section(collector, computations: computations)
         let renamed = try #require(try AllExplanations.decode(section.bytes, target: "renamed"))
         #expect(renamed.reruns == 1)
         #expect(renamed.patterns.map(\.count) == [1])
