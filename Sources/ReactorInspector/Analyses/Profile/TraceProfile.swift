@@ -93,8 +93,14 @@ public final class TraceProfile: ImportedEventVisitor {
     private var finished: TraceModel?
     /// Events the reader counted but did not hand out (see ``countUnreadEvents(of:)``).
     private var unread = (skipped: 0, clocks: 0)
-    /// Per thread, the flushes open now, innermost last.
-    private var openFlushes: [UInt32: [OpenFlush]] = [:]
+    /// Per thread index, the flushes open now, innermost last: a few threads, searched
+    /// in place rather than hashed on every rerun (a hostile thread index costs one entry).
+    private var openFlushes: [(thread: UInt32, stack: [OpenFlush])] = []
+
+    private func openFlushesIndex(onThread thread: UInt32) -> Int? {
+        for index in openFlushes.indices where openFlushes[index].thread == thread { return index }
+        return nil
+    }
     private(set) var issueProfiles: [TraceIssueKind: IssueProfile] = [:]
     /// Judges each rerun needed or not (``WasteReport``), on the same import.
     let waste = WasteTracker()
@@ -193,7 +199,11 @@ public final class TraceProfile: ImportedEventVisitor {
                                                label: importer.actionName(event.action), reruns: call?.reruns ?? 0))
             if kept, let call { actionSpanCalls.append((recordedSpans.count - 1, call)) }
         case .flushBegan:
-            openFlushes[event.thread, default: []].append(OpenFlush())
+            if let index = openFlushesIndex(onThread: event.thread) {
+                openFlushes[index].stack.append(OpenFlush())
+            } else {
+                openFlushes.append((event.thread, [OpenFlush()]))
+            }
         case .flushEnded:
             guard let slice = event.slice else { return }
             flushEnded(slice, on: event.thread, importer)
@@ -252,13 +262,13 @@ public final class TraceProfile: ImportedEventVisitor {
             rerunChainsByPosition[Int(position)].slowest = chain
         }
         // Mutated in place: a copy taken out of the dictionary would copy the flush's reruns on every rerun.
-        if let last = openFlushes[thread]?.indices.last {
-            openFlushes[thread]![last].addReruns(of: computation, count: 1, nanoseconds: duration)
+        if let index = openFlushesIndex(onThread: thread), let last = openFlushes[index].stack.indices.last {
+            openFlushes[index].stack[last].addReruns(of: computation, count: 1, nanoseconds: duration)
         }
     }
 
     private func flushEnded(_ slice: ImportedSlice, on thread: UInt32, _ importer: TraceModelBuilder) {
-        guard let flush = openFlushes[thread]?.popLast() else { return }
+        guard let index = openFlushesIndex(onThread: thread), let flush = openFlushes[index].stack.popLast() else { return }
         let duration = slice.durationNanoseconds
         flushes.count += 1
         flushes.totalNanoseconds = flushes.totalNanoseconds.saturatingAdd(duration)
@@ -271,8 +281,8 @@ public final class TraceProfile: ImportedEventVisitor {
                 .map { (name: Self.name(of: $0.key, importer), reruns: $0.value.count, nanoseconds: $0.value.nanoseconds) }
         }
         // A nested (misused) flush's reruns also belong to the flush around it.
-        if let last = openFlushes[thread]?.indices.last {
-            openFlushes[thread]![last].add(flush)
+        if let last = openFlushes[index].stack.indices.last {
+            openFlushes[index].stack[last].add(flush)
         }
         appendSpan(TimelineSpan(kind: .flush, thread: thread, start: slice.begin, end: slice.begin.saturatingAdd(duration),
                                 label: "flush", reruns: flush.rerunCount))

@@ -61,9 +61,15 @@ final class WasteTracker {
     /// that each `depend` costs no hashing and each run's reads reuse its buffers.
     private var reads: [Reads?] = []
     private var talliesByPosition: [Tally?] = []
-    /// Per thread index: the computed whose run ended last, awaiting its change
-    /// (keyed by the indexes a trace holds: a hostile index costs one entry).
-    private var endedComputeds: [Int: EndedComputed] = [:]
+    /// Per thread index: the computed whose run ended last, awaiting its change. At most
+    /// one per thread, mostly none or one: searched in place, not hashed on every event
+    /// (a hostile thread index costs one entry).
+    private var endedComputeds: [(thread: UInt32, ended: EndedComputed)] = []
+
+    private func endedComputedIndex(onThread thread: UInt32) -> Int? {
+        for index in endedComputeds.indices where endedComputeds[index].thread == thread { return index }
+        return nil
+    }
 
     /// What a recorded description cannot tell apart: a secret, or a description cut at the limit.
     static func isComparable(_ value: String) -> Bool {
@@ -71,12 +77,14 @@ final class WasteTracker {
     }
 
     func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
-        let thread = Int(event.thread)
-        if !endedComputeds.isEmpty, let ended = endedComputeds[thread] {
+        let thread = event.thread
+        if !endedComputeds.isEmpty, let index = endedComputedIndex(onThread: thread) {
+            let ended = endedComputeds[index].ended
             // The new value's event comes between the run's end and its change.
             if case .value = event.record, event.node == ended.node {
             } else {
-                endedComputeds[thread] = nil
+                endedComputeds.swapAt(index, endedComputeds.count - 1)
+                endedComputeds.removeLast()
                 resolve(ended, by: event, importer)
             }
         }
@@ -137,7 +145,7 @@ final class WasteTracker {
         }
     }
 
-    private func ended(_ node: Int32, slice: ImportedSlice, thread: Int, _ importer: TraceModelBuilder) {
+    private func ended(_ node: Int32, slice: ImportedSlice, thread: UInt32, _ importer: TraceModelBuilder) {
         let position = Int(node)
         guard position < reads.count, reads[position] != nil else { return }
         Self.normalize(&reads[position]!.current)
@@ -148,7 +156,12 @@ final class WasteTracker {
         let index = tallyIndex(ofPosition: node)
         Self.count(verdict, of: slice, cause: reads[position]!.cause, in: &talliesByPosition[index]!)
         if importer.kind(ofNode: node) == .computed {
-            endedComputeds[thread] = EndedComputed(node: node, nanoseconds: slice.durationNanoseconds)
+            let ended = EndedComputed(node: node, nanoseconds: slice.durationNanoseconds)
+            if let index = endedComputedIndex(onThread: thread) {
+                endedComputeds[index].ended = ended
+            } else {
+                endedComputeds.append((thread, ended))
+            }
         }
     }
 
@@ -173,7 +186,7 @@ final class WasteTracker {
         for (position, tally) in talliesByPosition.enumerated() {
             if let tally { finished[Int32(position)] = tally }
         }
-        for ended in endedComputeds.values {
+        for (_, ended) in endedComputeds {
             var tally = finished[ended.node, default: Tally()]
             tally.equalResults += 1
             tally.equalResultNanoseconds = tally.equalResultNanoseconds.saturatingAdd(ended.nanoseconds)
