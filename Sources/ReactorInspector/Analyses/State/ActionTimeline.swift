@@ -43,9 +43,9 @@ public final class ActionTimeline: ImportedEventVisitor {
     public private(set) var hasValues = false
 
     /// The importer whose events the timeline reads (its own for ``record(_:)``).
-    private var importer: TraceModelBuilder?
+    @exclusivity(unchecked) private var importer: TraceModelBuilder?
     /// Per thread, the step still collecting (its flush may follow its end).
-    private var collecting: [UInt32: (step: Int, flushDepth: Int, ended: Bool)] = [:]
+    @exclusivity(unchecked) private var collecting: [UInt32: (step: Int, flushDepth: Int, ended: Bool)] = [:]
 
     /// Creates a timeline.
     public init(limit: Int = 200, changeLimit: Int = 50) {

@@ -14,6 +14,8 @@ import ReactorTraceFormat
 /// the rerun undecided. A computed's rerun that ended without a change (the
 /// `Equatable` cut-off) produced an equal value: known without values.
 final class WasteTracker {
+    // Used from one thread (its profile's): the state touched on every event opts out of
+    // dynamic exclusivity checks, as the importer's does.
     /// One read of a run: the dependency (importer position) and its value then.
     struct Read: Equatable {
         var node: Int32
@@ -59,12 +61,12 @@ final class WasteTracker {
 
     /// Per computation (importer position), nil until its first run began: arrays, so
     /// that each `depend` costs no hashing and each run's reads reuse its buffers.
-    private var reads: [Reads?] = []
-    private var talliesByPosition: [Tally?] = []
+    @exclusivity(unchecked) private var reads: [Reads?] = []
+    @exclusivity(unchecked) private var talliesByPosition: [Tally?] = []
     /// Per thread index: the computed whose run ended last, awaiting its change. At most
     /// one per thread, mostly none or one: searched in place, not hashed on every event
     /// (a hostile thread index costs one entry).
-    private var endedComputeds: [(thread: UInt32, ended: EndedComputed)] = []
+    @exclusivity(unchecked) private var endedComputeds: [(thread: UInt32, ended: EndedComputed)] = []
 
     private func endedComputedIndex(onThread thread: UInt32) -> Int? {
         for index in endedComputeds.indices where endedComputeds[index].thread == thread { return index }
