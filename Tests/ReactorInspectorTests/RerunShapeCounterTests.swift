@@ -41,24 +41,4 @@ import Testing
         #expect(counter.countRerun(following: second) == 1)
         #expect(counter.counts[Int(first)] == 2)
     }
-
-    @Test func aRerunsShapeLookedUpByItsInvalidationIsTheStepByStepOne() {
-        var counter = RerunShapeCounter()
-        let source = Self.chain([.changed(node: 3, values: nil)])
-        let first = CauseLink.make(.ran(node: 0, firstRun: false),
-                                   after: CauseLink.make(.invalidated(node: 0, cause: .dependency), after: source))
-        let again = CauseLink.make(.ran(node: 0, firstRun: false),
-                                   after: CauseLink.make(.invalidated(node: 0, cause: .dependency), after: source))
-        let explicit = CauseLink.make(.ran(node: 0, firstRun: false),
-                                      after: CauseLink.make(.invalidated(node: 0, cause: .explicit), after: source))
-        let shape = counter.shape(ofRerun: first)
-        #expect(counter.shape(ofRerun: again) == shape)
-        #expect(counter.shape(ofRerun: explicit) != shape)
-        // Counted apart from the cache: the same ids as interning link by link.
-        var stepByStep = RerunShapeCounter()
-        _ = stepByStep.shape(of: source)
-        #expect(stepByStep.shape(of: Self.chain([.changed(node: 3, values: nil), .invalidated(node: 0, cause: .dependency),
-                                                 .ran(node: 0, firstRun: false)])) == shape)
-        #expect(counter.shape(of: again.next!) == counter.shape(of: first.next!))
-    }
 }

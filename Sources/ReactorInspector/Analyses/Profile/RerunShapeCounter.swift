@@ -15,18 +15,16 @@ struct RerunShapeCounter {
     private var shapes = WordPairTable()
     /// Per shape id, how many reruns followed it (0 for shapes no rerun ended in).
     private(set) var counts: [Int] = []
-    /// The shapes of reruns' chains by (the shape before the rerun's invalidation, the
-    /// invalidation's code): both last links of such a chain are new, and the `ran` step
-    /// after a computation's invalidation has a code that follows from it, so a rerun
-    /// seen before costs one lookup, not one per new link. A cache of ``shapes``' ids.
-    private var reruns = WordPairTable()
 
     /// The id of the chain's shape: the same for two chains iff they have the same
     /// length and, step by step, the same ``CauseLink/stepCode``.
     mutating func shape(of link: CauseLink) -> Int32 {
         if link.profileShapeID >= 0 { return link.profileShapeID }
         let parent = link.nextLink.map { shape(of: $0) } ?? -1
-        let key = Self.key(of: link.stepCode)
+        let code = link.stepCode
+        // Kinds are 1...6 (8 bits); details are a node position and a cause (at most
+        // 40 bits) or a gap's length in steps, below 2^56 for any trace that fits a disk.
+        let key = UInt64(bitPattern: code.kind) << 56 | (UInt64(bitPattern: code.detail) & (1 << 56 - 1))
         let parentWord = UInt32(bitPattern: parent)
         let id: Int32
         if let known = shapes.value(parentWord, key) {
@@ -38,32 +36,6 @@ struct RerunShapeCounter {
         }
         link.profileShapeID = id
         return id
-    }
-
-    /// The shape of a rerun's chain, as ``shape(of:)`` finds it: when it ends in the
-    /// computation's invalidation then its `ran` step, looked up once by the shape before them.
-    mutating func shape(ofRerun link: CauseLink) -> Int32 {
-        if link.profileShapeID >= 0 { return link.profileShapeID }
-        guard let invalidation = link.nextLink, invalidation.profileShapeID < 0,
-              link.stepCode.kind == 4, invalidation.stepCode.kind == 3,
-              // ran(node, firstRun: false) after invalidated(node, cause): the same node.
-              link.stepCode.detail == (invalidation.stepCode.detail >> 8) << 1
-        else { return shape(of: link) }
-        let parent = UInt32(bitPattern: invalidation.nextLink.map { shape(of: $0) } ?? -1)
-        let key = Self.key(of: invalidation.stepCode)
-        if let known = reruns.value(parent, key) {
-            link.profileShapeID = known
-            return known
-        }
-        let id = shape(of: link)
-        reruns.insert(parent, key, value: id)
-        return id
-    }
-
-    /// A step's code as one word. Kinds are 1...6 (8 bits); details are a node position and
-    /// a cause (at most 40 bits) or a gap's length in steps, below 2^56 for any trace that fits a disk.
-    private static func key(of code: (kind: Int64, detail: Int64)) -> UInt64 {
-        UInt64(bitPattern: code.kind) << 56 | (UInt64(bitPattern: code.detail) & (1 << 56 - 1))
     }
 
     /// Counts one more rerun that followed `shape` (the shape of a chain ending in the

@@ -235,7 +235,7 @@ public final class TraceProfile: ImportedEventVisitor {
     private func followed(_ chain: CauseLink, computation position: Int32) {
         growRerunChains(to: position)
         // The chain ends in this rerun's `ran` step: its shape is this computation's.
-        let count = shapeCounter.countRerun(following: shapeCounter.shape(ofRerun: chain))
+        let count = shapeCounter.countRerun(following: shapeCounter.shape(of: chain))
         let index = Int(position)
         rerunChainsByPosition[index].latest = chain
         if count > rerunChainsByPosition[index].dominantCount {
