@@ -62,7 +62,7 @@ table_header() {
 }
 
 # ratio A B TEXT: "A/B× TEXT" (CPU seconds; B of 0 counts as 5 ms).
-ratio() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { printf "%.2f× %s", a / (b > 0 ? b : 0.005), t }'; }
+ratio() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { r = a / (b > 0 ? b : 0.005); printf (r < 0.1 ? "%.3f× %s" : "%.2f× %s"), r, t }'; }
 
 
 # both LABEL COMMAND ARGS...: the command on the trace by a pass (--no-index) and with the index, as two rows.
