@@ -135,7 +135,8 @@ for percent in 1 50 99 action; do
     done
 done
 # The profile's questions: the first `report` reads the trace (a profile pass) and leaves the profile in the
-# index; then `report` (each format), `check` and `diff` by a pass and from the index.
+# index, as the first `check` after a fresh `index` does; then `report` (each format), `check` and `diff` by a
+# pass and from the index.
 budget=$(mktemp --suffix=.json)
 trap 'rm -f "$SCRATCH" "$budget"' EXIT
 echo '{ "computations": [ { "match": "*", "maxReruns": 1000000 } ], "actions": [ { "match": "*", "maxRerunsPerAction": 100000 } ], "forbid": ["runaway", "cycle"] }' > "$budget"
@@ -144,6 +145,12 @@ read -r profile_w profile_s profile_k <<< "$(RUNS=1 measure report "$trace" --fo
 row '`report --format json`, first (leaves the profile in the index)' "$profile_w" "$profile_s" "$profile_k" \
     "$(ratio "$profile_s" "$hot_s" 'a `hot` pass')"
 profile_bytes=$(stat -c %s "$trace.rindex")
+# The same after a fresh `index` (which leaves no profile): the first `check` is that pass too.
+rm -f "$trace.rindex"
+"$INSPECT" index "$trace" --no-progress >/dev/null 2>&1
+read -r first_check_w first_check_s first_check_k <<< "$(RUNS=1 measure check "$trace" --budget "$budget")"
+row '`check --budget budget.json`, first after `index` (leaves the profile in the index)' "$first_check_w" \
+    "$first_check_s" "$first_check_k" "$(ratio "$first_check_s" "$hot_s" 'a `hot` pass')"
 for command in "report --format json -o /dev/null" "report --format md -o /dev/null" \
                "report --format html -o /dev/null" "check --budget $budget" "diff $trace"; do
     label=${command/$budget/budget.json}

@@ -29,16 +29,16 @@ import Testing
         #expect(Set([base, otherSource, otherCause, longer, shorter, gap2, gap5]).count == 7)
     }
 
-    @Test func countsAreKeptPerComputationAndShape() {
+    @Test func rerunsOfTwoComputationsAfterTheSameStepsAreCountedApart() {
         var counter = RerunShapeCounter()
-        let a = counter.slot(ofComputation: 0, shape: 0)
-        let b = counter.slot(ofComputation: 1, shape: 0)
-        let c = counter.slot(ofComputation: 0, shape: 1)
-        #expect(Set([a, b, c]).count == 3)
-        #expect(counter.slot(ofComputation: 0, shape: 0) == a)
-        #expect(counter.increment(a) == 1)
-        #expect(counter.increment(a) == 2)
-        #expect(counter.increment(b) == 1)
-        #expect(counter.counts[Int(c)] == 0)
+        let first = counter.shape(of: Self.chain([.changed(node: 3, values: nil), .invalidated(node: 0, cause: .dependency),
+                                                  .ran(node: 0, firstRun: false)]))
+        let second = counter.shape(of: Self.chain([.changed(node: 3, values: nil), .invalidated(node: 0, cause: .dependency),
+                                                   .ran(node: 1, firstRun: false)]))
+        #expect(first != second)
+        #expect(counter.countRerun(following: first) == 1)
+        #expect(counter.countRerun(following: first) == 2)
+        #expect(counter.countRerun(following: second) == 1)
+        #expect(counter.counts[Int(first)] == 2)
     }
 }

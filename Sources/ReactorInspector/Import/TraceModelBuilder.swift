@@ -535,7 +535,8 @@ extension TraceModelBuilder {
     func cause(ofSliceIn event: ImportedEvent) -> CauseLink? {
         guard tracksCauses, let slice = event.slice, slice.kind != .flush else { return nil }
         guard !slice.ends else { return causes.lastEnded }
-        return threadSlots[event.thread].flatMap { slices.innermostCause($0) }
+        // The event is the one being visited: its thread has a slot, mostly the latest batch's.
+        return slices.innermostCause(slot(ofThread: event.thread))
     }
 }
 

@@ -60,7 +60,8 @@ extension TraceFile {
         guard case let .automatic(note) = index else {
             let timeline = actionTimeline ? ActionTimeline() : nil
             let profile = TraceProfile(actionTimeline: timeline)
-            let report = try forEachEvent(path: path, progress: progress) { profile.record($0) }
+            // A batch at a time, read in place: no event (and its strings) built for each.
+            let report = try forEachBatch(path: path, progress: progress) { profile.consume($0) }
             timeline?.finish()
             profile.countUnreadEvents(of: report)
             return (profile.figures, timeline, report)

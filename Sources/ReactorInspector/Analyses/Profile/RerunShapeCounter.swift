@@ -6,16 +6,14 @@ import ReactorTraceFormat
 /// A chain's shape (``CauseLink/stepCode`` of every step, root first, gap lengths
 /// included) is interned once per link as an id, keyed by the shape of the chain
 /// before its last step and cached on the link (chains share their links toward the
-/// root, so a rerun costs at most a lookup for its new link); counts are kept per
-/// (computation, shape) in an open-addressing table (``WordPairTable``). A
-/// `Dictionary` keyed by chains compared link by link took a third of a `report`
-/// pass, most of it retaining the links its probes compared.
+/// root, so a rerun costs at most a lookup for each of its new links) in an
+/// open-addressing table (``WordPairTable``). A rerun's chain ends in its own `ran`
+/// step, whose code names the computation: its shape id belongs to that computation
+/// alone, so the counts are kept by shape id, in an array, with no second lookup.
 struct RerunShapeCounter {
     /// Shape ids by (the shape before the last step, the last step's code).
     private var shapes = WordPairTable()
-    private var shapeCount: Int32 = 0
-    /// Count slots by (computation's position, shape id).
-    private var slots = WordPairTable()
+    /// Per shape id, how many reruns followed it (0 for shapes no rerun ended in).
     private(set) var counts: [Int] = []
 
     /// The id of the chain's shape: the same for two chains iff they have the same
@@ -32,27 +30,18 @@ struct RerunShapeCounter {
         if let known = shapes.value(parentWord, key) {
             id = known
         } else {
-            id = shapeCount
-            shapeCount += 1
-            shapes.insert(UInt32(bitPattern: parent), key, value: id)
+            id = Int32(counts.count)
+            counts.append(0)
+            shapes.insert(parentWord, key, value: id)
         }
         link.profileShapeID = id
         return id
     }
 
-    /// The slot of the count of reruns of the computation at `position` that followed `shape`
-    /// (made, at zero, when there is none yet).
-    mutating func slot(ofComputation position: Int32, shape: Int32) -> Int32 {
-        if let known = slots.value(UInt32(bitPattern: position), UInt64(UInt32(bitPattern: shape))) { return known }
-        let slot = Int32(counts.count)
-        counts.append(0)
-        slots.insert(UInt32(bitPattern: position), UInt64(UInt32(bitPattern: shape)), value: slot)
-        return slot
-    }
-
-    /// Counts one more rerun in `slot`; returns the new count.
-    mutating func increment(_ slot: Int32) -> Int {
-        counts[Int(slot)] += 1
-        return counts[Int(slot)]
+    /// Counts one more rerun that followed `shape` (the shape of a chain ending in the
+    /// rerun's `ran` step: one computation's); returns how many did.
+    mutating func countRerun(following shape: Int32) -> Int {
+        counts[Int(shape)] += 1
+        return counts[Int(shape)]
     }
 }

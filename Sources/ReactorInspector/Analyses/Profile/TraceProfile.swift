@@ -15,6 +15,8 @@ import ReactorTraceFormat
 /// Memory grows with the number of nodes and action names, not with events
 /// (the timeline keeps at most ``maximumTimelineSpans`` spans).
 public final class TraceProfile: ImportedEventVisitor {
+    // One profile, one thread (it is not `Sendable`): the state touched on every rerun
+    // opts out of dynamic exclusivity checks, as the importer's does.
     /// How many flush and action spans the timeline keeps; later ones are counted in ``droppedTimelineSpans``.
     public let maximumTimelineSpans: Int
 
@@ -29,7 +31,7 @@ public final class TraceProfile: ImportedEventVisitor {
     /// Thread indexes seen.
     public var threads: Set<UInt32> { Set(model.threadIndexes) }
     /// Every rerun's duration (first runs excluded).
-    public private(set) var rerunHistogram = RerunHistogram()
+    @exclusivity(unchecked) public private(set) var rerunHistogram = RerunHistogram()
     /// Flushes and actions in time order of their end, up to ``maximumTimelineSpans``.
     /// An action's reruns are those charged to its call so far, as the
     /// actions' figures count them: the flush its end runs comes after it.
@@ -44,7 +46,7 @@ public final class TraceProfile: ImportedEventVisitor {
     /// Spans not kept because the timeline was full.
     public private(set) var droppedTimelineSpans = 0
     /// Flush durations.
-    public private(set) var flushes = FlushProfile()
+    @exclusivity(unchecked) public private(set) var flushes = FlushProfile()
 
     /// The causal chains of a computation's latest, slowest and most frequent reruns, as the importer built them.
     struct RerunChains {
@@ -54,10 +56,6 @@ public final class TraceProfile: ImportedEventVisitor {
         /// The chain most reruns followed (the first to reach that many), and how many.
         var dominant: CauseLink?
         var dominantCount = 0
-        /// The shape the latest rerun followed and its count's slot in ``RerunShapeCounter``:
-        /// the next rerun of a computation mostly follows the same, counted without a lookup.
-        var latestShape: Int32 = -1
-        var latestSlot: Int32 = -1
     }
 
     /// The reruns inside an open flush.
@@ -80,21 +78,27 @@ public final class TraceProfile: ImportedEventVisitor {
     }
 
     /// Per computation (the importer's position): the chains its reruns' figures are explained by.
-    private var rerunChainsByPosition: [RerunChains] = []
+    @exclusivity(unchecked) private var rerunChainsByPosition: [RerunChains] = []
     /// How many reruns of each computation followed each chain shape.
-    private var shapeCounter = RerunShapeCounter()
+    @exclusivity(unchecked) private var shapeCounter = RerunShapeCounter()
     /// Per action (the importer's position): the call charged with the most
     /// reruns so far, the first to reach that many.
-    private(set) var worstCalls: [Int32: ActionCall] = [:]
+    @exclusivity(unchecked) private(set) var worstCalls: [Int32: ActionCall] = [:]
     /// The importer the profile reads (its names and chains outlive the pass).
     let builder: TraceModelBuilder
     /// The view reading the same import, event by event, if any.
     private let actionTimeline: ActionTimeline?
-    private var finished: TraceModel?
+    @exclusivity(unchecked) private var finished: TraceModel?
     /// Events the reader counted but did not hand out (see ``countUnreadEvents(of:)``).
     private var unread = (skipped: 0, clocks: 0)
-    /// Per thread, the flushes open now, innermost last.
-    private var openFlushes: [UInt32: [OpenFlush]] = [:]
+    /// Per thread index, the flushes open now, innermost last: a few threads, searched
+    /// in place rather than hashed on every rerun (a hostile thread index costs one entry).
+    @exclusivity(unchecked) private var openFlushes: [(thread: UInt32, stack: [OpenFlush])] = []
+
+    private func openFlushesIndex(onThread thread: UInt32) -> Int? {
+        for index in openFlushes.indices where openFlushes[index].thread == thread { return index }
+        return nil
+    }
     private(set) var issueProfiles: [TraceIssueKind: IssueProfile] = [:]
     /// Judges each rerun needed or not (``WasteReport``), on the same import.
     let waste = WasteTracker()
@@ -193,7 +197,11 @@ public final class TraceProfile: ImportedEventVisitor {
                                                label: importer.actionName(event.action), reruns: call?.reruns ?? 0))
             if kept, let call { actionSpanCalls.append((recordedSpans.count - 1, call)) }
         case .flushBegan:
-            openFlushes[event.thread, default: []].append(OpenFlush())
+            if let index = openFlushesIndex(onThread: event.thread) {
+                openFlushes[index].stack.append(OpenFlush())
+            } else {
+                openFlushes.append((event.thread, [OpenFlush()]))
+            }
         case .flushEnded:
             guard let slice = event.slice else { return }
             flushEnded(slice, on: event.thread, importer)
@@ -226,15 +234,9 @@ public final class TraceProfile: ImportedEventVisitor {
     /// Counts a rerun of the computation at `position` caused by `chain`.
     private func followed(_ chain: CauseLink, computation position: Int32) {
         growRerunChains(to: position)
-        let shape = shapeCounter.shape(of: chain)
+        // The chain ends in this rerun's `ran` step: its shape is this computation's.
+        let count = shapeCounter.countRerun(following: shapeCounter.shape(of: chain))
         let index = Int(position)
-        var slot = rerunChainsByPosition[index].latestSlot
-        if rerunChainsByPosition[index].latestShape != shape {
-            slot = shapeCounter.slot(ofComputation: position, shape: shape)
-            rerunChainsByPosition[index].latestShape = shape
-            rerunChainsByPosition[index].latestSlot = slot
-        }
-        let count = shapeCounter.increment(slot)
         rerunChainsByPosition[index].latest = chain
         if count > rerunChainsByPosition[index].dominantCount {
             rerunChainsByPosition[index].dominantCount = count
@@ -252,13 +254,13 @@ public final class TraceProfile: ImportedEventVisitor {
             rerunChainsByPosition[Int(position)].slowest = chain
         }
         // Mutated in place: a copy taken out of the dictionary would copy the flush's reruns on every rerun.
-        if let last = openFlushes[thread]?.indices.last {
-            openFlushes[thread]![last].addReruns(of: computation, count: 1, nanoseconds: duration)
+        if let index = openFlushesIndex(onThread: thread), let last = openFlushes[index].stack.indices.last {
+            openFlushes[index].stack[last].addReruns(of: computation, count: 1, nanoseconds: duration)
         }
     }
 
     private func flushEnded(_ slice: ImportedSlice, on thread: UInt32, _ importer: TraceModelBuilder) {
-        guard let flush = openFlushes[thread]?.popLast() else { return }
+        guard let index = openFlushesIndex(onThread: thread), let flush = openFlushes[index].stack.popLast() else { return }
         let duration = slice.durationNanoseconds
         flushes.count += 1
         flushes.totalNanoseconds = flushes.totalNanoseconds.saturatingAdd(duration)
@@ -271,8 +273,8 @@ public final class TraceProfile: ImportedEventVisitor {
                 .map { (name: Self.name(of: $0.key, importer), reruns: $0.value.count, nanoseconds: $0.value.nanoseconds) }
         }
         // A nested (misused) flush's reruns also belong to the flush around it.
-        if let last = openFlushes[thread]?.indices.last {
-            openFlushes[thread]![last].add(flush)
+        if let last = openFlushes[index].stack.indices.last {
+            openFlushes[index].stack[last].add(flush)
         }
         appendSpan(TimelineSpan(kind: .flush, thread: thread, start: slice.begin, end: slice.begin.saturatingAdd(duration),
                                 label: "flush", reruns: flush.rerunCount))

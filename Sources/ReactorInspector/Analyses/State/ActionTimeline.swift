@@ -43,9 +43,9 @@ public final class ActionTimeline: ImportedEventVisitor {
     public private(set) var hasValues = false
 
     /// The importer whose events the timeline reads (its own for ``record(_:)``).
-    private var importer: TraceModelBuilder?
+    @exclusivity(unchecked) private var importer: TraceModelBuilder?
     /// Per thread, the step still collecting (its flush may follow its end).
-    private var collecting: [UInt32: (step: Int, flushDepth: Int, ended: Bool)] = [:]
+    @exclusivity(unchecked) private var collecting: [UInt32: (step: Int, flushDepth: Int, ended: Bool)] = [:]
 
     /// Creates a timeline.
     public init(limit: Int = 200, changeLimit: Int = 50) {
@@ -74,9 +74,10 @@ public final class ActionTimeline: ImportedEventVisitor {
     /// Takes the next event as the importer resolved it (the importer must
     /// track values for the changes: ``TraceModelOptions/tracksValues``).
     public func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
-        self.importer = importer
+        // Assigned only when it changes: a retain and a release on every event otherwise.
+        if self.importer !== importer { self.importer = importer }
         let thread = event.thread
-        if var open = collecting[thread], open.ended {
+        if !collecting.isEmpty, var open = collecting[thread], open.ended {
             switch event.kind {
             case .flushBegan:
                 open.flushDepth += 1

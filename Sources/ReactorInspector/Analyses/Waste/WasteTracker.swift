@@ -14,6 +14,8 @@ import ReactorTraceFormat
 /// the rerun undecided. A computed's rerun that ended without a change (the
 /// `Equatable` cut-off) produced an equal value: known without values.
 final class WasteTracker {
+    // Used from one thread (its profile's): the state touched on every event opts out of
+    // dynamic exclusivity checks, as the importer's does.
     /// One read of a run: the dependency (importer position) and its value then.
     struct Read: Equatable {
         var node: Int32
@@ -59,11 +61,17 @@ final class WasteTracker {
 
     /// Per computation (importer position), nil until its first run began: arrays, so
     /// that each `depend` costs no hashing and each run's reads reuse its buffers.
-    private var reads: [Reads?] = []
-    private var talliesByPosition: [Tally?] = []
-    /// Per thread index: the computed whose run ended last, awaiting its change
-    /// (keyed by the indexes a trace holds: a hostile index costs one entry).
-    private var endedComputeds: [Int: EndedComputed] = [:]
+    @exclusivity(unchecked) private var reads: [Reads?] = []
+    @exclusivity(unchecked) private var talliesByPosition: [Tally?] = []
+    /// Per thread index: the computed whose run ended last, awaiting its change. At most
+    /// one per thread, mostly none or one: searched in place, not hashed on every event
+    /// (a hostile thread index costs one entry).
+    @exclusivity(unchecked) private var endedComputeds: [(thread: UInt32, ended: EndedComputed)] = []
+
+    private func endedComputedIndex(onThread thread: UInt32) -> Int? {
+        for index in endedComputeds.indices where endedComputeds[index].thread == thread { return index }
+        return nil
+    }
 
     /// What a recorded description cannot tell apart: a secret, or a description cut at the limit.
     static func isComparable(_ value: String) -> Bool {
@@ -71,12 +79,14 @@ final class WasteTracker {
     }
 
     func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
-        let thread = Int(event.thread)
-        if !endedComputeds.isEmpty, let ended = endedComputeds[thread] {
+        let thread = event.thread
+        if !endedComputeds.isEmpty, let index = endedComputedIndex(onThread: thread) {
+            let ended = endedComputeds[index].ended
             // The new value's event comes between the run's end and its change.
             if case .value = event.record, event.node == ended.node {
             } else {
-                endedComputeds[thread] = nil
+                endedComputeds.swapAt(index, endedComputeds.count - 1)
+                endedComputeds.removeLast()
                 resolve(ended, by: event, importer)
             }
         }
@@ -137,7 +147,7 @@ final class WasteTracker {
         }
     }
 
-    private func ended(_ node: Int32, slice: ImportedSlice, thread: Int, _ importer: TraceModelBuilder) {
+    private func ended(_ node: Int32, slice: ImportedSlice, thread: UInt32, _ importer: TraceModelBuilder) {
         let position = Int(node)
         guard position < reads.count, reads[position] != nil else { return }
         Self.normalize(&reads[position]!.current)
@@ -148,7 +158,12 @@ final class WasteTracker {
         let index = tallyIndex(ofPosition: node)
         Self.count(verdict, of: slice, cause: reads[position]!.cause, in: &talliesByPosition[index]!)
         if importer.kind(ofNode: node) == .computed {
-            endedComputeds[thread] = EndedComputed(node: node, nanoseconds: slice.durationNanoseconds)
+            let ended = EndedComputed(node: node, nanoseconds: slice.durationNanoseconds)
+            if let index = endedComputedIndex(onThread: thread) {
+                endedComputeds[index].ended = ended
+            } else {
+                endedComputeds.append((thread, ended))
+            }
         }
     }
 
@@ -173,7 +188,7 @@ final class WasteTracker {
         for (position, tally) in talliesByPosition.enumerated() {
             if let tally { finished[Int32(position)] = tally }
         }
-        for ended in endedComputeds.values {
+        for (_, ended) in endedComputeds {
             var tally = finished[ended.node, default: Tally()]
             tally.equalResults += 1
             tally.equalResultNanoseconds = tally.equalResultNanoseconds.saturatingAdd(ended.nanoseconds)
