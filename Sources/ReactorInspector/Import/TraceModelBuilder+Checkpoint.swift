@@ -196,7 +196,7 @@ extension TraceModelBuilder {
         latestRead = 0
         valuesAfterMoment = false
         threadLast = [:]
-        pendingWrites = [:]
+        pendingWrites.removeAll()
         latestChange = nil
         valueEvents = 0
     }

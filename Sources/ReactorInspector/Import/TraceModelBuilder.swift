@@ -79,7 +79,7 @@ public final class TraceModelBuilder {
     /// Per thread slot, the write whose value event was read and whose change was not yet:
     /// a write's change follows its value event on its thread, but another thread's chunk,
     /// which may write the same node, can come between them in the file.
-    @exclusivity(unchecked) var pendingWrites: [Int: PendingWrite] = [:]
+    @exclusivity(unchecked) var pendingWrites = ThreadSlotTable<PendingWrite>()
     /// The old → new of the change just read, when it carries its write's value.
     @exclusivity(unchecked) var latestChange: PendingWrite?
     /// Value events met so far, in file order: the position ``TraceModelOptions/lookahead`` is indexed by.
