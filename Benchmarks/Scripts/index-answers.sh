@@ -76,6 +76,7 @@ both() {
 }
 summary=$("$INSPECT" summary "$trace" --json --no-index --no-progress)
 events=$(echo "$summary" | sed -n 's/^ *"events" : \([0-9]*\).*/\1/p')
+stress_trace=$trace
 duration=$(echo "$summary" | sed -n 's/^ *"durationNanoseconds" : \([0-9]*\).*/\1/p')
 trace_bytes=$(stat -c %s "$trace")
 
@@ -184,6 +185,60 @@ done
 # The last 20 writes with old → new in time order across the threads: from the index, the last stretch's
 # writes and its snapshot's values; by passes, a lookahead pass keeping every write.
 both '`replay --last 20 --filter kind:changed`' replay --last 20 --filter kind:changed
+# serve's Timeline panel (/api/timeline) on the stress trace, once the follower has read it to its end:
+# the whole trace and a 1% window at 90% of the time, 1000 pixels wide, by a pass (`serve --no-index`)
+# and from the follower's live index. Wall clock of the request (curl) and serve's CPU time for it
+# (user + system from /proc before and after), the run with the least CPU of RUNS.
+trace=$stress_trace
+# serve_timeline QUERY [SERVE-FLAGS…]: prints "wall-seconds cpu-seconds".
+serve_timeline() {
+    local query=$1 output pid url="" best_wall="" best_cpu=""
+    shift
+    output=$(mktemp)
+    "$INSPECT" serve "$trace" --port 0 "$@" >"$output" 2>/dev/null &
+    pid=$!
+    for _ in $(seq 600); do
+        url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$output" | head -n 1 || true)
+        [ -n "$url" ] && break
+        sleep 0.1
+    done
+    until curl -sf "${url}api/snapshot" | grep -q '"status" *: *"finished"'; do sleep 0.5; done
+    local ticks span begin end
+    ticks=$(getconf CLK_TCK)
+    # The trace's first and last times, for a window given in hundredths (LATE: 1% at 90%), not timed.
+    span=$(curl -sf "${url}api/timeline?from=0&to=0&width=1")
+    begin=$(echo "$span" | sed -n 's/^ *"traceBeginNanoseconds" : \([0-9]*\).*/\1/p')
+    end=$(echo "$span" | sed -n 's/^ *"traceEndNanoseconds" : \([0-9]*\).*/\1/p')
+    query=${query/LATE/from=$((begin + (end - begin) / 100 * 90))\&to=$((begin + (end - begin) / 100 * 91))}
+    for _ in $(seq "$RUNS"); do
+        local before after wall cpu
+        before=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+        wall=$(curl -sf -o /dev/null -w '%{time_total}' "${url}api/timeline?${query}")
+        after=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+        cpu=$(awk -v a="$after" -v b="$before" -v t="$ticks" 'BEGIN { printf "%.2f", (a - b) / t }')
+        if [ -z "$best_cpu" ] || awk -v a="$cpu" -v b="$best_cpu" 'BEGIN { exit !(a < b) }'; then
+            best_cpu=$cpu
+            best_wall=$wall
+        fi
+    done
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    rm -f "$output"
+    echo "$best_wall $best_cpu"
+}
+echo
+echo "serve's Timeline panel on the stress trace (the request's wall clock; serve's CPU time for it):"
+echo
+table_header
+for window in "whole trace|width=1000" "1% at 90%|LATE&width=1000"; do
+    label=${window%%|*}
+    query=${window#*|}
+    read -r pass_w pass_c <<< "$(serve_timeline "$query" --no-index)"
+    read -r indexed_w indexed_c <<< "$(serve_timeline "$query")"
+    row "\`/api/timeline\` ($label), by a pass" "$pass_w" "$pass_c" 0 ""
+    row "\`/api/timeline\` ($label), from the index" "$indexed_w" "$indexed_c" 0 \
+        "$(ratio "$indexed_c" "$pass_c" "the CPU time by a pass")"
+done
 echo
 awk -v i="$values_index_bytes" -v t="$(stat -c %s "$values_trace")" \
     'BEGIN { printf "Index of the trace with values: %d bytes, %.3f%% of the trace.\n", i, i * 100 / t }'

@@ -191,13 +191,20 @@ package struct InspectorAPI: Sendable {
 
     /// The timeline between `from` and `to` (trace nanoseconds; nil: the
     /// trace's first or last event) for a picture `width` pixels wide: one
-    /// pass over the trace as it stands (``TraceTimeline``). The first and
+    /// pass over the trace as it stands (``TraceTimeline``), or from the follower's index when it
+    /// keeps snapshots: only the chunks whose times reach the window. The first and
     /// last event's times come from the follower's index when it has one (the
     /// earliest and latest time of its chunks), instead of a pass of their own.
     package func timeline(from: UInt64?, to: UInt64?, width: Int, in followed: FollowedTrace? = nil) -> InspectorResponse {
         if let from, let to, from > to { return Self.error(status: 400, "from must not be after to") }
+        let current = followed ?? follower.current
+        if answersFromIndex, let index = current.index, let threads = current.model?.threadIndexes,
+           let timeline = TraceTimeline.read(path: follower.path, from: from, to: to, width: width, index: index,
+                                             threads: threads) {
+            return Self.json(timeline)
+        }
         var from = from, to = to
-        if from == nil || to == nil, let index = (followed ?? follower.current).index {
+        if from == nil || to == nil, let index = current.index {
             let begin = index.batches.lazy.map(\.firstTime).min() ?? 0
             let end = index.batches.isEmpty ? 0 : index.latestTimestamp
             from = from ?? begin

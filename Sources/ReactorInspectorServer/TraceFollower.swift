@@ -29,11 +29,12 @@ package final class TraceFollower: Sendable {
     /// disconnected client is noticed even when the trace is finished.
     package static let heartbeatSeconds = 5.0
 
-    /// Follows `path` (which need not exist yet), stepping every `interval` seconds once caught up.
-    package init(path: String, interval: Double = 0.25) {
+    /// Follows `path` (which need not exist yet), stepping every `interval` seconds once caught up;
+    /// its live index snapshots every `snapshotInterval` bytes when given (``LiveTrace``).
+    package init(path: String, interval: Double = 0.25, snapshotInterval: UInt64? = nil) {
         self.path = path
         self.interval = interval
-        live = LiveTraceBox(LiveTrace(path: path, actionLimit: Self.recentActions))
+        live = LiveTraceBox(LiveTrace(path: path, actionLimit: Self.recentActions, snapshotInterval: snapshotInterval))
         state = LockedValue(FollowedTrace(status: .waiting("waiting for \(path) to appear")))
     }
 

@@ -95,6 +95,14 @@ struct TraceTimelineBuilder: ImportedEventVisitor {
         sums[Row(thread: thread, depth: depth), default: [:]][index] = sum
     }
 
+    /// Widens the trace's first and last times and its threads to the whole trace's, when
+    /// only the chunks near the window were read (``TraceIndexSession``).
+    mutating func cover(begin: UInt64, end: UInt64, threads: [UInt32]) {
+        first = min(first, begin)
+        last = max(last, end)
+        self.threads.formUnion(threads)
+    }
+
     /// The timeline, with the slices the trace ended inside drawn to its last event.
     mutating func finish(_ importer: TraceModelBuilder) -> TraceTimeline {
         for thread in threads.sorted() {

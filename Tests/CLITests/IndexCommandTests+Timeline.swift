@@ -1,0 +1,69 @@
+import Foundation
+@testable import ReactorInspector
+import ReactorInspectorServer
+import ReactorTraceFormat
+import Testing
+
+extension IndexCommandTests {
+    /// Windows across the trace: all of it, a tenth at its start, middle and end, a sliver,
+    /// one past its end and one before it.
+    static func timelineWindows(of model: TraceModel) -> [(UInt64?, UInt64?)] {
+        let begin = model.firstTimestamp, span = max(model.durationNanoseconds, 1)
+        func at(_ permille: UInt64) -> UInt64 { begin + span / 1000 * permille }
+        return [(nil, nil), (at(0), at(100)), (at(450), at(550)), (at(900), nil), (at(300), at(301)),
+                (nil, at(500)), (at(1000) + 1_000_000, at(1000) + 2_000_000), (0, begin > 0 ? begin - 1 : 0)]
+    }
+
+    /// `serve`'s timeline from the index (resumed at the snapshot before the window, reading the
+    /// chunks that reach it) is the pass's, byte for byte, for every window and width, from a
+    /// snapshot before every chunk and from the index's own spacing; a window late in a trace of
+    /// many chunks reads fewer of its events than a pass.
+    @Test(arguments: IndexCommandTests.traces)
+    func timelineFromTheIndexIsThePass(sample: String) throws {
+        let path = try Self.copy(of: sample, as: "timeline")
+        let (model, _) = try TraceFile.model(path: path)
+        for interval in [UInt64(1), nil] {
+            let (index, _) = try TraceIndex.build(forTrace: path, progress: nil, snapshotInterval: interval)
+            for (from, to) in Self.timelineWindows(of: model) {
+                for width in [1000, 37] {
+                    let pass = try TraceTimeline.read(path: path, from: from, to: to, width: width)
+                    let counted = TracePass()
+                    let indexed = try #require(counted.run {
+                        TraceTimeline.read(path: path, from: from, to: to, width: width, index: index,
+                                           threads: model.threadIndexes)
+                    })
+                    #expect(try JSONText.encode(indexed) == JSONText.encode(pass), "\(sample) \(from ?? 0)–\(to ?? 0) \(width)")
+                    if interval == 1, index.batches.count > 20, let from, from > model.firstTimestamp + model.durationNanoseconds / 2 {
+                        #expect(counted.eventsRead < index.events * 3 / 4, "\(sample): \(counted.eventsRead) of \(index.events)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The page's `/api/timeline` answers from the follower's index as by a pass (`serve --no-index`),
+    /// reading less than half of the events for the last tenth of the trace.
+    @Test func serveTimelineFromTheFollowersIndex() throws {
+        let path = try Self.copy(of: "threads-values", as: "serve-timeline")
+        let (model, _) = try TraceFile.model(path: path)
+        let follower = TraceFollower(path: path, snapshotInterval: 4096)
+        try follower.readFirst(budget: 60)
+        #expect(follower.current.index?.moments != nil)
+        let late = model.firstTimestamp + max(model.durationNanoseconds, 1) / 1000 * 900
+        for (from, to) in Self.timelineWindows(of: model) {
+            var read: [Int] = []
+            let bodies = [true, false].map { answersFromIndex in
+                let pass = TracePass()
+                let answer = pass.run {
+                    InspectorAPI(follower: follower, answersFromIndex: answersFromIndex).timeline(from: from, to: to, width: 500)
+                }
+                read.append(pass.eventsRead)
+                return answer
+            }
+            #expect(bodies[0].status == 200)
+            let same = bodies[0].body == bodies[1].body
+            #expect(same, "\(from ?? 0)–\(to ?? 0)")
+            if from == late { #expect(read[0] < read[1] / 2, "\(read[0]) events read from the index, \(read[1]) by a pass") }
+        }
+    }
+}
