@@ -86,17 +86,14 @@ extension TraceIndexSession {
         var found: [[UInt8]] = []
         var matched = 0, reachedStart = true
         for (position, stretch) in stretches.enumerated().reversed() {
-            var ring: [[UInt8]] = [], next = 0
+            var kept = LastLines(limit: last)
             let outcome = replayStretch(stretch.start, printing: stretch.first...stretch.last, of: index,
                                         context) { bytes in
                 matched += 1
-                guard last > 0 else { return }
-                if ring.count < last { ring.append(Array(bytes)) } else { ring[next] = Array(bytes) }
-                next = (next + 1) % last
+                kept.keep(bytes)
             } checked: {}
             if case .dropped = outcome { return nil }
-            let ordered = ring.count < last ? ring : Array(ring[next...] + ring[..<next])
-            found = Array((ordered + found).suffix(last))
+            found = Array((kept.lines + found).suffix(last))
             if last > 0, found.count >= last, position > 0 {
                 reachedStart = false
                 break

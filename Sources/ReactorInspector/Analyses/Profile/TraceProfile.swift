@@ -94,11 +94,6 @@ public final class TraceProfile: ImportedEventVisitor {
     /// Per thread index, the flushes open now, innermost last: a few threads, searched
     /// in place rather than hashed on every rerun (a hostile thread index costs one entry).
     @exclusivity(unchecked) private var openFlushes: [(thread: UInt32, stack: [OpenFlush])] = []
-
-    private func openFlushesIndex(onThread thread: UInt32) -> Int? {
-        for index in openFlushes.indices where openFlushes[index].thread == thread { return index }
-        return nil
-    }
     private(set) var issueProfiles: [TraceIssueKind: IssueProfile] = [:]
     /// Judges each rerun needed or not (``WasteReport``), on the same import.
     let waste = WasteTracker()
@@ -197,7 +192,7 @@ public final class TraceProfile: ImportedEventVisitor {
                                                label: importer.actionName(event.action), reruns: call?.reruns ?? 0))
             if kept, let call { actionSpanCalls.append((recordedSpans.count - 1, call)) }
         case .flushBegan:
-            if let index = openFlushesIndex(onThread: event.thread) {
+            if let index = openFlushes.firstIndex(where: { $0.thread == event.thread }) {
                 openFlushes[index].stack.append(OpenFlush())
             } else {
                 openFlushes.append((event.thread, [OpenFlush()]))
@@ -254,13 +249,15 @@ public final class TraceProfile: ImportedEventVisitor {
             rerunChainsByPosition[Int(position)].slowest = chain
         }
         // Mutated in place: a copy taken out of the dictionary would copy the flush's reruns on every rerun.
-        if let index = openFlushesIndex(onThread: thread), let last = openFlushes[index].stack.indices.last {
+        if let index = openFlushes.firstIndex(where: { $0.thread == thread }),
+           let last = openFlushes[index].stack.indices.last {
             openFlushes[index].stack[last].addReruns(of: computation, count: 1, nanoseconds: duration)
         }
     }
 
     private func flushEnded(_ slice: ImportedSlice, on thread: UInt32, _ importer: TraceModelBuilder) {
-        guard let index = openFlushesIndex(onThread: thread), let flush = openFlushes[index].stack.popLast() else { return }
+        guard let index = openFlushes.firstIndex(where: { $0.thread == thread }),
+              let flush = openFlushes[index].stack.popLast() else { return }
         let duration = slice.durationNanoseconds
         flushes.count += 1
         flushes.totalNanoseconds = flushes.totalNanoseconds.saturatingAdd(duration)

@@ -35,11 +35,11 @@ public enum TraceReplay {
         // A trace still being recorded may have grown since the lookahead's pass: what it did not read is left out.
         var left = lookahead?.events ?? .max
         var matched = 0
-        var ring: [[UInt8]] = [], next = 0
+        var kept = LastLines(limit: last ?? 0)
         let body: (borrowing TraceEventBatch) -> Void = { batch in
             guard left > 0 else { return }
             left -= batch.count
-            guard let last else {
+            guard last != nil else {
                 // Lines are built as bytes and handed out a chunk's worth at a time, from where they were built.
                 formatter.withLines(of: batch) { bytes in
                     for byte in bytes where byte == 0x0A { matched += 1 }
@@ -49,9 +49,7 @@ public enum TraceReplay {
             }
             formatter.withEachLine(of: batch) { bytes in
                 matched += 1
-                guard last > 0 else { return }
-                if ring.count < last { ring.append(Array(bytes)) } else { ring[next] = Array(bytes) }
-                next = (next + 1) % last
+                kept.keep(bytes)
             }
         }
         // Nothing after to:TIME is shown: with an index, the trace is read only up to there.
@@ -61,8 +59,7 @@ public enum TraceReplay {
             try TraceFile.forEachBatch(path: path, progress: progress, body)
         }
         if last != nil {
-            let ordered = ring.count < (last ?? 0) ? ring : Array(ring[next...] + ring[..<next])
-            for bytes in ordered { bytes.withUnsafeBufferPointer { line($0) } }
+            for bytes in kept.lines { bytes.withUnsafeBufferPointer { line($0) } }
         }
         return (report, matched)
     }

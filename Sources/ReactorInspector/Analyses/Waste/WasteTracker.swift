@@ -68,11 +68,6 @@ final class WasteTracker {
     /// (a hostile thread index costs one entry).
     @exclusivity(unchecked) private var endedComputeds: [(thread: UInt32, ended: EndedComputed)] = []
 
-    private func endedComputedIndex(onThread thread: UInt32) -> Int? {
-        for index in endedComputeds.indices where endedComputeds[index].thread == thread { return index }
-        return nil
-    }
-
     /// What a recorded description cannot tell apart: a secret, or a description cut at the limit.
     static func isComparable(_ value: String) -> Bool {
         value != "‹redacted›" && !value.hasSuffix("…")
@@ -80,7 +75,7 @@ final class WasteTracker {
 
     func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {
         let thread = event.thread
-        if !endedComputeds.isEmpty, let index = endedComputedIndex(onThread: thread) {
+        if !endedComputeds.isEmpty, let index = endedComputeds.firstIndex(where: { $0.thread == thread }) {
             let ended = endedComputeds[index].ended
             // The new value's event comes between the run's end and its change.
             if case .value = event.record, event.node == ended.node {
@@ -159,7 +154,7 @@ final class WasteTracker {
         Self.count(verdict, of: slice, cause: reads[position]!.cause, in: &talliesByPosition[index]!)
         if importer.kind(ofNode: node) == .computed {
             let ended = EndedComputed(node: node, nanoseconds: slice.durationNanoseconds)
-            if let index = endedComputedIndex(onThread: thread) {
+            if let index = endedComputeds.firstIndex(where: { $0.thread == thread }) {
                 endedComputeds[index].ended = ended
             } else {
                 endedComputeds.append((thread, ended))
