@@ -173,7 +173,7 @@ extension Computation {
             withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
             if tracing.followsSecrets { graph.beginSecretTracking(self) }
         }
-        // Not `graph.inCompute`: deriving on top of the chain says as much
+        // Not counted in `graph.autorunsRunning`: deriving on top of the chain says as much
         // (see `Graph.isComputing`).
         let previous = graph.current
         graph.current = .passUnretained(self)
