@@ -10,8 +10,9 @@ import Testing
 import ReactorCore
 import TracerSlot
 
-/// A tracer that implements `rerunEnded(computation:changed:)` and
-/// `rerunEnded(computation:changed:invalidated:)` and records each as one
+/// A tracer that implements `rerunEnded(computation:changed:)`,
+/// `rerunEnded(computation:changed:invalidated:)` and
+/// `rerunEnded(computation:changed:rerunning:)` and records each as one
 /// call: it shows which calls the core made, and (`events`) the events they
 /// stand for. Events of other threads are dropped.
 final class RunEndInvalidationTracer: IgnoringTracer {
@@ -19,6 +20,7 @@ final class RunEndInvalidationTracer: IgnoringTracer {
         case event(RecordedEvent)
         case endChanged(UInt64, output: UInt64)
         case endChangedInvalidated(UInt64, output: UInt64, reader: UInt64)
+        case endChangedRerunning(UInt64, output: UInt64, reader: UInt64)
     }
 
     private let thread = pthread_self()
@@ -34,6 +36,9 @@ final class RunEndInvalidationTracer: IgnoringTracer {
             case let .endChanged(computation, output): [.rerunEnded(computation), .changed(output)]
             case let .endChangedInvalidated(computation, output, reader):
                 [.rerunEnded(computation), .changed(output), .invalidated(reader, .dependency, source: output)]
+            case let .endChangedRerunning(computation, output, reader):
+                [.rerunEnded(computation), .changed(output), .invalidated(reader, .dependency, source: output),
+                 .rerunBegan(reader, firstRun: false)]
             }
         }
     }
@@ -57,6 +62,9 @@ final class RunEndInvalidationTracer: IgnoringTracer {
     }
     func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
         record(.endChangedInvalidated(computation, output: output, reader: reader))
+    }
+    func rerunEnded(computation: UInt64, changed output: UInt64, rerunning reader: UInt64) {
+        record(.endChangedRerunning(computation, output: output, reader: reader))
     }
     func flushBegan() { record(.event(.flushBegan)) }
     func flushEnded() { record(.event(.flushEnded)) }
@@ -195,8 +203,10 @@ extension TracerTests {
     /// dirty and `quarter` possibly stale; the flush checks `quarter`, which
     /// refreshes `half`, whose change `quarter` alone reads while checking
     /// (the refresh marks it dirty directly). Each reader's invalidation is
-    /// recorded all the same, with the run's end and the change in one call
-    /// when values are off, and as separate events when they are on.
+    /// recorded all the same: with values off, in one call with the run's end,
+    /// the change and the begin of `quarter`'s rerun, which follows at once
+    /// (`quarter` then records no begin of its own); as separate events when
+    /// values are on.
     @Test func aCheckingReadersInvalidationIsRecordedWithAndWithoutValues() {
         func scenario(events: () -> [RecordedEvent]) -> (written: [String], names: [String: UInt64]) {
             let reactor = Reactor()
@@ -236,7 +246,8 @@ extension TracerTests {
         ReactorTracing.install(nil)
         #expect(combined == expected)
         if let half = ids["half"], let quarter = ids["quarter"] {
-            #expect(calls.contains(.endChangedInvalidated(half, output: half, reader: quarter)))
+            #expect(calls.contains(.endChangedRerunning(half, output: half, reader: quarter)))
+            #expect(!calls.contains(.event(.rerunBegan(quarter, firstRun: false))))
         } else {
             Issue.record("missing nodes: \(ids)")
         }
