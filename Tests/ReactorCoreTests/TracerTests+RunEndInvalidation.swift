@@ -29,17 +29,18 @@ final class RunEndInvalidationTracer: IgnoringTracer {
     var calls: [Call] { recorded.withLock { $0 } }
 
     /// The calls as the events the default implementations send.
-    var events: [RecordedEvent] {
-        calls.flatMap { call -> [RecordedEvent] in
-            switch call {
-            case let .event(event): [event]
-            case let .endChanged(computation, output): [.rerunEnded(computation), .changed(output)]
-            case let .endChangedInvalidated(computation, output, reader):
-                [.rerunEnded(computation), .changed(output), .invalidated(reader, .dependency, source: output)]
-            case let .endChangedRerunning(computation, output, reader):
-                [.rerunEnded(computation), .changed(output), .invalidated(reader, .dependency, source: output),
-                 .rerunBegan(reader, firstRun: false)]
-            }
+    var events: [RecordedEvent] { calls.flatMap(Self.events(of:)) }
+
+    /// One call as the events the default implementations send.
+    static func events(of call: Call) -> [RecordedEvent] {
+        switch call {
+        case let .event(event): [event]
+        case let .endChanged(computation, output): [.rerunEnded(computation), .changed(output)]
+        case let .endChangedInvalidated(computation, output, reader):
+            [.rerunEnded(computation), .changed(output), .invalidated(reader, .dependency, source: output)]
+        case let .endChangedRerunning(computation, output, reader):
+            [.rerunEnded(computation), .changed(output), .invalidated(reader, .dependency, source: output),
+             .rerunBegan(reader, firstRun: false)]
         }
     }
 
@@ -257,5 +258,41 @@ extension TracerTests {
         let (separate, _) = scenario { withValues.events }
         ReactorTracing.install(nil)
         #expect(separate == expected)
+    }
+}
+
+extension TracerTests {
+    /// A checking reader's rerun begin recorded with its source's run end
+    /// leaves nothing behind: every later rerun of a computed, in the same
+    /// refresh and in later ones, records its own begin. A chain of three
+    /// computeds under one write, written three times: each write reruns each
+    /// computed once, begin before end.
+    @Test func eachRerunOfAChainRecordsOneBeginAcrossWrites() {
+        let tracer = RunEndInvalidationTracer()
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let boiler = Boiler()
+        let half = reactor.computed("half") { boiler.celsius / 2 }
+        let quarter = reactor.computed("quarter") { half.value / 2 }
+        let eighth = reactor.computed("eighth") { quarter.value / 2 }
+        let panel = reactor.autorun("panel") { _ in _ = eighth.value }
+        defer { panel.stop() }
+        var rerunning = 0
+        for celsius in [40, 80, 160] {
+            let start = tracer.calls.count
+            boiler.celsius = celsius
+            let calls = Array(tracer.calls[start...])
+            rerunning += calls.filter { if case .endChangedRerunning = $0 { true } else { false } }.count
+            let events = calls.flatMap(RunEndInvalidationTracer.events(of:))
+            for node in [half.id, quarter.id, eighth.id, panel.id] {
+                let begins = events.indices.filter { events[$0] == .rerunBegan(node, firstRun: false) }
+                let ends = events.indices.filter { events[$0] == .rerunEnded(node) }
+                #expect(begins.count == 1 && ends.count == 1, "celsius \(celsius), node \(node): \(events)")
+                if let begin = begins.first, let end = ends.first { #expect(begin < end) }
+            }
+        }
+        // `quarter` and `eighth` each begin with their source's end at every write.
+        #expect(rerunning == 6)
     }
 }

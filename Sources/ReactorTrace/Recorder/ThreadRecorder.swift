@@ -134,11 +134,11 @@ final class ThreadRecorder: @unchecked Sendable {
         segment.published.store(Self.address(end) &- publishedOrigin, ordering: .releasing)
     }
 
-    /// The fast paths' test: an event of at most ``fixedBound`` + `extraRoom`
-    /// bytes fits at the cursor, and (`timed`) the clock can be read inline.
+    /// The fast paths' test: events of at most ``fixedBound`` bytes fit at
+    /// the cursor, and (`timed`) the clock can be read inline.
     @inline(__always)
-    func hasRoomOnFastPath(timed: Bool, extraRoom: Int) -> Bool {
-        UInt(bitPattern: cursor) &+ UInt(bitPattern: extraRoom) <= (timed ? timedLimit : untimedLimit)
+    func hasRoomOnFastPath(timed: Bool) -> Bool {
+        UInt(bitPattern: cursor) <= (timed ? timedLimit : untimedLimit)
     }
 
     /// The time since the trace began, as a delta from this thread's last timed event.
@@ -294,8 +294,11 @@ final class ThreadRecorder: @unchecked Sendable {
 // MARK: - Events (docs/TRACE_FORMAT.md, "Events")
 
 extension ThreadRecorder {
-    /// The most bytes an event without strings takes.
-    static var fixedBound: Int { 48 }
+    /// The most bytes an event without strings takes, or the combined run
+    /// ends: `rerunEnded`, `changed`, `invalidated` and `rerunBegan` together
+    /// take at most 21, 11, 21 and 3 (a single event at most 21). One bound for
+    /// all, so that no fast path adds to the cursor before its room check.
+    static var fixedBound: Int { 56 }
 
     @inline(__always)
     func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
@@ -424,8 +427,8 @@ extension ThreadRecorder {
         recordRerunEnded(computation: computation, time: time, at: pointer)
     }
 
-    /// `rerunEnded` then `changed(output)`, published together: both fit in
-    /// ``fixedBound`` (at most 21 and 11 bytes).
+    /// `rerunEnded` then `changed(output)`, published together (within
+    /// ``fixedBound``).
     @inline(__always)
     func recordRerunEnded(computation: UInt64, changed output: UInt64, time: UInt64,
                           at pointer: UnsafeMutablePointer<UInt8>) {
@@ -451,15 +454,10 @@ extension ThreadRecorder {
         recordRerunEnded(computation: computation, changed: output, time: time, at: pointer)
     }
 
-    /// The most bytes `rerunEnded`, `changed` and `invalidated` take together
-    /// (at most 21, 11 and 21).
-    static var runEndWithInvalidationBound: Int { 53 }
-
     /// `rerunEnded` then `changed(output)` then `invalidated(reader)` with
     /// cause dependency and source `output`, published together; the caller
-    /// made room for ``runEndWithInvalidationBound`` bytes (``runEndWithRerunBound``
-    /// when `rerunning`). `rerunning`: then `rerunBegan(reader)`, not its first
-    /// run, at the end's time.
+    /// made room for ``fixedBound`` bytes. `rerunning`: then
+    /// `rerunBegan(reader)`, not its first run, at the end's time.
     @inline(__always)
     func recordRerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64, rerunning: Bool,
                           time: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
@@ -503,20 +501,13 @@ extension ThreadRecorder {
     }
 
     func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
-        let pointer = reserve(Self.runEndWithInvalidationBound)
-        let time = timeDelta()
+        let (pointer, time) = reserveTimed()
         recordRerunEnded(computation: computation, changed: output, invalidated: reader, rerunning: false,
                          time: time, at: pointer)
     }
 
-    /// The most bytes `rerunEnded`, `changed`, `invalidated` and `rerunBegan`
-    /// take together when the begin follows at the end's time (at most 21, 11,
-    /// 21 and 3).
-    static var runEndWithRerunBound: Int { 56 }
-
     func rerunEnded(computation: UInt64, changed output: UInt64, rerunning reader: UInt64) {
-        let pointer = reserve(Self.runEndWithRerunBound)
-        let time = timeDelta()
+        let (pointer, time) = reserveTimed()
         recordRerunEnded(computation: computation, changed: output, invalidated: reader, rerunning: true,
                          time: time, at: pointer)
     }

@@ -109,7 +109,7 @@ extension TraceRecorder {
     /// Records `rerun-end` (timed), `changed` of `output` and `invalidate` of
     /// `reader` (cause dependency, source `output`) with one check and one publish.
     public func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
-        if !recordFast(timed: true, extraRoom: ThreadRecorder.runEndWithInvalidationBound - ThreadRecorder.fixedBound, {
+        if !recordFast(timed: true, {
             $0.recordRerunEnded(computation: computation, changed: output, invalidated: reader, rerunning: false,
                                 time: $0.fastTime(), at: $0.cursor)
         }) {
@@ -127,7 +127,7 @@ extension TraceRecorder {
     /// `reader` at the end's time (a delta of 0), with one clock reading, one
     /// check and one publish.
     public func rerunEnded(computation: UInt64, changed output: UInt64, rerunning reader: UInt64) {
-        if !recordFast(timed: true, extraRoom: ThreadRecorder.runEndWithRerunBound - ThreadRecorder.fixedBound, {
+        if !recordFast(timed: true, {
             $0.recordRerunEnded(computation: computation, changed: output, invalidated: reader, rerunning: true,
                                 time: $0.fastTime(), at: $0.cursor)
         }) {
