@@ -44,6 +44,10 @@ final class Graph: @unchecked Sendable {
     /// Traced runs with values only: the body of the action running read a
     /// secret (see `Graph+Secrets.swift`).
     @exclusivity(unchecked) var actionReadSecret = false
+    /// Traced runs only: the rerun the refresh loop starts next has its begin
+    /// recorded already, with the end of the run that made it dirty
+    /// (`Computation.traceSoleReaderInvalidation`).
+    @exclusivity(unchecked) var rerunBeganRecorded = false
 
     /// Runs `body` as one graph operation: with the lock held, and followed by
     /// the end-of-batch flushes it made necessary when it is the outermost one.

@@ -424,13 +424,12 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// event can take the fast path: the thread records for this recording, its
     /// segment has room, and it has a time (and, for a `timed` event, reads the
     /// cycle counter). Else returns false: the caller takes the slow path.
-    /// `extraRoom`: the events take up to that many bytes more than
-    /// ``ThreadRecorder/fixedBound``.
+    /// The events take at most ``ThreadRecorder/fixedBound`` bytes.
     @inline(__always)
-    func recordFast(timed: Bool, extraRoom: Int = 0, _ body: (ThreadRecorder) -> Void) -> Bool {
+    func recordFast(timed: Bool, _ body: (ThreadRecorder) -> Void) -> Bool {
         guard let raw = reactor_trace_thread_get() else { return false }
         return Unmanaged<ThreadRecorder>.fromOpaque(raw)._withUnsafeGuaranteedRef { thread in
-            guard thread.generation == generation, thread.hasRoomOnFastPath(timed: timed, extraRoom: extraRoom) else {
+            guard thread.generation == generation, thread.hasRoomOnFastPath(timed: timed) else {
                 return false
             }
             body(thread)
