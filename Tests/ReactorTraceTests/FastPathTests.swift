@@ -48,6 +48,17 @@ import Testing
 }
 
 extension FastPathTests {
+    /// 400 runs' computation, output and reader ids, some far apart, so that
+    /// the combined run ends' fields take varints of up to seven bytes.
+    static let farApartTriples: [(computation: UInt64, output: UInt64, reader: UInt64)] = (0..<400).map { (index: Int) in
+        let computation = UInt64(1 + (index * 7_919) % 20_011)
+        let output = index % 7 == 0 ? UInt64(1) << 41 - UInt64(index) : UInt64(1 + (index * 104_729) % 3_000_017)
+        let reader = index % 5 == 0 ? UInt64(1) << 40 + UInt64(index) : UInt64(1 + (index * 15_485_863) % 70_001)
+        return (computation, output, reader)
+    }
+}
+
+extension FastPathTests {
     /// `rerunEnded(computation:changed:)` writes a run's end and its value's
     /// change as the two events the separate calls write, on the fast path and
     /// across segment boundaries alike.
@@ -89,12 +100,7 @@ extension FastPathTests {
     /// alike; ids far apart make the fields take varints of up to seven bytes.
     @Test(arguments: [false, true], [256, 64 << 10])
     func runEndWithChangeAndInvalidationWritesTheThreeEvents(usesCycleCounter: Bool, segmentCapacity: Int) throws {
-        let triples: [(computation: UInt64, output: UInt64, reader: UInt64)] = (0..<400).map { (index: Int) in
-            let computation = UInt64(1 + (index * 7_919) % 20_011)
-            let output = index % 7 == 0 ? UInt64(1) << 41 - UInt64(index) : UInt64(1 + (index * 104_729) % 3_000_017)
-            let reader = index % 5 == 0 ? UInt64(1) << 40 + UInt64(index) : UInt64(1 + (index * 15_485_863) % 70_001)
-            return (computation, output, reader)
-        }
+        let triples = Self.farApartTriples
         var expected: [TraceRecord] = []
         for triple in triples {
             expected.append(.rerunBegan(computation: triple.computation, firstRun: false))
@@ -158,12 +164,7 @@ extension FastPathTests {
     /// far apart make the fields take varints of up to seven bytes.
     @Test(arguments: [false, true], [256, 64 << 10])
     func runEndWithRerunWritesTheFourEventsAtOneTime(usesCycleCounter: Bool, segmentCapacity: Int) throws {
-        let triples: [(computation: UInt64, output: UInt64, reader: UInt64)] = (0..<400).map { (index: Int) in
-            let computation = UInt64(1 + (index * 7_919) % 20_011)
-            let output = index % 7 == 0 ? UInt64(1) << 41 - UInt64(index) : UInt64(1 + (index * 104_729) % 3_000_017)
-            let reader = index % 5 == 0 ? UInt64(1) << 40 + UInt64(index) : UInt64(1 + (index * 15_485_863) % 70_001)
-            return (computation, output, reader)
-        }
+        let triples = Self.farApartTriples
         var expected: [TraceRecord] = []
         for triple in triples {
             expected.append(.rerunBegan(computation: triple.computation, firstRun: false))
