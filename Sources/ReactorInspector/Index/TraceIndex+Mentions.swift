@@ -63,37 +63,38 @@ struct IndexedMentions: Sendable, Equatable {
     }
 }
 
-/// Gathers ``IndexedMentions`` from the batches of a pass, in order: per event, a look at each
-/// node it names (one array load and a comparison for the small ids a recorder gives).
+/// Gathers ``IndexedMentions`` from the batches of a pass, in order: per event, for each node
+/// it names, one load and a comparison (the chunk that last mentioned it, by id for the small
+/// ids a recorder gives); the lists grow once per node and chunk.
 struct MentionsCollector {
-    /// Ids below this are found by position in an array; larger ones by a dictionary.
+    /// Ids below this have their last chunk found by position in an array; larger ones go the slow way.
     private static let smallIDs: UInt64 = 1 << 22
+    /// Per small id, the last chunk that mentioned it and the last with a value event of it (-1: none yet).
+    private var lastChunkOfSmallID: [Int32] = []
+    private var lastValueChunkOfSmallID: [Int32] = []
     private var slotOfSmallID: [Int32] = []
     private var slotOfID: [UInt64: Int32] = [:]
     private var ids: [UInt64] = []
-    /// Per slot, the last chunk listed (the one check most events make).
+    /// Per slot, the last chunk listed.
     private var lastChunk: [Int] = []
     private var chunks: [IndexChunkList] = []
     private var creations: [[IndexedMentions.Creation]] = []
     private var hasValues: [Bool] = []
+    /// Nodes met in the batch being taken that the fast look did not settle.
+    private var met: [UInt64] = []
 
-    @inline(__always)
     private mutating func slot(_ id: UInt64) -> Int {
-        if id < Self.smallIDs, Int(id) < slotOfSmallID.count {
+        if id < Self.smallIDs {
+            if Int(id) >= slotOfSmallID.count {
+                // Seen by id from now on.
+                let more = max(Int(id) + 1 - slotOfSmallID.count, slotOfSmallID.count)
+                slotOfSmallID.append(contentsOf: repeatElement(-1, count: more))
+                lastChunkOfSmallID.append(contentsOf: repeatElement(-1, count: more))
+                lastValueChunkOfSmallID.append(contentsOf: repeatElement(-1, count: more))
+            }
             let known = slotOfSmallID[Int(id)]
             if known >= 0 { return Int(known) }
-        }
-        return newSlot(id)
-    }
-
-    private mutating func newSlot(_ id: UInt64) -> Int {
-        if id < Self.smallIDs {
-            let index = Int(id)
-            if index >= slotOfSmallID.count {
-                slotOfSmallID.append(contentsOf: repeatElement(-1, count: max(index + 1 - slotOfSmallID.count,
-                                                                               slotOfSmallID.count)))
-            }
-            slotOfSmallID[index] = Int32(ids.count)
+            slotOfSmallID[Int(id)] = Int32(ids.count)
         } else if let known = slotOfID[id] {
             return Int(known)
         } else {
@@ -107,50 +108,89 @@ struct MentionsCollector {
         return ids.count - 1
     }
 
-    /// Node `id` is mentioned in `chunk` (0: no node).
-    @inline(__always)
-    @discardableResult
-    private mutating func mention(_ id: UInt64, _ chunk: Int) -> Int {
-        guard id != 0 else { return -1 }
-        let slot = slot(id)
-        if lastChunk[slot] != chunk {
-            lastChunk[slot] = chunk
-            chunks[slot].add(chunk)
-        }
-        return slot
-    }
-
     /// Takes the batch at position `chunk` of the pass.
     mutating func add(_ batch: borrowing TraceEventBatch, chunk: Int) {
-        for event in batch.events {
-            switch event.record {
-            case let .depend(computation, dependency):
-                mention(computation, chunk)
-                mention(dependency, chunk)
-            case let .invalidated(computation, _, source):
-                mention(computation, chunk)
-                mention(source, chunk)
-            case let .rerunBegan(computation, _), let .rerunEnded(computation):
-                mention(computation, chunk)
-            case let .changed(dependency):
-                mention(dependency, chunk)
-            case let .value(id, _):
-                let slot = mention(id, chunk)
-                if slot >= 0 { hasValues[slot] = true }
-            case let .nodeCreated(id, kind, _, parent):
-                let slot = mention(id, chunk)
-                mention(parent, chunk)
-                if slot >= 0 { creations[slot].append(.init(chunk: chunk, kind: kind)) }
-            case let .nodeNamed(id, _, owner):
-                mention(id, chunk)
-                mention(owner, chunk)
-            case let .nodeStopped(id), let .actionBegan(id, _, _), let .actionEnded(id), let .issue(_, id, _),
-                 let .site(id, _, _):
-                mention(id, chunk)
-            case .flushBegan, .flushEnded:
-                break
+        let current = Int32(truncatingIfNeeded: chunk)
+        var met = self.met
+        met.removeAll(keepingCapacity: true)
+        var valued: [UInt64] = [], created: [(UInt64, TraceNodeKind)] = []
+        // Moved out while the loop writes them, so that each write finds them unshared.
+        var lastMention = lastChunkOfSmallID, lastValue = lastValueChunkOfSmallID
+        lastChunkOfSmallID = []
+        lastValueChunkOfSmallID = []
+        lastMention.withUnsafeMutableBufferPointer { lastMention in
+            lastValue.withUnsafeMutableBufferPointer { lastValue in
+                // In registers for the loop: base addresses and counts.
+                let lastMention = lastMention, lastValue = lastValue
+                let small = UInt64(lastMention.count)
+                for event in batch.events {
+                    // Up to two nodes an event names; 0 for none.
+                    var first: UInt64 = 0, second: UInt64 = 0
+                    switch event.record {
+                    case let .depend(computation, dependency):
+                        (first, second) = (computation, dependency)
+                    case let .invalidated(computation, _, source):
+                        (first, second) = (computation, source)
+                    case let .rerunBegan(computation, _), let .rerunEnded(computation):
+                        first = computation
+                    case let .changed(dependency):
+                        first = dependency
+                    case let .value(id, _):
+                        first = id
+                        if id < small {
+                            if lastValue[Int(id)] != current {
+                                lastValue[Int(id)] = current
+                                valued.append(id)
+                            }
+                        } else if id != 0 {
+                            valued.append(id)
+                        }
+                    case let .nodeCreated(id, kind, _, parent):
+                        (first, second) = (id, parent)
+                        created.append((id, kind))
+                    case let .nodeNamed(id, _, owner):
+                        (first, second) = (id, owner)
+                    case let .nodeStopped(id), let .actionBegan(id, _, _), let .actionEnded(id), let .issue(_, id, _),
+                         let .site(id, _, _):
+                        first = id
+                    case .flushBegan, .flushEnded:
+                        continue
+                    }
+                    if first < small {
+                        if lastMention[Int(first)] != current {
+                            lastMention[Int(first)] = current
+                            met.append(first)
+                        }
+                    } else {
+                        met.append(first)
+                    }
+                    if second < small {
+                        if lastMention[Int(second)] != current {
+                            lastMention[Int(second)] = current
+                            met.append(second)
+                        }
+                    } else {
+                        met.append(second)
+                    }
+                }
             }
         }
+        lastChunkOfSmallID = lastMention
+        lastValueChunkOfSmallID = lastValue
+        for id in met where id != 0 {
+            let slot = slot(id)
+            if id < Self.smallIDs { lastChunkOfSmallID[Int(id)] = current }
+            if lastChunk[slot] != chunk {
+                lastChunk[slot] = chunk
+                chunks[slot].add(chunk)
+            }
+        }
+        for id in valued where id != 0 {
+            hasValues[slot(id)] = true
+            if id < Self.smallIDs { lastValueChunkOfSmallID[Int(id)] = current }
+        }
+        for (id, kind) in created where id != 0 { creations[slot(id)].append(.init(chunk: chunk, kind: kind)) }
+        self.met = met
     }
 
     /// The section of the pass.
