@@ -21,7 +21,11 @@ extension TraceIndexSession {
     /// from the snapshot before the chunks printed and the chunks read on from there. Only the
     /// chunks whose times can hold an event of the filter's window are read, a stretch between
     /// two snapshots at a time; with `last`, stretches from the end backwards until `last`
-    /// lines are found, which are then handed out in order.
+    /// lines are found, which are then handed out in order. A filter by name reads only the
+    /// chunks that mention its nodes (``nameChunks(filter:of:model:finalNames:)``): each alone
+    /// from its light point when no line shows a write's value and they are few or `last` is
+    /// asked (``replayAlone(_:names:last:filter:style:json:finalNames:actions:points:of:line:)``),
+    /// else the stretches that hold them.
     ///
     /// `line` gets each line (UTF-8 with its newline; valid only inside it). Returns the whole
     /// trace's report and how many lines match (nil when reading stopped before the start,

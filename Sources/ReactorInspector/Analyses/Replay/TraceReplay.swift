@@ -14,7 +14,9 @@ public enum TraceReplay {
     /// it; `model` names the nodes of a given index that keeps no model (a follower's). Otherwise
     /// by two passes: the lookahead's (``TraceLookahead``, without previous values when the
     /// filter prints no `changed` line), then the lines'; `lookingAhead` false skips the first
-    /// (for measuring it). Returns how reading went and how many lines matched (nil when reading
+    /// (for measuring it). With `index` ``TraceIndexUse/automatic(note:)`` and no such index,
+    /// the lookahead's pass leaves one (as `index` does), and a filter by name, time or `last`
+    /// is then answered from it instead of the lines' pass. Returns how reading went and how many lines matched (nil when reading
     /// stopped before the start, having found `last`).
     public static func lines(path: String, filter: ReplayFilter, style: TextStyle = .plain, json: Bool = false,
                              last: Int? = nil, index: TraceIndexUse, model: TraceModel? = nil,
