@@ -17,10 +17,13 @@ extension IndexCommandTests {
         let (model, _) = try TraceFile.model(path: path)
         // The autorun (no values, so its lines come from chunks read alone) in the fewest chunks.
         let probe = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
-        let quiet = try #require(try model.nodes.filter { $0.kind == .computation }.map { node in
-            (node, try #require(try probe.nameChunks(filter: ReplayFilter(names: [node.name]), of: index, model: model,
-                                                     finalNames: [:])).chunks.count)
-        }.min { ($0.1, $0.0.name) < ($1.1, $1.0.name) }).0
+        var fewest: (node: TraceNode, chunks: Int)?
+        for node in model.nodes where node.kind == .computation {
+            let chunks = try probe.nameChunks(filter: ReplayFilter(names: [node.name]), of: index, model: model,
+                                              finalNames: [:])?.chunks.count ?? .max
+            if fewest == nil || (chunks, node.name) < (fewest!.chunks, fewest!.node.name) { fewest = (node, chunks) }
+        }
+        let quiet = try #require(fewest).node
         func lines(_ filter: ReplayFilter, last: Int?, index use: TraceIndexUse) throws -> [UInt8] {
             var bytes: [UInt8] = []
             _ = try TraceReplay.lines(path: path, filter: filter, last: last, index: use) { bytes += $0 }
