@@ -113,6 +113,11 @@ final class ScenarioTracer: ReactorTracer {
         route { $0.tracer.rerunEnded(computation: computation, changed: output, invalidated: reader) }
     }
 
+    // Only sent when no target records values (as above).
+    func rerunEnded(computation: UInt64, changed output: UInt64, rerunning reader: UInt64) {
+        route { $0.tracer.rerunEnded(computation: computation, changed: output, rerunning: reader) }
+    }
+
     func actionBegan(store: UInt64, name: String, arguments: String) {
         route { target in
             // A tracer that records no values gets no arguments, as from the core.

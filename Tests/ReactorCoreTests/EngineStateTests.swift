@@ -238,4 +238,46 @@ private final class Counter {
         #expect(runs == 2)
         #expect(weakComputation == nil)
     }
+
+    /// A stale computed read in a batch (no computation current) is brought
+    /// up to date in place and links nothing.
+    @Test func aStaleComputedReadInABatchIsRefreshedAndLinksNothing() {
+        let reactor = Reactor(scheduler: .endOfBatch)
+        let source = Counter()
+        var runs = 0
+        let computed = reactor.computed { runs += 1; return source.value + 1 }
+        #expect(computed.value == 1 && runs == 1)
+        reactor.batch {
+            source.value = 5
+            #expect(computed.node.derivedState == .dirty)
+            #expect(computed.value == 6)
+            #expect(computed.node.derivedState == .clean && computed.node.activity == .idle)
+            #expect(computed.value == 6)
+        }
+        #expect(runs == 2)
+        #expect(computed.output.subscribers.count == 0)
+    }
+
+    /// A stale computed read with the lock held outside any operation (the
+    /// engine's own locked sections, such as a computed's release, run
+    /// callbacks there) opens an operation for its refresh, as every refresh
+    /// runs inside one.
+    @Test func aStaleReadWithTheLockHeldOutsideAnyOperationRefreshesInsideOne() {
+        let reactor = Reactor(scheduler: .endOfBatch)
+        let source = Counter()
+        let graph = reactor.graph
+        var depthsSeen: [Int] = []
+        let computed = reactor.computed { depthsSeen.append(graph.operationDepth); return source.value + 1 }
+        _ = computed.value
+        source.value = 2
+        let value = graph.lock.withLock {
+            #expect(graph.operationDepth == 0)
+            return computed.value
+        }
+        #expect(value == 3)
+        #expect(depthsSeen.count == 2 && depthsSeen.allSatisfy { $0 > 0 })
+        // Clean now: read there again without running anything.
+        #expect(graph.lock.withLock { computed.value } == 3)
+        #expect(depthsSeen.count == 2)
+    }
 }

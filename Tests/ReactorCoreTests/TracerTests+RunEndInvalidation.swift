@@ -10,8 +10,9 @@ import Testing
 import ReactorCore
 import TracerSlot
 
-/// A tracer that implements `rerunEnded(computation:changed:)` and
-/// `rerunEnded(computation:changed:invalidated:)` and records each as one
+/// A tracer that implements `rerunEnded(computation:changed:)`,
+/// `rerunEnded(computation:changed:invalidated:)` and
+/// `rerunEnded(computation:changed:rerunning:)` and records each as one
 /// call: it shows which calls the core made, and (`events`) the events they
 /// stand for. Events of other threads are dropped.
 final class RunEndInvalidationTracer: IgnoringTracer {
@@ -19,6 +20,7 @@ final class RunEndInvalidationTracer: IgnoringTracer {
         case event(RecordedEvent)
         case endChanged(UInt64, output: UInt64)
         case endChangedInvalidated(UInt64, output: UInt64, reader: UInt64)
+        case endChangedRerunning(UInt64, output: UInt64, reader: UInt64)
     }
 
     private let thread = pthread_self()
@@ -27,14 +29,18 @@ final class RunEndInvalidationTracer: IgnoringTracer {
     var calls: [Call] { recorded.withLock { $0 } }
 
     /// The calls as the events the default implementations send.
-    var events: [RecordedEvent] {
-        calls.flatMap { call -> [RecordedEvent] in
-            switch call {
-            case let .event(event): [event]
-            case let .endChanged(computation, output): [.rerunEnded(computation), .changed(output)]
-            case let .endChangedInvalidated(computation, output, reader):
-                [.rerunEnded(computation), .changed(output), .invalidated(reader, .dependency, source: output)]
-            }
+    var events: [RecordedEvent] { calls.flatMap(Self.events(of:)) }
+
+    /// One call as the events the default implementations send.
+    static func events(of call: Call) -> [RecordedEvent] {
+        switch call {
+        case let .event(event): [event]
+        case let .endChanged(computation, output): [.rerunEnded(computation), .changed(output)]
+        case let .endChangedInvalidated(computation, output, reader):
+            [.rerunEnded(computation), .changed(output), .invalidated(reader, .dependency, source: output)]
+        case let .endChangedRerunning(computation, output, reader):
+            [.rerunEnded(computation), .changed(output), .invalidated(reader, .dependency, source: output),
+             .rerunBegan(reader, firstRun: false)]
         }
     }
 
@@ -57,6 +63,9 @@ final class RunEndInvalidationTracer: IgnoringTracer {
     }
     func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
         record(.endChangedInvalidated(computation, output: output, reader: reader))
+    }
+    func rerunEnded(computation: UInt64, changed output: UInt64, rerunning reader: UInt64) {
+        record(.endChangedRerunning(computation, output: output, reader: reader))
     }
     func flushBegan() { record(.event(.flushBegan)) }
     func flushEnded() { record(.event(.flushEnded)) }
@@ -195,8 +204,10 @@ extension TracerTests {
     /// dirty and `quarter` possibly stale; the flush checks `quarter`, which
     /// refreshes `half`, whose change `quarter` alone reads while checking
     /// (the refresh marks it dirty directly). Each reader's invalidation is
-    /// recorded all the same, with the run's end and the change in one call
-    /// when values are off, and as separate events when they are on.
+    /// recorded all the same: with values off, in one call with the run's end,
+    /// the change and the begin of `quarter`'s rerun, which follows at once
+    /// (`quarter` then records no begin of its own); as separate events when
+    /// values are on.
     @Test func aCheckingReadersInvalidationIsRecordedWithAndWithoutValues() {
         func scenario(events: () -> [RecordedEvent]) -> (written: [String], names: [String: UInt64]) {
             let reactor = Reactor()
@@ -236,7 +247,8 @@ extension TracerTests {
         ReactorTracing.install(nil)
         #expect(combined == expected)
         if let half = ids["half"], let quarter = ids["quarter"] {
-            #expect(calls.contains(.endChangedInvalidated(half, output: half, reader: quarter)))
+            #expect(calls.contains(.endChangedRerunning(half, output: half, reader: quarter)))
+            #expect(!calls.contains(.event(.rerunBegan(quarter, firstRun: false))))
         } else {
             Issue.record("missing nodes: \(ids)")
         }
@@ -246,5 +258,41 @@ extension TracerTests {
         let (separate, _) = scenario { withValues.events }
         ReactorTracing.install(nil)
         #expect(separate == expected)
+    }
+}
+
+extension TracerTests {
+    /// A checking reader's rerun begin recorded with its source's run end
+    /// leaves nothing behind: every later rerun of a computed, in the same
+    /// refresh and in later ones, records its own begin. A chain of three
+    /// computeds under one write, written three times: each write reruns each
+    /// computed once, begin before end.
+    @Test func eachRerunOfAChainRecordsOneBeginAcrossWrites() {
+        let tracer = RunEndInvalidationTracer()
+        ReactorTracing.install(tracer)
+        defer { ReactorTracing.install(nil) }
+        let reactor = Reactor()
+        let boiler = Boiler()
+        let half = reactor.computed("half") { boiler.celsius / 2 }
+        let quarter = reactor.computed("quarter") { half.value / 2 }
+        let eighth = reactor.computed("eighth") { quarter.value / 2 }
+        let panel = reactor.autorun("panel") { _ in _ = eighth.value }
+        defer { panel.stop() }
+        var rerunning = 0
+        for celsius in [40, 80, 160] {
+            let start = tracer.calls.count
+            boiler.celsius = celsius
+            let calls = Array(tracer.calls[start...])
+            rerunning += calls.filter { if case .endChangedRerunning = $0 { true } else { false } }.count
+            let events = calls.flatMap(RunEndInvalidationTracer.events(of:))
+            for node in [half.id, quarter.id, eighth.id, panel.id] {
+                let begins = events.indices.filter { events[$0] == .rerunBegan(node, firstRun: false) }
+                let ends = events.indices.filter { events[$0] == .rerunEnded(node) }
+                #expect(begins.count == 1 && ends.count == 1, "celsius \(celsius), node \(node): \(events)")
+                if let begin = begins.first, let end = ends.first { #expect(begin < end) }
+            }
+        }
+        // `quarter` and `eighth` each begin with their source's end at every write.
+        #expect(rerunning == 6)
     }
 }

@@ -184,6 +184,30 @@ private func underlying(_ tracer: (any ReactorTracer)?) -> (any ReactorTracer)? 
         #expect(cut.model.eventsByKind[.value] == whole.model.eventsByKind[.value])
     }
 
+    @Test func aTaskRecordingBesideAProcessRecordingJudgesItsRerunsExactly() async throws {
+        // Both recordings take every event of the task's thread, one after the
+        // other: the task's trace must keep them on one thread, or its writes'
+        // values part from their changes and reruns go unjudged.
+        let rendezvous = Rendezvous(2)
+        async let process = ScenarioTrace.record(scope: .process) {
+            await rendezvous.arrive()
+            await rendezvous.arrive()
+        }
+        async let task = ScenarioTrace.record(options: WasteScenarioTests.values) {
+            await rendezvous.arrive()
+            let reactor = Reactor()
+            let store = PlainFilterStore(name: "filters", reactor: reactor)
+            let label = reactor.autorun("besideProcessLabel") { _ in _ = "\(store.filter.text) \(store.filter.showsDone)" }
+            for _ in 0..<10 { store.setFilter(PlainFilter(text: "all", showsDone: true)) }
+            label.stop()
+            await rendezvous.arrive()
+        }
+        let (processTrace, taskTrace) = try await (process, task)
+        #expect(taskTrace.reruns(of: "besideProcessLabel") == 10)
+        #expect(taskTrace.unneededReruns(of: "besideProcessLabel") == 10)
+        #expect(processTrace.reruns(of: "besideProcessLabel") == 10)
+    }
+
     @Test func theRouterCutsValuesAndArgumentsToEachRecordersLimit() {
         let off = ValueCollector(limit: 0), short = ValueCollector(limit: 12), long = ValueCollector(limit: 200)
         let router = ScenarioTracer(scenarios: [1: .init(off), 2: .init(short)], everywhere: [], previous: .init(long))

@@ -149,3 +149,50 @@ extension FastPathTests {
         #expect(reader.end?.events == UInt64(expected.count))
     }
 }
+
+extension FastPathTests {
+    /// `rerunEnded(computation:changed:rerunning:)` writes a run's end, its
+    /// value's change, the reader's invalidation and the begin of the reader's
+    /// rerun as the four events the separate calls write, the begin at the
+    /// end's time, on the fast path and across segment boundaries alike; ids
+    /// far apart make the fields take varints of up to seven bytes.
+    @Test(arguments: [false, true], [256, 64 << 10])
+    func runEndWithRerunWritesTheFourEventsAtOneTime(usesCycleCounter: Bool, segmentCapacity: Int) throws {
+        let triples: [(computation: UInt64, output: UInt64, reader: UInt64)] = (0..<400).map { (index: Int) in
+            let computation = UInt64(1 + (index * 7_919) % 20_011)
+            let output = index % 7 == 0 ? UInt64(1) << 41 - UInt64(index) : UInt64(1 + (index * 104_729) % 3_000_017)
+            let reader = index % 5 == 0 ? UInt64(1) << 40 + UInt64(index) : UInt64(1 + (index * 15_485_863) % 70_001)
+            return (computation, output, reader)
+        }
+        var expected: [TraceRecord] = []
+        for triple in triples {
+            expected.append(.rerunBegan(computation: triple.computation, firstRun: false))
+            expected.append(.rerunEnded(computation: triple.computation))
+            expected.append(.changed(dependency: triple.output))
+            expected.append(.invalidated(computation: triple.reader, cause: .dependency, source: triple.output))
+            expected.append(.rerunBegan(computation: triple.reader, firstRun: false))
+            expected.append(.depend(computation: triple.reader, dependency: triple.output))
+            expected.append(.rerunEnded(computation: triple.reader))
+        }
+        let bytes = try TraceFixtures.record(options: .init(segmentCapacity: segmentCapacity,
+                                                            usesCycleCounter: usesCycleCounter)) { recorder in
+            for triple in triples {
+                recorder.rerunBegan(computation: triple.computation, firstRun: false)
+                recorder.rerunEnded(computation: triple.computation, changed: triple.output, rerunning: triple.reader)
+                recorder.depend(computation: triple.reader, dependency: triple.output)
+                recorder.rerunEnded(computation: triple.reader)
+            }
+        }
+        let (events, reader) = try TraceFixtures.readAll(bytes)
+        #expect(events.map(\.record) == expected)
+        #expect(reader.truncation == nil)
+        #expect(reader.end?.events == UInt64(expected.count))
+        // The change, the invalidation and the rerun's begin have the end's time.
+        for index in stride(from: 1, to: events.count, by: 7) {
+            #expect(events[index + 1].timestamp == events[index].timestamp)
+            #expect(events[index + 2].timestamp == events[index].timestamp)
+            #expect(events[index + 3].timestamp == events[index].timestamp)
+            #expect(events[index + 5].timestamp >= events[index + 3].timestamp)
+        }
+    }
+}

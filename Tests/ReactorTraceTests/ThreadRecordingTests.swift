@@ -59,6 +59,37 @@ import Testing
         #expect(try TraceFixtures.readAll(second).events.map(\.record) == [.changed(dependency: 2), .changed(dependency: 3)])
     }
 
+    /// Two recordings at once on one thread (as a process-wide scenario
+    /// recording beside a task-scoped one), their events interleaved: each
+    /// trace holds its events in order under one thread, not a thread a switch.
+    @Test func recordingsAtOnceOnOneThreadEachKeepItAsOneThread() throws {
+        let firstPath = TraceFixtures.temporaryPath(), secondPath = TraceFixtures.temporaryPath()
+        defer { unlink(firstPath); unlink(secondPath) }
+        let first = try TraceRecorder(path: firstPath)
+        let second = try TraceRecorder(path: secondPath)
+        for index in 0..<UInt64(50) {
+            first.rerunBegan(computation: 1, firstRun: index == 0)
+            second.changed(dependency: 100 + index)
+            first.changed(dependency: 200 + index)
+            second.rerunEnded(computation: 2)
+        }
+        first.stop()
+        second.stop()
+        let (firstEvents, firstReader) = try TraceFixtures.readAll(try [UInt8](Data(contentsOf: URL(fileURLWithPath: firstPath))))
+        let (secondEvents, secondReader) = try TraceFixtures.readAll(try [UInt8](Data(contentsOf: URL(fileURLWithPath: secondPath))))
+        #expect(firstReader.end?.threads == 1)
+        #expect(secondReader.end?.threads == 1)
+        #expect(Set(firstEvents.map(\.thread)).count == 1)
+        #expect(Set(secondEvents.map(\.thread)).count == 1)
+        var firstExpected: [TraceRecord] = [], secondExpected: [TraceRecord] = []
+        for index in 0..<UInt64(50) {
+            firstExpected += [.rerunBegan(computation: 1, firstRun: index == 0), .changed(dependency: 200 + index)]
+            secondExpected += [.changed(dependency: 100 + index), .rerunEnded(computation: 2)]
+        }
+        #expect(firstEvents.map(\.record) == firstExpected)
+        #expect(secondEvents.map(\.record) == secondExpected)
+    }
+
     @Test func threadsThatExitAreShippedAndForgotten() throws {
         let path = TraceFixtures.temporaryPath("exits")
         defer { unlink(path) }

@@ -34,13 +34,6 @@ extension Computation {
         output.dependLocked()
     }
 
-    /// True on a thread inside a graph operation (inside a computation): a
-    /// read of this computed's value needs no operation of its own.
-    @inlinable @inline(__always)
-    var isInNestedOperation: Bool {
-        graph.lock.isHeldByCurrentThread && graph.operationDepth > 0
-    }
-
     /// A read must refresh this computed first (see `refreshDerived()`).
     @inlinable @inline(__always)
     var needsRefresh: Bool {

@@ -62,17 +62,27 @@ public final class Computed<Value>: @unchecked Sendable {
             // the same order as in the last run: no call. Every other read
             // goes through one call, so that the code inlined into the body
             // keeps few values live across calls (a smaller frame).
-            guard node.isInNestedOperation else { return valueInOperation() }
-            // Inside a computation: the lock is held and the operation open.
-            if node.needsRefresh { node.refreshStaleDerived() }
+            guard node.graph.lock.isHeldByCurrentThread else { return valueInOperation() }
+            if node.needsRefresh {
+                // A refresh runs inside an operation: inside a computation
+                // (only a running operation makes one current), in a batch or
+                // in `nonreactive`; the lock held outside any goes the slow way.
+                guard node.graph.current != nil || node.graph.operationDepth > 0 else { return valueInOperation() }
+                node.refreshStaleDerived()
+            }
             // (Before a first value there is nothing to return: the slow path traps.)
-            if output.dependInPlace(in: node.graph), let cached { return cached }
+            if let current = node.graph.current {
+                if output.dependInPlace(by: current), let cached { return cached }
+            } else if let cached {
+                // No computation to record the read (a clean value needs no operation).
+                return cached
+            }
             return valueLinkingSlowly()
         }
     }
 
     /// `value` inside a computation, up to date, for a read that
-    /// `Dependency.dependInPlace(in:)` does not record (a traced run's, one
+    /// `Dependency.dependInPlace(by:)` does not record (a traced run's, one
     /// out of the last run's order), or before a first value.
     @inlinable @inline(never)
     func valueLinkingSlowly() -> Value {

@@ -170,10 +170,14 @@ extension Computation {
         graph.derivingTop = .passUnretained(self)
         // The traced copy calls the tracer inline: it is the hot path there.
         if traced {
-            withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+            if graph.rerunBeganRecorded {
+                graph.rerunBeganRecorded = false
+            } else {
+                withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+            }
             if tracing.followsSecrets { graph.beginSecretTracking(self) }
         }
-        // Not `graph.inCompute`: deriving on top of the chain says as much
+        // Not counted in `graph.autorunsRunning`: deriving on top of the chain says as much
         // (see `Graph.isComputing`).
         let previous = graph.current
         graph.current = .passUnretained(self)
@@ -184,7 +188,7 @@ extension Computation {
         graph.current = previous
         // The end goes with the change and the first invalidation it records
         // in one call when no value event comes between them.
-        let endWaits = traced && traceRerunEnded(changed: changed && !firstRun ? derivedOutput : nil)
+        let endWaits = traced && traceRerunEnded(tracing: tracing, changed: changed && !firstRun ? derivedOutput : nil)
         // Off the chain before its readers hear of the change.
         graph.derivingTop = callerOnChain
         activity = .idle
@@ -210,13 +214,23 @@ extension Computation {
     /// The events of `notifySubscribers(traced:endingRun:)` for a change read
     /// by one checking computed, `reader` (see `Dependency.isReadOnly(byChecking:)`):
     /// the run's end, the change and the invalidation, in one call when the
-    /// end waits for them.
+    /// end waits for them. With them goes the begin of `reader`'s rerun,
+    /// which the refresh loop starts next (it is marked dirty on return and
+    /// is the next step) with no event or user code between: it then records
+    /// no begin of its own.
     @inline(never)
     func traceSoleReaderInvalidation(_ reader: Computation, output: Dependency, endWaits: Bool) {
         let readerID = reader.id
         // The other way is a function of its own: this one keeps fewer values across its call.
         guard endWaits else { return traceChangeAndInvalidation(of: readerID, output: output.id) }
-        withTracer { $0.rerunEnded(computation: id, changed: output.id, invalidated: readerID) }
+        // `refreshStep` rederives a dirty computed that has its body.
+        guard reader.derived != nil else {
+            return withTracer { $0.rerunEnded(computation: id, changed: output.id, invalidated: readerID) }
+        }
+        // Set before the call: nothing reads it before the reader's rederive,
+        // and this frame then keeps nothing across the call.
+        graph.rerunBeganRecorded = true
+        withTracer { $0.rerunEnded(computation: id, changed: output.id, rerunning: readerID) }
     }
 
     /// `traceSoleReaderInvalidation`'s events when the run's end went before them.

@@ -33,15 +33,14 @@ extension Dependency {
         return previous.pointee.epoch == computation.epoch && previous.pointee.dependency.refers(to: self)
     }
 
-    /// Records a read by `graph`'s current computation (lock held) in the two
-    /// common cases of an untraced run, with no call: the read keeps the link
-    /// at the cursor, or repeats the read just recorded. True then, and when
-    /// there is no current computation; otherwise false, having done
-    /// nothing: the read must go through `dependLocked()`.
+    /// Records a read by `current`, the graph's current computation (lock
+    /// held), in the two common cases of an untraced run, with no call: the
+    /// read keeps the link at the cursor, or repeats the read just recorded.
+    /// True then; otherwise false, having done nothing: the read must go
+    /// through `dependLocked()`.
     @inlinable @inline(__always)
-    func dependInPlace(in graph: Graph) -> Bool {
-        guard let current = graph.current else { return true }
-        return current._withUnsafeGuaranteedRef { computation in
+    func dependInPlace(by current: Unmanaged<Computation>) -> Bool {
+        current._withUnsafeGuaranteedRef { computation in
             if computation.runTracing.isTraced { return false }
             if let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self) {
                 next.pointee.epoch = computation.epoch

@@ -332,16 +332,15 @@ extension Computation {
             }
         }
         let previous = graph.current
-        let previousInCompute = graph.inCompute
         let previousRunning = graph.lock.runningComputation.load(ordering: .relaxed)
         graph.current = .passUnretained(self)
-        graph.inCompute = true
+        graph.autorunsRunning &+= 1
         graph.lock.runningComputation.store(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()), ordering: .releasing)
         beginTracking(tracing: tracing)
         defer {
             finishTracking()
             graph.current = previous
-            graph.inCompute = previousInCompute
+            graph.autorunsRunning &-= 1
             graph.lock.runningComputation.store(previousRunning, ordering: .releasing)
         }
         // No retain of the closure's context: a body that stops its own

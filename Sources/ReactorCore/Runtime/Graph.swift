@@ -7,10 +7,12 @@ final class Graph: @unchecked Sendable {
     /// The computation whose reads are being recorded (nil inside `nonreactive`).
     /// Unowned: whoever started the run keeps the computation alive until it ends.
     @usableFromInline @exclusivity(unchecked) var current: Unmanaged<Computation>?
-    /// An autorun is running, even inside `nonreactive`. A computed's rerun
-    /// does not set it (see `isComputing`): the refresh loop saves and
-    /// restores one field fewer a node.
-    @exclusivity(unchecked) var inCompute = false
+    /// Autoruns running, nested (Tracker's `inCompute` while above 0, even
+    /// inside `nonreactive`): counted up and down rather than saved and
+    /// restored, one field's spill and reload fewer a run. A computed's
+    /// rerun does not count (see `isComputing`): the refresh loop touches
+    /// one field fewer a node.
+    @exclusivity(unchecked) var autorunsRunning = 0
     /// Nesting depth of graph operations; end-of-batch flushes run when it returns to 0.
     @usableFromInline @exclusivity(unchecked) var operationDepth = 0
     /// A flush is running on the lock's holder.
@@ -42,6 +44,10 @@ final class Graph: @unchecked Sendable {
     /// Traced runs with values only: the body of the action running read a
     /// secret (see `Graph+Secrets.swift`).
     @exclusivity(unchecked) var actionReadSecret = false
+    /// Traced runs only: the rerun the refresh loop starts next has its begin
+    /// recorded already, with the end of the run that made it dirty
+    /// (`Computation.traceSoleReaderInvalidation`).
+    @exclusivity(unchecked) var rerunBeganRecorded = false
 
     /// Runs `body` as one graph operation: with the lock held, and followed by
     /// the end-of-batch flushes it made necessary when it is the outermost one.
@@ -89,7 +95,7 @@ final class Graph: @unchecked Sendable {
     /// the innermost down; the others on it are checking their sources).
     @inline(__always)
     var isComputing: Bool {
-        inCompute || (derivingTop != nil && chainDerives())
+        autorunsRunning > 0 || (derivingTop != nil && chainDerives())
     }
 
     /// True if a computed on the `derivingTop` chain is deriving. Out of
@@ -133,7 +139,7 @@ final class Graph: @unchecked Sendable {
         // Not inside a computation or a flush: those finish their own work.
         // No computed derives here: every refresh runs inside an operation,
         // and this one is the outermost, ending.
-        guard flushDepth == 0 && !inCompute else { return }
+        guard flushDepth == 0 && autorunsRunning == 0 else { return }
         operationDepth &+= 1
         defer { operationDepth &-= 1 }
         while let entry = reactorsAwaitingFlush.popLast() {

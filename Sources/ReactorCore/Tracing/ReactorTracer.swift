@@ -43,6 +43,15 @@ public protocol ReactorTracer: AnyObject, Sendable {
     /// callback (which could record events between them); the default makes
     /// the two calls.
     func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64)
+    /// `rerunEnded(computation:changed:invalidated:)`, then
+    /// `rerunBegan(computation: reader, firstRun: false)`, in one call: the
+    /// two runs meet with no user code and no other event between them, so
+    /// the rerun of `reader` begins at the time `computation`'s run ends (one
+    /// clock reading serves both). The core sends it when the change marks
+    /// the computed that was checking `computation` (its only reader, with no
+    /// `onInvalidate` callback) dirty and that reader reruns at once; the
+    /// default makes the two calls.
+    func rerunEnded(computation: UInt64, changed output: UInt64, rerunning reader: UInt64)
     /// A store action began. `arguments` describes its arguments as values
     /// (bounded, ``Redacted`` ones as `‹redacted›`) when ``valueLengthLimit`` is
     /// above 0, and is empty otherwise.
@@ -81,6 +90,12 @@ extension ReactorTracer {
     public func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
         rerunEnded(computation: computation, changed: output)
         invalidated(computation: reader, cause: .dependency, source: output)
+    }
+    /// The end with its change and the reader's invalidation, then the
+    /// reader's rerun: a tracer need not implement the combination.
+    public func rerunEnded(computation: UInt64, changed output: UInt64, rerunning reader: UInt64) {
+        rerunEnded(computation: computation, changed: output, invalidated: reader)
+        rerunBegan(computation: reader, firstRun: false)
     }
     /// No value capture: a tracer that does not implement it records none.
     public var valueLengthLimit: Int { 0 }

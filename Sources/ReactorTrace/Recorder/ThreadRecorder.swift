@@ -134,11 +134,11 @@ final class ThreadRecorder: @unchecked Sendable {
         segment.published.store(Self.address(end) &- publishedOrigin, ordering: .releasing)
     }
 
-    /// The fast paths' test: an event of at most ``fixedBound`` + `extraRoom`
-    /// bytes fits at the cursor, and (`timed`) the clock can be read inline.
+    /// The fast paths' test: events of at most ``fixedBound`` bytes fit at
+    /// the cursor, and (`timed`) the clock can be read inline.
     @inline(__always)
-    func hasRoomOnFastPath(timed: Bool, extraRoom: Int) -> Bool {
-        UInt(bitPattern: cursor) &+ UInt(bitPattern: extraRoom) <= (timed ? timedLimit : untimedLimit)
+    func hasRoomOnFastPath(timed: Bool) -> Bool {
+        UInt(bitPattern: cursor) <= (timed ? timedLimit : untimedLimit)
     }
 
     /// The time since the trace began, as a delta from this thread's last timed event.
@@ -294,8 +294,11 @@ final class ThreadRecorder: @unchecked Sendable {
 // MARK: - Events (docs/TRACE_FORMAT.md, "Events")
 
 extension ThreadRecorder {
-    /// The most bytes an event without strings takes.
-    static var fixedBound: Int { 48 }
+    /// The most bytes an event without strings takes, or the combined run
+    /// ends: `rerunEnded`, `changed`, `invalidated` and `rerunBegan` together
+    /// take at most 21, 11, 21 and 3 (a single event at most 21). One bound for
+    /// all, so that no fast path adds to the cursor before its room check.
+    static var fixedBound: Int { 56 }
 
     @inline(__always)
     func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
@@ -424,8 +427,8 @@ extension ThreadRecorder {
         recordRerunEnded(computation: computation, time: time, at: pointer)
     }
 
-    /// `rerunEnded` then `changed(output)`, published together: both fit in
-    /// ``fixedBound`` (at most 21 and 11 bytes).
+    /// `rerunEnded` then `changed(output)`, published together (within
+    /// ``fixedBound``).
     @inline(__always)
     func recordRerunEnded(computation: UInt64, changed output: UInt64, time: UInt64,
                           at pointer: UnsafeMutablePointer<UInt8>) {
@@ -451,16 +454,13 @@ extension ThreadRecorder {
         recordRerunEnded(computation: computation, changed: output, time: time, at: pointer)
     }
 
-    /// The most bytes `rerunEnded`, `changed` and `invalidated` take together
-    /// (at most 21, 11 and 21).
-    static var runEndWithInvalidationBound: Int { 53 }
-
     /// `rerunEnded` then `changed(output)` then `invalidated(reader)` with
     /// cause dependency and source `output`, published together; the caller
-    /// made room for ``runEndWithInvalidationBound`` bytes.
+    /// made room for ``fixedBound`` bytes. `rerunning`: then
+    /// `rerunBegan(reader)`, not its first run, at the end's time.
     @inline(__always)
-    func recordRerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64, time: UInt64,
-                          at pointer: UnsafeMutablePointer<UInt8>) {
+    func recordRerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64, rerunning: Bool,
+                          time: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         // The invalidation's source is `output`, which the change just put in
         // the dependency register: its optional code is a delta of 0 (code 1),
         // one byte with the cause in its low three bits. (An `output` of 0, which
@@ -471,6 +471,7 @@ extension ThreadRecorder {
         let computationCode = Self.idCode(computation, &lastComputation)
         let outputCode = Self.idCode(output, &lastDependency)
         let readerCode = Self.idCode(reader, &lastComputation)
+        var end: UnsafeMutablePointer<UInt8>
         if _fastPath(computationCode | outputCode | readerCode < 0x80) {
             // The usual ids, one byte each: one test for the three.
             pointer[1] = UInt8(truncatingIfNeeded: computationCode)
@@ -480,22 +481,35 @@ extension ThreadRecorder {
             change[2] = TraceEventKind.invalidated.rawValue
             change[3] = UInt8(truncatingIfNeeded: readerCode)
             change[4] = sourceByte
-            commit(change + 5, events: 3)
-            return
+            end = change + 5
+        } else {
+            let change = Self.put(time, Self.put(computationCode, pointer + 1))
+            change.pointee = TraceEventKind.changed.rawValue
+            let invalidation = Self.put(outputCode, change + 1)
+            invalidation.pointee = TraceEventKind.invalidated.rawValue
+            end = Self.put(readerCode, invalidation + 1)
+            end.pointee = sourceByte
+            end += 1
         }
-        let change = Self.put(time, Self.put(computationCode, pointer + 1))
-        change.pointee = TraceEventKind.changed.rawValue
-        let invalidation = Self.put(outputCode, change + 1)
-        invalidation.pointee = TraceEventKind.invalidated.rawValue
-        let end = Self.put(readerCode, invalidation + 1)
-        end.pointee = sourceByte
-        commit(end + 1, events: 3)
+        guard rerunning else { return commit(end, events: 3) }
+        // The rerun's begin: `reader` is in the computation register (code 0),
+        // not a first run, and its time is the end's (a delta of 0).
+        end[0] = TraceEventKind.rerunBegan.rawValue
+        end[1] = 0
+        end[2] = 0
+        commit(end + 3, events: 4)
     }
 
     func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
-        let pointer = reserve(Self.runEndWithInvalidationBound)
-        let time = timeDelta()
-        recordRerunEnded(computation: computation, changed: output, invalidated: reader, time: time, at: pointer)
+        let (pointer, time) = reserveTimed()
+        recordRerunEnded(computation: computation, changed: output, invalidated: reader, rerunning: false,
+                         time: time, at: pointer)
+    }
+
+    func rerunEnded(computation: UInt64, changed output: UInt64, rerunning reader: UInt64) {
+        let (pointer, time) = reserveTimed()
+        recordRerunEnded(computation: computation, changed: output, invalidated: reader, rerunning: true,
+                         time: time, at: pointer)
     }
 
     @inline(__always)

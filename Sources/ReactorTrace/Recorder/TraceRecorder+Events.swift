@@ -109,8 +109,8 @@ extension TraceRecorder {
     /// Records `rerun-end` (timed), `changed` of `output` and `invalidate` of
     /// `reader` (cause dependency, source `output`) with one check and one publish.
     public func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
-        if !recordFast(timed: true, extraRoom: ThreadRecorder.runEndWithInvalidationBound - ThreadRecorder.fixedBound, {
-            $0.recordRerunEnded(computation: computation, changed: output, invalidated: reader,
+        if !recordFast(timed: true, {
+            $0.recordRerunEnded(computation: computation, changed: output, invalidated: reader, rerunning: false,
                                 time: $0.fastTime(), at: $0.cursor)
         }) {
             rerunEndedSlowly(computation: computation, changed: output, invalidated: reader)
@@ -120,6 +120,24 @@ extension TraceRecorder {
     @inline(never)
     private func rerunEndedSlowly(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
         withThread { $0.rerunEnded(computation: computation, changed: output, invalidated: reader) }
+    }
+
+    /// Records `rerun-end` (timed), `changed` of `output`, `invalidate` of
+    /// `reader` (cause dependency, source `output`) and `rerun-begin` of
+    /// `reader` at the end's time (a delta of 0), with one clock reading, one
+    /// check and one publish.
+    public func rerunEnded(computation: UInt64, changed output: UInt64, rerunning reader: UInt64) {
+        if !recordFast(timed: true, {
+            $0.recordRerunEnded(computation: computation, changed: output, invalidated: reader, rerunning: true,
+                                time: $0.fastTime(), at: $0.cursor)
+        }) {
+            rerunEndedSlowly(computation: computation, changed: output, rerunning: reader)
+        }
+    }
+
+    @inline(never)
+    private func rerunEndedSlowly(computation: UInt64, changed output: UInt64, rerunning reader: UInt64) {
+        withThread { $0.rerunEnded(computation: computation, changed: output, rerunning: reader) }
     }
 
     /// Records `action-begin` (timed; name and arguments interned per chunk).

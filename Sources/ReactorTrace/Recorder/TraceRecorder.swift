@@ -424,13 +424,12 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// event can take the fast path: the thread records for this recording, its
     /// segment has room, and it has a time (and, for a `timed` event, reads the
     /// cycle counter). Else returns false: the caller takes the slow path.
-    /// `extraRoom`: the events take up to that many bytes more than
-    /// ``ThreadRecorder/fixedBound``.
+    /// The events take at most ``ThreadRecorder/fixedBound`` bytes.
     @inline(__always)
-    func recordFast(timed: Bool, extraRoom: Int = 0, _ body: (ThreadRecorder) -> Void) -> Bool {
+    func recordFast(timed: Bool, _ body: (ThreadRecorder) -> Void) -> Bool {
         guard let raw = reactor_trace_thread_get() else { return false }
         return Unmanaged<ThreadRecorder>.fromOpaque(raw)._withUnsafeGuaranteedRef { thread in
-            guard thread.generation == generation, thread.hasRoomOnFastPath(timed: timed, extraRoom: extraRoom) else {
+            guard thread.generation == generation, thread.hasRoomOnFastPath(timed: timed) else {
                 return false
             }
             body(thread)
@@ -438,19 +437,31 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         }
     }
 
-    /// Gives this thread an encoder of this recording; the pthread key holds a
-    /// reference, released when the thread exits or moves to a later recording.
-    /// The thread-local holds the same pointer, unretained, for the hot path.
+    /// Makes this thread's encoder of this recording the one the thread-local
+    /// points at, creating it on the thread's first event for the recording.
+    /// The pthread key holds every encoder of the thread (``ThreadRecorderSet``):
+    /// the thread keeps its encoder while another recording's events come
+    /// between its own, and releases them when it exits.
     @inline(never)
     private func attachThread() -> Unmanaged<ThreadRecorder> {
+        let set: ThreadRecorderSet
         if let raw = pthread_getspecific(key) {
-            Unmanaged<ThreadRecorder>.fromOpaque(raw).release()
+            set = Unmanaged<ThreadRecorderSet>.fromOpaque(raw).takeUnretainedValue()
+        } else {
+            set = ThreadRecorderSet()
+            pthread_setspecific(key, Unmanaged.passRetained(set).toOpaque())
         }
-        let thread = Unmanaged.passRetained(writer.register(generation: generation))
-        pthread_setspecific(key, thread.toOpaque())
-        reactor_trace_thread_set(thread.toOpaque())
-        if options.flushesOnCrash { reactor_trace_crash_prepare_thread() }
-        return thread
+        let thread: ThreadRecorder
+        if let known = set.recorder(generation: generation) {
+            thread = known
+        } else {
+            thread = writer.register(generation: generation)
+            set.add(thread)
+            if options.flushesOnCrash { reactor_trace_crash_prepare_thread() }
+        }
+        let unmanaged = Unmanaged.passUnretained(thread)
+        reactor_trace_thread_set(unmanaged.toOpaque())
+        return unmanaged
     }
 
     private static let nextGeneration = Atomic<UInt64>(0)
@@ -465,9 +476,9 @@ public final class TraceRecorder: ReactorTracer, Sendable {
             // An event emitted by a later destructor must not find the state
             // released here: it attaches a new one (glibc then calls this again).
             reactor_trace_thread_set(nil)
-            let thread = Unmanaged<ThreadRecorder>.fromOpaque(raw)
-            thread.takeUnretainedValue().exited.store(true, ordering: .releasing)
-            thread.release()
+            let set = Unmanaged<ThreadRecorderSet>.fromOpaque(raw)
+            for thread in set.takeUnretainedValue().recorders { thread.exited.store(true, ordering: .releasing) }
+            set.release()
             reactor_trace_crash_release_thread()
         }
         precondition(status == 0, "ReactorTrace: pthread_key_create failed (\(status))")
