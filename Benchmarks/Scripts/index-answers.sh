@@ -124,6 +124,27 @@ middle=$((duration / 2 / 1000))
 for command in "replay --last 20 --filter name:effect47" "replay --filter from:${middle}us --filter to:$((middle + 1000))us"; do
     both "\`$command\`" $command
 done
+# `replay` of a name from the chunks that mention it (the index's mentions), each alone from its light point:
+# a computed of the graph's first layer that never reruns (c9.30: a few chunks), whole and its last lines, and the
+# busiest name's whole replay (effect47: in nearly every chunk, so every chunk is read, from the snapshots).
+for command in "replay --filter name:c9.30" "replay --last 20 --filter name:c9.30" "replay --filter name:effect47"; do
+    both "\`$command\`" $command
+done
+# replay's first run on a trace without an index: its lookahead pass builds the index too (then a name, window
+# or --last answers from it at once; a kind filter reads the lines' pass as before), against the same by passes.
+first_run() { # first_run COMMAND ARGS...: by passes, then its first run on the trace without an index.
+    local passes_w passes_s passes_k first_w first_s first_k
+    read -r passes_w passes_s passes_k <<< "$(measure "$1" "$trace" "${@:2}" --no-index)"
+    rm -f "$trace.rindex"
+    read -r first_w first_s first_k <<< "$(RUNS=1 measure "$1" "$trace" "${@:2}")"
+    row "\`$*\`, by passes" "$passes_w" "$passes_s" "$passes_k"
+    row "\`$*\`, first run without an index (leaves it)" "$first_w" "$first_s" "$first_k" \
+        "$(ratio "$first_s" "$passes_s" "the CPU time by passes"), $(ratio "$first_s" "$hot_s" 'a `hot` pass')"
+}
+first_run replay --last 20 --filter name:effect47
+first_run replay --filter kind:issue
+rm -f "$trace.rindex"
+"$INSPECT" index "$trace" --no-progress >/dev/null 2>&1
 for percent in 1 50 99 action; do
     at="$((duration / 100 * ${percent/action/99} / 1000))us"
     commands=("graph --at $at --top 5 --format dot -o /dev/null" "state --at $at --json"
@@ -185,6 +206,12 @@ done
 # The last 20 writes with old → new in time order across the threads: from the index, the last stretch's
 # writes and its snapshot's values; by passes, a lookahead pass keeping every write.
 both '`replay --last 20 --filter kind:changed`' replay --last 20 --filter kind:changed
+# A name on four threads' chunks: an effect (no values; chunks alone), a computed that never reruns, and one
+# whose `changed` lines carry old → new (c0.0: the stretches holding its chunks, from the snapshots).
+for command in "replay --last 20 --filter name:effect47" "replay --filter name:c9.30" "replay --filter name:effect47" \
+               "replay --last 20 --filter name:c0.0"; do
+    both "\`$command\`" $command
+done
 # serve's Timeline panel (/api/timeline) on the stress trace, once the follower has read it to its end:
 # the whole trace and a 1% window at 90% of the time, 1000 pixels wide, by a pass (`serve --no-index`)
 # and from the follower's live index. Wall clock of the request (curl) and serve's CPU time for it

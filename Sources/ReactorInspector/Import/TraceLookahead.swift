@@ -60,10 +60,24 @@ public struct TraceLookahead: Sendable {
     /// Without `keepingValues` (a view that never shows a write's previous value) only names are
     /// kept and value events counted: memory grows with nodes, not with value events.
     public static func read(path: String, keepingValues: Bool = true) throws(TraceFileError) -> TraceLookahead {
-        var nodes: [UInt64] = [], timestamps: [UInt64] = [], values: [Int32] = []
-        var texts: [String] = [], index: [String: Int32] = [:], names: [UInt64: String] = [:]
-        var events = 0, valueEvents = 0
-        _ = try TraceFile.forEachBatch(path: path) { batch in
+        var collector = Collector(keepingValues: keepingValues)
+        _ = try TraceFile.forEachBatch(path: path) { collector.add($0) }
+        return collector.lookahead()
+    }
+
+    /// Gathers a lookahead from the batches of a pass, in order (``read(path:keepingValues:)``,
+    /// or a pass that does more at the same time).
+    struct Collector {
+        let keepingValues: Bool
+        private var nodes: [UInt64] = [], timestamps: [UInt64] = [], values: [Int32] = []
+        private var texts: [String] = [], index: [String: Int32] = [:], names: [UInt64: String] = [:]
+        private var events = 0, valueEvents = 0
+
+        init(keepingValues: Bool) {
+            self.keepingValues = keepingValues
+        }
+
+        mutating func add(_ batch: borrowing TraceEventBatch) {
             events += batch.count
             for event in batch.events {
                 switch event.record {
@@ -92,12 +106,16 @@ public struct TraceLookahead: Sendable {
                 }
             }
         }
-        guard keepingValues else {
-            return TraceLookahead(first: 0, covered: valueEvents, previous: [], texts: [], finalNames: names,
-                                  events: events)
+
+        /// The lookahead of the batches taken.
+        func lookahead() -> TraceLookahead {
+            guard keepingValues else {
+                return TraceLookahead(first: 0, covered: valueEvents, previous: [], texts: [], finalNames: names,
+                                      events: events)
+            }
+            return TraceLookahead(nodes: nodes, timestamps: timestamps, values: values, texts: texts,
+                                  finalNames: names, events: events)
         }
-        return TraceLookahead(nodes: nodes, timestamps: timestamps, values: values, texts: texts, finalNames: names,
-                              events: events)
     }
 
     /// The previous value (in time order) of the value event at `position` in file order:

@@ -63,6 +63,9 @@ extension TraceIndex {
         let lightPoints = model == nil ? nil : lightPoints
         put(lightPoints == nil ? 0 : 1)
         if let lightPoints { fields.put(bytes: lightPoints.bytes) }
+        let mentions = model == nil ? nil : mentions
+        put(mentions == nil ? 0 : 1)
+        if let mentions { fields.put(bytes: mentions.bytes) }
         let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
@@ -197,6 +200,12 @@ extension TraceIndex {
             // Trusted as the model is, and only with it (it holds their actions); checked when a question uses them.
             if model != nil { lightPoints = section }
         }
+        var mentions: IndexedMentions?
+        if try fields.bool() {
+            let section = IndexedMentions(bytes: try fields.bytes())
+            // Trusted as the model is, and only with it; checked figure by figure when a question uses it.
+            if model != nil { mentions = section }
+        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         var index = TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                                truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1,
@@ -206,6 +215,7 @@ extension TraceIndex {
         index.allExplanations = allExplanations
         index.positions = positions
         index.lightPoints = lightPoints
+        index.mentions = mentions
         return index
     }
 }

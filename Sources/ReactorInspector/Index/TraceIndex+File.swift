@@ -70,6 +70,11 @@ extension TraceIndex {
             // Light points over their budget or larger than a reader accepts: `history` reads from snapshots.
             lightPoints = nil
         }
+        if let section = mentions, UInt64(section.bytes.count) > IndexedMentions.budget(forTrace: identity.size)
+            || UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+            // Mentions over their budget or larger than a reader accepts: `replay` of a name reads every stretch.
+            mentions = nil
+        }
         if let moments, UInt64(encoded().count) + moments.tailLength > limit
             || moments.tailLength > 0 && moments.spool == nil && moments.tailStart == nil {
             // Snapshots larger than a reader accepts, or whose bytes are gone: none.
@@ -91,6 +96,7 @@ extension TraceIndex {
             allExplanations = nil
             positions = nil
             lightPoints = nil
+            mentions = nil
         }
         let bytes = encoded()
         do {

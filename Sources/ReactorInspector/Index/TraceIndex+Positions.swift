@@ -43,37 +43,6 @@ struct IndexedPositions: Sendable, Equatable {
     func nodes(batchCount: Int, keeping: (UInt64, [NameStep]) -> Bool = { _, _ in true }) throws(TraceIndexError)
         -> [Node] {
         var fields = IndexFieldReader(bytes)
-        func runs(keep: Bool) throws(TraceIndexError) -> [Range<Int>] {
-            var ranges: [Range<Int>] = []
-            if try fields.bool() {
-                // A bitmap: its first chunk, then a bit a chunk from there.
-                let first = try fields.count(atMost: UInt64(batchCount))
-                let bitmap = try fields.bytes()
-                guard bitmap.count <= (batchCount - first + 7) / 8 else { throw .damaged("a position outside the trace") }
-                for (offset, byte) in bitmap.enumerated() where byte != 0 {
-                    for bit in 0..<8 where byte & (1 << bit) != 0 {
-                        let chunk = first + offset * 8 + bit
-                        guard chunk < batchCount else { throw .damaged("a position outside the trace") }
-                        guard keep else { continue }
-                        if let last = ranges.last, last.upperBound == chunk {
-                            ranges[ranges.count - 1] = last.lowerBound..<(chunk + 1)
-                        } else {
-                            ranges.append(chunk..<(chunk + 1))
-                        }
-                    }
-                }
-                return ranges
-            }
-            var end = 0
-            for _ in 0..<(try fields.elements(eachAtLeast: 2)) {
-                let start = end + (try fields.count(atMost: UInt64(batchCount - end)))
-                let length = 1 + (try fields.count(atMost: UInt64(max(0, batchCount - start - 1))))
-                guard start + length <= batchCount else { throw .damaged("a position outside the trace") }
-                if keep { ranges.append(start..<(start + length)) }
-                end = start + length
-            }
-            return ranges
-        }
         var nodes: [Node] = []
         var seen = Set<UInt64>()
         for _ in 0..<(try fields.elements(eachAtLeast: 4)) {
@@ -87,7 +56,7 @@ struct IndexedPositions: Sendable, Equatable {
                 names.append(NameStep(chunk: chunk, name: try fields.optionalString()))
             }
             let keep = keeping(id, names)
-            let values = try runs(keep: keep)
+            let values = try IndexChunkList.decode(from: &fields, batchCount: batchCount, keep: keep)
             if keep { nodes.append(Node(id: id, values: values, names: names)) }
         }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its positions") }
@@ -98,60 +67,6 @@ struct IndexedPositions: Sendable, Equatable {
 /// Gathers ``IndexedPositions`` from the batches of a pass, in order: per value, creation or
 /// naming event, a look at its node (one array load for the small ids a recorder gives).
 struct PositionsCollector {
-    /// A chunk list as it grows: closed runs as bytes, the open one as figures.
-    private struct Runs {
-        var bytes: [UInt8] = []
-        var count = 0
-        var start = -1
-        var end = 0
-        var closedEnd = 0
-        var first = -1
-        var chunks = 0
-
-        /// The list as the section stores it: runs, or a bitmap when that is smaller.
-        mutating func encode(to fields: inout IndexFieldWriter) {
-            close()
-            let bitmapBytes = first < 0 ? 0 : (closedEnd - first + 7) / 8
-            guard count > 0, bitmapBytes + 4 < bytes.count else {
-                fields.put(false)
-                fields.put(count)
-                fields.append(bytes)
-                return
-            }
-            var bitmap = [UInt8](repeating: 0, count: bitmapBytes)
-            var reader = ByteReader(bytes)
-            var end = 0
-            while let gap = reader.readVarint(), let length = reader.readVarint() {
-                let start = end + Int(gap)
-                end = start + Int(length) + 1
-                for chunk in start..<end { bitmap[(chunk - first) / 8] |= UInt8(1 << ((chunk - first) % 8)) }
-            }
-            fields.put(true)
-            fields.put(first)
-            fields.put(bytes: bitmap)
-        }
-
-        mutating func add(_ chunk: Int) {
-            if first < 0 { first = chunk }
-            if chunk == end, start >= 0 {
-                end += 1
-                return
-            }
-            close()
-            start = chunk
-            end = chunk + 1
-        }
-
-        mutating func close() {
-            guard start >= 0 else { return }
-            Varint.append(UInt64(start - closedEnd), to: &bytes)
-            Varint.append(UInt64(end - start - 1), to: &bytes)
-            count += 1
-            closedEnd = end
-            start = -1
-        }
-    }
-
     /// What a pass knows of a node's display name (``TraceNode/name``), as the importer computes it.
     private struct Naming {
         var given = ""
@@ -173,7 +88,7 @@ struct PositionsCollector {
     private var ids: [UInt64] = []
     /// Per slot, the last chunk listed (the one check most value events make).
     private var lastValue: [Int] = []
-    private var values: [Runs] = []
+    private var values: [IndexChunkList] = []
     private var namings: [Naming] = []
 
     private mutating func slot(_ id: UInt64) -> Int {
@@ -194,7 +109,7 @@ struct PositionsCollector {
         }
         ids.append(id)
         lastValue.append(-1)
-        values.append(Runs())
+        values.append(IndexChunkList())
         namings.append(Naming())
         return ids.count - 1
     }

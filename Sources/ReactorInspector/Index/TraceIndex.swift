@@ -38,7 +38,7 @@ public struct TraceIndex: Sendable, Equatable {
     }
 
     /// The index format's version: an index of another version is rebuilt.
-    public static let version: UInt16 = 7
+    public static let version: UInt16 = 8
     /// How many bytes at each end of the trace ``Identity`` checksums.
     public static let identityBytes = 4096
 
@@ -86,6 +86,8 @@ public struct TraceIndex: Sendable, Equatable {
     var positions: IndexedPositions?
     /// Per chunk, a light resume point (``IndexedLightPoints``): only beside the model, whose actions they name.
     var lightPoints: IndexedLightPoints?
+    /// Per node, every chunk that mentions it (``IndexedMentions``): only beside the model, whose nodes they list.
+    var mentions: IndexedMentions?
 
     /// Whether the index keeps the whole trace's plain model (questions about the
     /// whole trace, such as `hot`, then read nothing but the index).

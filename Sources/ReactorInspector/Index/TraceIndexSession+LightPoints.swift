@@ -160,15 +160,7 @@ extension TraceIndexSession {
     private func readChunk(_ position: Int, of chunk: IndexedLightPoints.Chunk, continuing previous: TraceResumePoint?,
                            index: TraceIndex, into builder: TraceModelBuilder?,
                            touching touched: inout Set<UInt64>) -> TraceResumePoint? {
-        let point = TraceResumePoint.chunk(at: Int(chunk.start), thread: chunk.thread,
-                                           continuing: chunk.fresh ? nil : previous,
-                                           nextSequence: chunk.sequence, eventTime: chunk.eventTime)
-        guard let reader = try? TraceReader(path: tracePath, resumingAt: point) else { return nil }
-        var collector = TraceIndexCollector()
-        var thread: UInt32?
-        guard (try? reader.nextBatch { batch in
-            thread = batch.thread
-            collector.add(batch)
+        readChunkAlone(position, of: chunk, continuing: previous, index: index, counted: builder != nil) { batch in
             guard let builder else { return }
             builder.consume(batch)
             for event in batch.events {
@@ -183,10 +175,6 @@ extension TraceIndexSession {
                     break
                 }
             }
-        }) == true, thread == chunk.thread, reader.lastChunk?.offset == Int(chunk.start),
-            collector.finishBatch(endOffset: UInt64(reader.bytesRead)) == index.batches[position]
-        else { return nil }
-        if builder != nil { countBatchRead() }
-        return reader.resumePoint()
+        }
     }
 }

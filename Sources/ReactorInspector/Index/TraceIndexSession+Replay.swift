@@ -21,7 +21,11 @@ extension TraceIndexSession {
     /// from the snapshot before the chunks printed and the chunks read on from there. Only the
     /// chunks whose times can hold an event of the filter's window are read, a stretch between
     /// two snapshots at a time; with `last`, stretches from the end backwards until `last`
-    /// lines are found, which are then handed out in order.
+    /// lines are found, which are then handed out in order. A filter by name reads only the
+    /// chunks that mention its nodes (``nameChunks(filter:of:model:finalNames:)``): each alone
+    /// from its light point when no line shows a write's value and they are few or `last` is
+    /// asked (``replayAlone(_:names:last:filter:style:json:finalNames:actions:points:of:line:)``),
+    /// else the stretches that hold them.
     ///
     /// `line` gets each line (UTF-8 with its newline; valid only inside it). Returns the whole
     /// trace's report and how many lines match (nil when reading stopped before the start,
@@ -49,11 +53,40 @@ extension TraceIndexSession {
                 starts.append(ReplayStart(batch: entry.batch, entry: entry))
             }
         }
-        // Stretches: the chunks from one snapshot to the next, within low...high.
+        // A name's lines are in the chunks that mention its nodes (the index's mentions).
+        let named: NameChunks?
+        do throws(TraceIndexError) {
+            named = try nameChunks(filter: filter, of: index, model: names, finalNames: finalNames)
+        } catch {
+            self.index = nil
+            noteAndRebuild(error.description)
+            return nil
+        }
+        let wanted = named?.chunks.filter { (low...high).contains($0) }
+        if let wanted, wanted.isEmpty { return (report, 0) }
+        if let named, let wanted, let points = index.lightPoints,
+           !(named.hasValues && index.hasValues && filter.kinds.map { $0.contains(.changed) || $0.contains(.value) } ?? true),
+           last != nil || wanted.count * 2 <= high - low + 1 {
+            // Few chunks, or the last lines: each chunk alone from its light point.
+            switch replayAlone(wanted, names: named, last: last, filter: filter, style: style, json: json,
+                               finalNames: finalNames, actions: names.actions, points: points, of: index, line: line) {
+            case .printed(let matched): return (report, matched)
+            case .dropped: return nil
+            case .changed:
+                throw TraceFileError(path: tracePath, reason: .unreadable(path: tracePath, reason: "it changed while it was read"))
+            }
+        }
+        // Stretches: the chunks from one snapshot to the next, within low...high (and from the first to
+        // the last chunk there that mentions a name asked for).
         var stretches: [(start: Int, first: Int, last: Int)] = []
         for (position, start) in starts.enumerated() {
             let end = position + 1 < starts.count ? starts[position + 1].batch - 1 : batches.count - 1
-            let first = max(start.batch, low), last = min(end, high)
+            var first = max(start.batch, low), last = min(end, high)
+            if let wanted, first <= last {
+                guard let earliest = wanted.first(where: { $0 >= first }), earliest <= last,
+                      let latest = wanted.last(where: { $0 <= last }) else { continue }
+                (first, last) = (earliest, latest)
+            }
             if first <= last { stretches.append((position, first, last)) }
         }
         let context = ReplayContext(filter: filter, style: style, json: json, finalNames: finalNames, starts: starts,
@@ -101,6 +134,32 @@ extension TraceIndexSession {
         }
         for bytes in found { bytes.withUnsafeBufferPointer { line($0) } }
         return (report, reachedStart ? matched : nil)
+    }
+
+    /// Whether a pass of this session can leave the index `replay` answers from (the plain
+    /// model, snapshots, light points, mentions) where it lacks them: it can be written and
+    /// kept under this user's key.
+    var leavesIndexForReplay: Bool {
+        writes && IndexKey.current != nil && !(index?.keepsModel == true && index?.hasSnapshots == true)
+    }
+
+    /// `replay`'s lookahead pass (``TraceLookahead``), which leaves the index beside it too (the
+    /// pass of ``TraceIndex/build(forTrace:progress:)``, in the same read): a first `replay`
+    /// leaves what the next one answers from.
+    func lookaheadLeavingIndex(keepingValues: Bool) throws(TraceFileError) -> TraceLookahead {
+        var lookahead = TraceLookahead.Collector(keepingValues: keepingValues)
+        let indexBuilder = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions, numbersActions: true)
+        var kept: TraceModel?
+        _ = try forEachBatch(progress: nil, until: { nil }, keeping: { report in
+            if let kept { return kept }
+            let model = Self.plainModel(of: indexBuilder, report, forgettingValues: true)
+            kept = model
+            return model
+        }, snapshotting: indexBuilder) { batch in
+            lookahead.add(batch)
+            indexBuilder.consume(batch)
+        }
+        return lookahead.lookahead()
     }
 
     /// What every stretch of one `replay` shares.

@@ -17,7 +17,7 @@ final class TraceIndexSession {
     private let note: (String) -> Void
     private var noted = false
     /// False for an index the caller holds (``TraceIndexUse/given(_:)``): nothing is written beside the trace.
-    private let writes: Bool
+    let writes: Bool
     /// How many batches of events this session read from the trace (none when the index answered).
     private(set) var batchesRead = 0
     /// Whether the latest value history was answered from the index's light points (``IndexedLightPoints``).
@@ -101,10 +101,7 @@ final class TraceIndexSession {
         var kept: TraceModel?
         func keep(_ report: TraceReadReport) -> TraceModel {
             if let kept { return kept }
-            var model = (indexBuilder ?? builder).finish()
-            if indexBuilder != nil { model.forgetValues() }
-            model.skippedEvents = report.skippedEvents
-            model.clockEvents = report.clockEvents
+            let model = Self.plainModel(of: indexBuilder ?? builder, report, forgettingValues: indexBuilder != nil)
             kept = model
             return model
         }
@@ -137,6 +134,17 @@ final class TraceIndexSession {
             model.hasValues = model.hasValues || index.hasValues
         }
         return (model, report)
+    }
+
+    /// The plain model `builder` built in a pass that went as `report` says, for the index to
+    /// keep (without values when `forgettingValues`: the builder tracked them for snapshots).
+    static func plainModel(of builder: TraceModelBuilder, _ report: TraceReadReport,
+                           forgettingValues: Bool) -> TraceModel {
+        var model = builder.finish()
+        if forgettingValues { model.forgetValues() }
+        model.skippedEvents = report.skippedEvents
+        model.clockEvents = report.clockEvents
+        return model
     }
 
     /// The one target of options that explain one computation and ask nothing else of the
@@ -276,12 +284,14 @@ final class TraceIndexSession {
         // Per-node positions go with the snapshots they are read from.
         var positions = snapshotter == nil ? nil : Optional(PositionsCollector())
         var lightPoints = snapshotter == nil ? nil : Optional(LightPointsCollector())
+        var mentions = snapshotter == nil ? nil : Optional(MentionsCollector())
         var position = 0
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             body(batch)
             batchesRead += 1
             positions?.add(batch, chunk: collector.batches.count)
             lightPoints?.add(batch, chunk: collector.batches.count)
+            mentions?.add(batch, chunk: collector.batches.count)
             collector.add(batch)
         } ended: { endOffset, reader in
             let batch = collector.finishBatch(endOffset: endOffset)
@@ -307,7 +317,8 @@ final class TraceIndexSession {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
                        profiling: profiling, explaining: explaining, explainingAll: explainingAll, moments: moments,
-                       positions: positions?.positions, lightPoints: lightPoints?.lightPoints)
+                       positions: positions?.positions, lightPoints: lightPoints?.lightPoints,
+                       mentions: mentions?.mentions)
         } else if let fitting = trusted, IndexKey.current != nil,
                   (keeping != nil && (fitting.model == nil || !fitting.hasSnapshots && moments?.entries.isEmpty == false))
                     || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil))
@@ -316,7 +327,7 @@ final class TraceIndexSession {
             leaveIndex({ _, _ in fitting }, report: report, identity: identity,
                        keeping: fitting.model == nil ? keeping : nil, profiling: profiling, explaining: explaining,
                        explainingAll: explainingAll, moments: moments, positions: positions?.positions,
-                       lightPoints: lightPoints?.lightPoints)
+                       lightPoints: lightPoints?.lightPoints, mentions: mentions?.mentions)
         }
         return (report, false)
     }
@@ -371,7 +382,8 @@ final class TraceIndexSession {
                             explaining: ((TraceReadReport, KeptExplanations?) -> KeptExplanations?)? = nil,
                             explainingAll: ((TraceReadReport) -> AllExplanations?)? = nil,
                             moments: IndexedMoments? = nil, positions: (() -> IndexedPositions)? = nil,
-                            lightPoints: (() -> IndexedLightPoints?)? = nil) {
+                            lightPoints: (() -> IndexedLightPoints?)? = nil,
+                            mentions: (() -> IndexedMentions)? = nil) {
         guard writes, !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
         var built = make(identity, report)
@@ -390,6 +402,7 @@ final class TraceIndexSession {
             built.moments = moments
             built.positions = positions?()
             built.lightPoints = lightPoints?() ?? nil
+            built.mentions = mentions?()
         }
         do {
             try built.write(forTrace: tracePath)
@@ -425,9 +438,11 @@ extension TraceIndex {
         var snapshotter = MomentSnapshotter(builder: builder, interval: snapshotInterval)
         var positions = PositionsCollector()
         var lightPoints = LightPointsCollector()
+        var mentions = MentionsCollector()
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             positions.add(batch, chunk: collector.batches.count)
             lightPoints.add(batch, chunk: collector.batches.count)
+            mentions.add(batch, chunk: collector.batches.count)
             collector.add(batch)
             builder.consume(batch)
         } ended: { endOffset, reader in
@@ -454,6 +469,7 @@ extension TraceIndex {
             if index.hasSnapshots {
                 index.positions = positions.positions()
                 index.lightPoints = lightPoints.lightPoints()
+                index.mentions = mentions.mentions()
             }
             // Beside the model they were built with: the same trace's, as its chunks are the same.
             if let existing, existing.keepsModel, existing.batches == index.batches {

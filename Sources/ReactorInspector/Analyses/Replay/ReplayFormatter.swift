@@ -163,6 +163,12 @@ public struct ReplayFormatter {
         }
     }
 
+    /// Renders every node again when next shown: the importer learned names or kinds from
+    /// elsewhere than the events handed through the formatter (chunks it did not read).
+    func forgetRenderedNames() {
+        texts.entries.removeAll(keepingCapacity: true)
+    }
+
     /// Hands each line to `body` as the importer hands its event on.
     private struct EachLine: ImportedEventVisitor {
         let formatter: ReplayFormatter

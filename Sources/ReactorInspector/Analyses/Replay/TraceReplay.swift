@@ -14,7 +14,9 @@ public enum TraceReplay {
     /// it; `model` names the nodes of a given index that keeps no model (a follower's). Otherwise
     /// by two passes: the lookahead's (``TraceLookahead``, without previous values when the
     /// filter prints no `changed` line), then the lines'; `lookingAhead` false skips the first
-    /// (for measuring it). Returns how reading went and how many lines matched (nil when reading
+    /// (for measuring it). With `index` ``TraceIndexUse/automatic(note:)`` and no such index,
+    /// the lookahead's pass leaves one (as `index` does), and a filter by name, time or `last`
+    /// is then answered from it instead of the lines' pass. Returns how reading went and how many lines matched (nil when reading
     /// stopped before the start, having found `last`).
     public static func lines(path: String, filter: ReplayFilter, style: TextStyle = .plain, json: Bool = false,
                              last: Int? = nil, index: TraceIndexUse, model: TraceModel? = nil,
@@ -29,8 +31,20 @@ public enum TraceReplay {
         // Only a `changed` line shows a previous value.
         let showsPrevious = filter.kinds?.contains(.changed) ?? true
         // Old → new in time order across threads and final names need every value event and name
-        // first: a pass of its own (an unreadable trace fails in the pass below, with its one line).
-        let lookahead = lookingAhead ? try? TraceLookahead.read(path: path, keepingValues: showsPrevious) : nil
+        // first: a pass of its own (an unreadable trace fails in the pass below, with its one line),
+        // which leaves the index where it can.
+        var lookahead: TraceLookahead?
+        if lookingAhead, let session, session.leavesIndexForReplay {
+            lookahead = try? session.lookaheadLeavingIndex(keepingValues: showsPrevious)
+            // A filter that keeps part of the trace reads less from that index than a pass of the lines.
+            if lookahead != nil, !filter.names.isEmpty || filter.from != nil || filter.to != nil || last != nil,
+               let answered = try session.replay(filter: filter, style: style, json: json, last: last, model: model,
+                                                 line: line) {
+                return answered
+            }
+        } else if lookingAhead {
+            lookahead = try? TraceLookahead.read(path: path, keepingValues: showsPrevious)
+        }
         var formatter = ReplayFormatter(filter: filter, style: style, json: json, lookahead: lookahead)
         // A trace still being recorded may have grown since the lookahead's pass: what it did not read is left out.
         var left = lookahead?.events ?? .max
