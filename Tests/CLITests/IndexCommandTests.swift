@@ -144,6 +144,22 @@ import TraceForgery
         return commands
     }
 
+    /// `question` asked over an index whose section the command must refuse: the pass's
+    /// answer (output and status) with one note on the index file, saying `note`; asked
+    /// again, the rebuilt index gives the same answer with no note.
+    static func expectRefusedIndexRebuilt(_ question: [String], noting note: String, _ label: String = "") throws {
+        let byPass = try run(question + ["--no-index"])
+        let answered = try run(question)
+        #expect(answered.stdout == byPass.stdout, "\(label)")
+        #expect(answered.status == byPass.status, "\(label)")
+        let notes = answered.stderrLines.filter { $0.contains(".rindex") }
+        #expect(notes.count == 1, "\(label): \(answered.stderr)")
+        #expect(notes.first?.contains(note) == true, "\(label): \(answered.stderr)")
+        let again = try run(question)
+        #expect(again.stdout == byPass.stdout, "\(label)")
+        #expect(!again.stderr.contains(".rindex"), "\(label): \(again.stderr)")
+    }
+
     static func expectSameAnswers(_ commands: [[String]]) throws {
         for command in commands {
             let byPasses = try run(command + ["--no-index"])

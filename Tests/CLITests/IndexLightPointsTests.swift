@@ -69,16 +69,7 @@ import Testing
         index.lightPoints = IndexedLightPoints(bytes: damage(section.bytes, index))
         try Data(index.encoded() + [UInt8](original)[bodyEnd...]).write(to: URL(fileURLWithPath: indexPath))
         let name = try #require(try Self.busyAndRare(path).dropFirst().first?.name)
-        let byPass = try IndexCommandTests.run(["history", path, name, "--no-index"])
-        let answered = try IndexCommandTests.run(["history", path, name])
-        #expect(answered.stdout == byPass.stdout, "\(label)")
-        #expect(answered.status == byPass.status, "\(label)")
-        let notes = answered.stderrLines.filter { $0.contains(".rindex") }
-        #expect(notes.count == 1, "\(label): \(answered.stderr)")
-        #expect(notes.first?.contains("damaged index") == true, "\(label): \(answered.stderr)")
-        let again = try IndexCommandTests.run(["history", path, name])
-        #expect(again.stdout == byPass.stdout, "\(label)")
-        #expect(!again.stderr.contains(".rindex"), "\(label): \(again.stderr)")
+        try IndexCommandTests.expectRefusedIndexRebuilt(["history", path, name], noting: "damaged index", label)
     }
 
     /// Cut short, a chunk's block outside the trace, a frame naming an action the model does not hold.
