@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ReactorCore
 import ReactorTraceFormat
-import Synchronization
 
 /// The index's snapshots of a pass (docs/INSPECT.md, "The index"): every so
 /// many bytes of the trace, where the reader stood (``TraceResumePoint``) and
@@ -125,8 +125,8 @@ struct IndexedMoments: Sendable, Equatable {
 /// (`@unchecked Sendable`: internal storage, every use of the file under that lock).
 final class MomentSpool: @unchecked Sendable {
     private let file: UnsafeMutablePointer<FILE>
-    /// Bytes appended; held while the file is used.
-    private let appended = Mutex<UInt64>(0)
+    /// Bytes appended; held while the file is used (a lock ThreadSanitizer sees: see ``LockedValue``).
+    private let appended = LockedValue<UInt64>(0)
 
     init?() {
         guard let file = tmpfile() else { return nil }
@@ -157,7 +157,7 @@ final class MomentSpool: @unchecked Sendable {
 
     /// Hands every byte appended, in order and in pieces, to `write`.
     func copy(_ write: ([UInt8]) throws(OutputFileError) -> Void) throws(OutputFileError) {
-        try appended.withLock { length throws(OutputFileError) in
+        try appended.withLock { length -> Result<Void, OutputFileError> in
             fflush(file)
             rewind(file)
             defer { fseek(file, 0, SEEK_END) }
@@ -166,11 +166,12 @@ final class MomentSpool: @unchecked Sendable {
             while left > 0 {
                 let wanted = Int(min(left, UInt64(piece.count)))
                 let got = piece.withUnsafeMutableBytes { fread($0.baseAddress, 1, wanted, file) }
-                guard got == wanted else { throw OutputFileError.cannotWrite(path: "a temporary file", reason: "cut short") }
-                try write(Array(piece[0..<got]))
+                guard got == wanted else { return .failure(.cannotWrite(path: "a temporary file", reason: "cut short")) }
+                do throws(OutputFileError) { try write(Array(piece[0..<got])) } catch { return .failure(error) }
                 left -= UInt64(got)
             }
-        }
+            return .success(())
+        }.get()
     }
 }
 

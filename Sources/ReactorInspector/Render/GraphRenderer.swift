@@ -1,5 +1,5 @@
 import CGraphviz
-import Synchronization
+import ReactorCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -67,7 +67,7 @@ public enum GraphRenderer {
 
     /// The process-wide Graphviz context, created on first use and kept: the
     /// lock guards it and every call into the library.
-    private struct Context: ~Copyable {
+    private struct Context {
         var pointer: OpaquePointer?
         /// The layout engines the installed plugins provide, listed once.
         var engines: Set<String>?
@@ -91,5 +91,6 @@ public enum GraphRenderer {
         }
     }
 
-    private static let lock = Mutex(Context())
+    /// A lock ThreadSanitizer sees (see ``LockedValue``): `serve` renders on many threads.
+    private static let lock = LockedValue(Context())
 }
