@@ -10,7 +10,9 @@ import ReactorTraceFormat
 /// not read become again, ``unknownRoot``, which every rule carries on
 /// (an invalidation through a node of unknown change root has an unknown root,
 /// and so on); a value recorded with an unknown root says the chunk alone
-/// cannot answer (``ValueHistoryTracker/hasUnknownRoots``), never a wrong root.
+/// cannot answer (``ValueHistoryTracker/hasUnknownRoots``), never a wrong root. Likewise,
+/// while it tracks causes, every chain made before the chunks read is one unknown root
+/// (``CauseTracker/unknownBefore``), which the chains continuing it keep.
 extension TraceModelBuilder {
     /// A root action not known to a builder reading light points.
     static let unknownRoot: Int32 = -2
@@ -44,6 +46,8 @@ extension TraceModelBuilder {
     func startReadingLightPoints(actions table: [ActionStats]) -> Bool {
         reset()
         readsLightPoints = true
+        // Chains the chunks not read made: one unknown root (``CauseTracker/unknownBefore``).
+        if tracksCauses { causes = CauseTracker(unknownBefore: CauseLink.make(.unknown, after: nil)) }
         for action in table { _ = position(of: action.store, inferring: .store) }
         guard let restored = ActionTracker(restoring: table, storePosition: { nodes.find($0) }) else { return false }
         actions = restored
@@ -61,7 +65,7 @@ extension TraceModelBuilder {
         slices.replace(slot, with: frames.map { frame in
             SliceTracker.Frame(isAction: frame.isAction,
                                node: position(of: frame.node, inferring: frame.isAction ? .store : .computation),
-                               action: frame.action, root: frame.root, cause: nil, begin: frame.begin,
+                               action: frame.action, root: frame.root, cause: causes.unknownBefore, begin: frame.begin,
                                firstRun: frame.firstRun)
         })
         return true

@@ -55,9 +55,11 @@ public final class TraceModelBuilder {
     @exclusivity(unchecked) var snapshotDue = UInt64.max
     /// Whether causal chains are built: ``TraceModelOptions/tracksCauses``.
     let tracksCauses: Bool
-    @exclusivity(unchecked) private var causes = CauseTracker()
-    @exclusivity(unchecked) private var collectors: [WhyCollector] = []
+    @exclusivity(unchecked) var causes = CauseTracker()
+    @exclusivity(unchecked) var collectors: [WhyCollector] = []
     private var collectorByName: [String: Int32] = [:]
+    /// Reading chunks alone for `why`: the nodes explained from their first creation or naming event on.
+    var aloneTargets: Set<UInt64>?
     /// Every computation's explanation, when ``TraceModelOptions/explainsEverything``.
     let everything: ExplanationsCollector?
     /// `options.until` or, once known, the moment of `options.untilAction`; else never:
@@ -667,6 +669,11 @@ extension TraceModelBuilder {
         }
         everything?.match(node, name: nodes[Int(node)].name, id: nodes[Int(node)].id)
         guard !collectors.isEmpty else { return }
+        // Reading chunks alone, the index says which nodes the target's name matches (``explainAlone(_:named:)``).
+        if let aloneTargets {
+            if aloneTargets.contains(nodes[Int(node)].id) { states[Int(node)].collector = 0 }
+            return
+        }
         let record = nodes[Int(node)]
         if let collector = collectorByName[record.name] ?? collectorByName["#\(record.id)"] {
             states[Int(node)].collector = collector

@@ -25,15 +25,7 @@ extension TraceIndexSession {
             return .mismatch(TraceIndexError.damaged("actions that are not a trace's").description)
         }
         for id in following { builder.follow(id) }
-        // Per chunk, the previous chunk of its thread (-1: none).
-        var previousOfThread = [Int](repeating: -1, count: points.chunks.count)
-        var lastOfThread: [UInt32: Int] = [:]
-        for (position, chunk) in points.chunks.enumerated() {
-            previousOfThread[position] = lastOfThread[chunk.thread] ?? -1
-            lastOfThread[chunk.thread] = position
-        }
-        // Per thread, the reader's point after the last chunk of it read, and which chunk that was.
-        var contexts: [UInt32: (chunk: Int, point: TraceResumePoint)] = [:]
+        var contexts = ThreadContexts(points.chunks.lazy.map { ($0.thread, $0.fresh) })
         // Nodes whose roots the chunks read since the last one skipped set.
         var touched = Set<UInt64>()
         // Creation events applied: those of the chunks before `kindsAt`.
@@ -54,34 +46,18 @@ extension TraceIndexSession {
             guard builder.restoreThread(chunk.thread, frames: chunk.frames) else {
                 return TraceIndexError.damaged("a light point of an unknown action").description
             }
-            var previous: TraceResumePoint?
-            if !chunk.fresh {
-                if let known = contexts[chunk.thread], known.chunk == previousOfThread[position] {
-                    previous = known.point
-                } else {
-                    // The thread's context from its latest chunk that opened a fresh one.
-                    var replay: [Int] = []
-                    var back = previousOfThread[position]
-                    while back >= 0 {
-                        replay.append(back)
-                        if points.chunks[back].fresh { break }
-                        back = previousOfThread[back]
-                    }
-                    guard back >= 0 else {
-                        return TraceIndexError.damaged("a chunk with no context to read it in").description
-                    }
-                    for earlier in replay.reversed() {
-                        guard let after = readChunk(earlier, of: points.chunks[earlier], continuing: previous,
-                                                    index: index, into: nil, touching: &touched)
-                        else { return "does not match the trace" }
-                        previous = after
-                    }
-                }
+            let previous: TraceResumePoint?
+            switch contexts.context(for: position, of: chunk.thread, readQuietly: { earlier, previous in
+                readChunk(earlier, of: points.chunks[earlier], continuing: previous, index: index, into: nil,
+                          touching: &touched)
+            }) {
+            case let .success(context): previous = context
+            case let .failure(failure): return failure.description
             }
             guard let after = readChunk(position, of: chunk, continuing: previous, index: index, into: builder,
                                         touching: &touched)
             else { return "does not match the trace" }
-            contexts[chunk.thread] = (position, after)
+            contexts.read(position, of: chunk.thread, leaving: after)
             budget -= 1
             return nil
         }

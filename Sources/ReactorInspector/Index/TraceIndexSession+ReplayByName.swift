@@ -94,14 +94,7 @@ extension TraceIndexSession {
             return drop(TraceIndexError.damaged("actions that are not a trace's").description)
         }
         let formatter = ReplayFormatter(filter: filter, style: style, json: json, importer: builder)
-        var previousOfThread = [Int](repeating: -1, count: points.count)
-        var lastOfThread: [UInt32: Int] = [:]
-        for (position, point) in points.enumerated() {
-            previousOfThread[position] = lastOfThread[point.thread] ?? -1
-            lastOfThread[point.thread] = position
-        }
-        // Per thread, the reader's point after its last chunk read, and which chunk that was.
-        var contexts: [UInt32: (chunk: Int, point: TraceResumePoint)] = [:]
+        var contexts = ThreadContexts(points.lazy.map { ($0.thread, $0.fresh) })
         // Creation events applied: those of chunks before `createdBefore`.
         var creation = 0, createdBefore = 0
         /// Reads chunk `position` (lines to `body`); false when it is not the index's.
@@ -125,31 +118,17 @@ extension TraceIndexSession {
             guard builder.restoreThread(point.thread, frames: point.frames) else {
                 return TraceIndexError.damaged("a light point of an unknown action").description
             }
-            var previous: TraceResumePoint?
-            if !point.fresh {
-                if let known = contexts[point.thread], known.chunk == previousOfThread[position] {
-                    previous = known.point
-                } else {
-                    // The thread's context from its latest chunk that opened a fresh one.
-                    var back = previousOfThread[position], replay: [Int] = []
-                    while back >= 0 {
-                        replay.append(back)
-                        if points[back].fresh { break }
-                        back = previousOfThread[back]
-                    }
-                    guard back >= 0 else { return TraceIndexError.damaged("a chunk with no context to read it in").description }
-                    for earlier in replay.reversed() {
-                        guard let after = readChunkAlone(earlier, of: points[earlier], continuing: previous, index: index,
-                                                         counted: false, body: { _ in }) else {
-                            return "does not match the trace"
-                        }
-                        previous = after
-                    }
-                }
+            let previous: TraceResumePoint?
+            switch contexts.context(for: position, of: point.thread, readQuietly: { earlier, previous in
+                readChunkAlone(earlier, of: points[earlier], continuing: previous, index: index, counted: false,
+                               body: { _ in })
+            }) {
+            case let .success(context): previous = context
+            case let .failure(failure): return failure.description
             }
             guard let after = readChunkAlone(position, of: point, continuing: previous, index: index, counted: true,
                                              body: body) else { return "does not match the trace" }
-            contexts[point.thread] = (position, after)
+            contexts.read(position, of: point.thread, leaving: after)
             return nil
         }
         guard let last else {

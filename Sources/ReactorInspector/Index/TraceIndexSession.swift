@@ -159,12 +159,13 @@ final class TraceIndexSession {
         return TraceModel.isIndexed(rest) ? (target, options.whyEntryLimit) : nil
     }
 
-    /// `why target` from the explanations the index keeps: the plain model, with the one
-    /// explanation a pass would have built (none for a name no computation has); nil when
-    /// the index cannot say.
+    /// `why target` from the explanations the index keeps, or else from the chunks that mention
+    /// its computations (``explanationFromChunks(of:limit:model:index:)``): the plain model, with
+    /// the one explanation a pass would have built (none for a name no computation has); nil
+    /// when the index cannot say.
     func explanationFromIndex(of target: String, limit: Int) -> (TraceModel, TraceReadReport)? {
         guard let index, let kept = index.model else { return nil }
-        let report: WhyReport?
+        var report: WhyReport?
         do {
             report = try index.allExplanations?.report(for: target, limit: limit, model: kept.model)
                 ?? (index.explanations ?? .none).report(for: target, limit: limit, model: kept.model)
@@ -173,7 +174,8 @@ final class TraceIndexSession {
             self.index = nil
             return nil
         }
-        guard let report else { return nil }
+        if report == nil { report = explanationFromChunks(of: target, limit: limit, model: kept.model, index: index) }
+        guard let report, let index = self.index else { return nil }
         var model = kept.model
         model.explanations = [target: report]
         return (model, index.readReport(path: tracePath))

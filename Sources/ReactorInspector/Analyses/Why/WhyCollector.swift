@@ -32,6 +32,9 @@ struct WhyCollector {
     var omitted = 0
     var patterns: [[StepKey]: (count: Int, example: CauseLink)] = [:]
     var ungrouped = 0
+    /// Every run and stop recorded, in order, when asked for (nil: not kept): a builder
+    /// reading chunks alone hands them on to be checked and merged (``TraceIndexSession``).
+    var every: [Recorded]?
 
     init(target: String) {
         self.target = target
@@ -46,6 +49,7 @@ struct WhyCollector {
             stops += 1
             if let stopCause { stopsByCause[stopCause, default: 0] += 1 }
         }
+        every?.append(Recorded(timestamp: time, node: node, event: event, link: link, stopCause: stopCause))
         if entries.count < limit {
             entries.append(Recorded(timestamp: time, node: node, event: event, link: link, stopCause: stopCause))
         } else {

@@ -24,19 +24,30 @@ struct CauseTracker {
     private var chains: [NodeChains] = []
     /// The chain of the run or action that ended last: what the visitor of its end event reads.
     private(set) var lastEnded: CauseLink?
+    /// For a builder reading chunks alone (light points): the one root standing for every chain
+    /// the chunks not read made. A node's chains start as it, so a chain that continues one has
+    /// it as its root (a root is never cut), and says it cannot be told from the chunks read.
+    private(set) var unknownBefore: CauseLink?
+
+    /// A tracker whose nodes' chains start as `unknownBefore` (nil: as none).
+    init(unknownBefore: CauseLink? = nil) {
+        self.unknownBefore = unknownBefore
+    }
 
     /// The chain of the latest change of the node at `node`.
-    func change(of node: Int32) -> CauseLink? { Int(node) < chains.count ? chains[Int(node)].change : nil }
+    func change(of node: Int32) -> CauseLink? { Int(node) < chains.count ? chains[Int(node)].change : unknownBefore }
 
     /// The chain of the invalidation pending on the node at `node`.
-    func pending(of node: Int32) -> CauseLink? { Int(node) < chains.count ? chains[Int(node)].pending : nil }
+    func pending(of node: Int32) -> CauseLink? { Int(node) < chains.count ? chains[Int(node)].pending : unknownBefore }
 
     /// The chain of the latest run of the node at `node` that ended.
-    func run(of node: Int32) -> CauseLink? { Int(node) < chains.count ? chains[Int(node)].run : nil }
+    func run(of node: Int32) -> CauseLink? { Int(node) < chains.count ? chains[Int(node)].run : unknownBefore }
 
     private mutating func makeRoom(for node: Int32) {
         if Int(node) >= chains.count {
-            chains.append(contentsOf: repeatElement(NodeChains(), count: Int(node) + 1 - chains.count))
+            let unknown = NodeChains(pending: unknownBefore, change: unknownBefore, run: unknownBefore)
+            chains.append(contentsOf: repeatElement(unknownBefore == nil ? NodeChains() : unknown,
+                                                   count: Int(node) + 1 - chains.count))
         }
     }
 
