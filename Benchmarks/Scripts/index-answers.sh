@@ -4,8 +4,8 @@
 # with /usr/bin/time (wall clock and CPU time of the run with the least CPU of RUNS; peak resident memory, largest):
 # a `hot` pass; building the index (`reactor-inspect index`); its size against
 # the trace's; questions about the whole trace (`hot`, `summary`, `graph`: the
-# plain model the index keeps), `why` (by a pass, its first question with the index,
-# which explains every computation and keeps them, then others never asked), `history`, and about moments early, in the middle and
+# plain model the index keeps), `why` (by a pass; right after `index`, of a computation in few chunks, from
+# those chunks; its first question of a busy one, which explains every computation and keeps them, then others never asked), `history`, and about moments early, in the middle and
 # late in the trace (`graph --at` of the 5 hottest and `state --at`, from the
 # index's snapshots; `replay --filter to:` of one node; `graph --at action:N`), `replay --last 20` of one
 # node and of the trace with values' writes, `replay` of a 1 ms window,
@@ -93,10 +93,15 @@ index_bytes=$(stat -c %s "$trace.rindex")
 for command in "hot --top 10" "summary --json" "graph --top 5 --format dot -o /dev/null"; do
     both "\`$command\`" $command
 done
-# `why`: its first question is a pass that explains every computation and keeps them all in the index;
+# `why` of a busy computation: its first question is a pass that explains every computation and keeps them all in the index;
 # then `why` of any computation (effect47 again, others never asked) reads only the index. A `--limit`
 # over 20 is a pass of its own the first time. `history` of this trace (no values) and an unknown name
 # (effct47): from the kept model.
+# Right after `index`, a computation in few chunks (c9.30, which never runs) is explained from the chunks that
+# mention it, read alone from their light points: no pass, and the index is not rewritten.
+for command in "why c9.30" "why c9.30 --json --limit 5"; do
+    both "\`$command\`, right after \`index\` (from its chunks)" $command
+done
 size_before=$(stat -c %s "$trace.rindex")
 read -r passes_w passes_s passes_k <<< "$(measure why "$trace" effect47 --no-index)"
 row '`why effect47`, by a pass' "$passes_w" "$passes_s" "$passes_k"

@@ -1,6 +1,7 @@
 import BuiltProducts
 import Foundation
 @testable import ReactorInspector
+import ReactorInspectorServer
 import ReactorTraceFormat
 import Testing
 
@@ -109,7 +110,50 @@ extension IndexCommandTests {
         try Self.expectSameAnswers([["why", path, quiet.name], ["why", path, quiet.name, "--json", "--limit", "2"],
                                     ["why", path, "#\(quiet.id)"]])
         #expect(FileManager.default.contents(atPath: indexPath) == built)
+        // `serve`'s why panel on the finished trace: the same chunks, the bytes `why --json` prints.
+        let printed = try Self.run(["why", path, quiet.name, "--json", "--limit", "10", "--no-index"])
+        let api = InspectorAPI(follower: TraceFollower(path: path))
+        let answer = api.why(quiet.name, limit: 10)
+        #expect(answer.status == 200)
+        #expect(String(decoding: answer.body, as: UTF8.self) == printed.stdout)
+        #expect(FileManager.default.contents(atPath: indexPath) == built)
         try Self.expectSameAnswers([["why", path, busiest.name]])
         #expect(try TraceIndex.load(forTrace: path)?.explainsEveryComputation == true)
+    }
+}
+
+extension IndexCommandTests {
+    /// The sections `why` reads a quiet computation's chunks from, edited under a CRC that fits
+    /// (the tag then fails) or damaged and tagged with this user's key (their own checks refuse
+    /// them): the pass's answer, one note, the index rebuilt.
+    @Test func whyFromRefusedChunkSectionsIsThePassAnswerAndRebuilds() throws {
+        let trace = try Self.wideStress.get()
+        for damage in ["mentions", "light points"] {
+            let folder = SampleTrace.directory.appendingPathComponent("index-why-hostile-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let path = folder.appendingPathComponent("stress-wide.trace").path
+            try FileManager.default.copyItem(atPath: trace.path, toPath: path)
+            let indexPath = TraceIndex.path(forTrace: path)
+            let (index, _) = try TraceIndex.build(forTrace: path)
+            let model = try #require(index.model?.model)
+            let quiet = try #require(model.nodes.filter(\.isComputation)
+                .min { ($0.runs.runs, $0.name) < ($1.runs.runs, $1.name) })
+            let original = try #require(FileManager.default.contents(atPath: indexPath))
+            if damage == "mentions" {
+                try Self.edited(original, path: path) { index in
+                    var section = try #require(index.mentions).bytes
+                    section[section.count / 2] ^= 1
+                    index.mentions = IndexedMentions(bytes: section)
+                }.write(to: URL(fileURLWithPath: indexPath))
+                try Self.expectRefusedIndexRebuilt(["why", path, quiet.name], noting: "its tag does not verify", damage)
+            } else {
+                var edited = index
+                let section = try #require(index.lightPoints)
+                edited.lightPoints = IndexedLightPoints(bytes: Array(section.bytes.prefix(section.bytes.count / 2)))
+                let bodyEnd = 28 + Int([UInt8](original)[12..<16].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+                try Data(edited.encoded() + [UInt8](original)[bodyEnd...]).write(to: URL(fileURLWithPath: indexPath))
+                try Self.expectRefusedIndexRebuilt(["why", path, quiet.name], noting: "damaged index", damage)
+            }
+        }
     }
 }
