@@ -38,10 +38,7 @@ let package = Package(
         .target(name: "ReactorTrace", dependencies: ["ReactorCore", "ReactorTraceFormat", "CReactorTraceClock", "CReactorTraceThread",
                                                     "CReactorTraceCrash"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
-        .target(name: "ReactorInspector",
-                dependencies: ["ReactorTraceFormat", "CGraphviz",
-                               // LockedValue: a lock ThreadSanitizer sees through (see its comment).
-                               "ReactorCore"]),
+        .target(name: "ReactorInspector", dependencies: ["ReactorTraceFormat", "CGraphviz"]),
         // `reactor-inspect sql`: the importer's tables in SQLite. Internal, so library users need no SQLite.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "ReactorTraceSQL", dependencies: ["ReactorInspector", "ReactorTraceFormat", "CSQLite"]),

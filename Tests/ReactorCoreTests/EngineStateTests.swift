@@ -107,6 +107,30 @@ private final class Counter {
         effect.stop()
     }
 
+    /// The push of "maybe stale" tells a computed reader from an autorun by
+    /// the link alone: a computed's links hold its output, an autorun's nil.
+    @Test func aLinkHoldsItsReadersOutputForAComputedAndNothingForAnAutorun() {
+        let reactor = Reactor(scheduler: .endOfBatch)
+        let source = Counter()
+        let first = reactor.computed { source.value + 1 }
+        let second = reactor.computed { first.value * 2 }
+        let effect = reactor.autorun { _ in _ = first.value; _ = second.value }
+        let secondLinks = links(of: second.node)
+        #expect(secondLinks.count == 1)
+        #expect(secondLinks.allSatisfy { $0.pointee.readerOutput?.refers(to: second.output) == true })
+        let effectLinks = links(of: effect)
+        #expect(effectLinks.count == 2)
+        #expect(effectLinks.allSatisfy { $0.pointee.readerOutput == nil })
+        reactor.batch {
+            source.value = 1
+            #expect(second.node.derivedState == .check)
+            #expect(effect.checkPending && !effect.invalidated)
+            // Reached twice (through `first` and through `second`), queued once.
+            #expect(reactor.pending.count == 1)
+        }
+        effect.stop()
+    }
+
     @Test func aRefreshMarksWhatItChecksAndWhatItDerives() {
         let reactor = Reactor(scheduler: .endOfBatch)
         let source = Counter()

@@ -243,6 +243,48 @@ struct TracerTests {
         }
     }
 
+    /// A traced run's reads of computeds: one `depend` per read, in read
+    /// order, whether at the last run's cursor, repeated in a row (no event)
+    /// or out of the last run's order; and the links are kept, so a write to
+    /// either source reruns the reader again.
+    @Test func tracedReadsRecordOneDependEachInOrderAndKeepTheirLinks() {
+        tracing { tracer in
+            let reactor = Reactor(scheduler: .manual)
+            let left = Thermometer()
+            let right = Thermometer()
+            let first = reactor.computed("first") { left.celsius }
+            let second = reactor.computed("second") { right.celsius }
+            var swapped = false
+            let reader = reactor.autorun("reader") { _ in
+                if swapped {
+                    _ = second.value
+                    _ = first.value
+                } else {
+                    _ = first.value
+                    _ = first.value
+                    _ = second.value
+                }
+            }
+            func readerDepends(after write: () -> Void) -> [RecordedEvent] {
+                let start = tracer.events.count
+                write()
+                reactor.flush()
+                return tracer.events[start...].filter {
+                    if case .depend(computation: reader.id, dependency: _) = $0 { true } else { false }
+                }
+            }
+            let inOrder: [RecordedEvent] = [.depend(computation: reader.id, dependency: first.id),
+                                            .depend(computation: reader.id, dependency: second.id)]
+            #expect(readerDepends { left.celsius += 1 } == inOrder)
+            #expect(readerDepends { right.celsius += 1 } == inOrder)
+            swapped = true
+            #expect(readerDepends { left.celsius += 1 } == inOrder.reversed())
+            #expect(readerDepends { right.celsius += 1 } == inOrder.reversed())
+            #expect(readerDepends { left.celsius += 1 } == inOrder.reversed())
+            reader.stop()
+        }
+    }
+
     @Test func issueEvents() {
         tracing { tracer in
             let reactor = Reactor(scheduler: .manual)

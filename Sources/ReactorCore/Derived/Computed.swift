@@ -82,20 +82,12 @@ public final class Computed<Value>: @unchecked Sendable {
     }
 
     /// `value` inside a computation, up to date, for a read that
-    /// `Dependency.dependInPlace(by:)` does not record (a traced run's, one
-    /// out of the last run's order), or before a first value.
+    /// `Dependency.dependInPlace(by:)` does not record (one out of the last
+    /// run's order, or in a run that records values), or before a first value.
     @inlinable @inline(never)
     func valueLinkingSlowly() -> Value {
         if let current = node.graph.current {
-            _ = current._withUnsafeGuaranteedRef { computation in
-                // A traced read in order calls the tracer's step at once (one
-                // with values goes through `linkOffCursor`, which follows secrets).
-                if computation.runTracing.isTracedWithoutValues, let next = computation.dependencies.cursor,
-                   next.pointee.dependency.refers(to: output) {
-                    return output.linkTracedInOrder(computation, next)
-                }
-                return output.linkOffCursor(computation)
-            }
+            _ = current._withUnsafeGuaranteedRef { output.linkOffCursor($0) }
         }
         guard let cached else { node.trapOnFirstComputationCycle() }
         return cached

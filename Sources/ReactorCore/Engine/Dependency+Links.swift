@@ -35,13 +35,14 @@ extension Dependency {
 
     /// Records a read by `current`, the graph's current computation (lock
     /// held), in the two common cases of an untraced run, with no call: the
-    /// read keeps the link at the cursor, or repeats the read just recorded.
-    /// True then; otherwise false, having done nothing: the read must go
-    /// through `dependLocked()`.
+    /// read keeps the link at the cursor, or repeats the read just recorded;
+    /// and, with one call (`linkTracedInPlace`), a traced run's read at the
+    /// cursor (without values). True then; otherwise false, having done
+    /// nothing: the read must go through `dependLocked()`.
     @inlinable @inline(__always)
     func dependInPlace(by current: Unmanaged<Computation>) -> Bool {
         current._withUnsafeGuaranteedRef { computation in
-            if computation.runTracing.isTraced { return false }
+            if _slowPath(computation.runTracing.isTraced) { return linkTracedInPlace(computation) }
             if let next = computation.dependencies.cursor, next.pointee.dependency.refers(to: self) {
                 next.pointee.epoch = computation.epoch
                 computation.dependencies.cursor = next.pointee.nextDependency
@@ -77,6 +78,22 @@ extension Dependency {
             break
         }
         return linkOutOfOrder(computation)
+    }
+
+    /// `dependInPlace(by:)` in a traced run: keeps the link at the cursor
+    /// and records the read, then returns true; returns false, having done
+    /// nothing, for a read off the cursor, or in a run that records values
+    /// (`linkOffCursor(_:)` notes a secret read first). Non-generic and out
+    /// of line: a traced read in order is one call from the reader's inlined
+    /// code, where `Computed.valueLinkingSlowly()` took two.
+    @usableFromInline @inline(never)
+    func linkTracedInPlace(_ computation: Computation) -> Bool {
+        guard case .traced = computation.runTracing, let next = computation.dependencies.cursor,
+              next.pointee.dependency.refers(to: self) else { return false }
+        next.pointee.epoch = computation.epoch
+        computation.dependencies.cursor = next.pointee.nextDependency
+        withTracer { $0.depend(computation: computation.id, dependency: id) }
+        return true
     }
 
     /// `link(_:)`'s keeping of the link at the cursor, in a traced run (a run

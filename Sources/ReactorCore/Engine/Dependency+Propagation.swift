@@ -144,12 +144,19 @@ extension Dependency {
         var cursor = subscribers.head
         while let link = cursor {
             cursor = link.pointee.nextSubscriber
-            let marked = link.pointee.computation._withUnsafeGuaranteedRef {
-                $0.epoch == link.pointee.epoch && $0.markCheck()
+            guard link.pointee.isLive else { continue }
+            // A computed's link holds its output (see `Link`), an autorun's
+            // nil: the kind's test is the load the walk needs next anyway.
+            guard let output = link.pointee.readerOutput else {
+                link.pointee.computation._withUnsafeGuaranteedRef { $0.markAutorunCheck() }
+                continue
             }
-            // The output from the link, not the computation: one load fewer
-            // between a link and the next (see `Link`).
-            guard marked, let output = link.pointee.readerOutput else { continue }
+            let marked = link.pointee.computation._withUnsafeGuaranteedRef { reader in
+                guard reader.derivedState == .clean else { return false }
+                reader.derivedState = .check
+                return true
+            }
+            guard marked else { continue }
             if cursor == nil {
                 cursor = output._withUnsafeGuaranteedRef { $0.subscribers.head }
             } else {
@@ -160,20 +167,13 @@ extension Dependency {
 }
 
 extension Computation {
-    /// A computed this computation read may have changed (reached through
-    /// one of its live links).
-    /// Returns true for a computed that became possibly stale, whose readers
-    /// must be marked in turn (`Dependency.propagateCheck()`).
+    /// A computed this autorun read may have changed (reached through one of
+    /// its live links): it is queued for the flush to check those computeds.
     @inline(__always)
-    func markCheck() -> Bool {
-        if !isDerived {
-            if invalidated || stopped || checkPending { return false }
-            checkPending = true
-            reactor.enqueue(self, linked: true)  // reached through a live link
-        } else if derivedState == .clean {
-            derivedState = .check
-            return true
-        }
-        return false
+    func markAutorunCheck() {
+        assert(!isDerived, "a computed's links hold its output")
+        if invalidated || stopped || checkPending { return }
+        checkPending = true
+        reactor.enqueue(self, linked: true)  // reached through a live link
     }
 }

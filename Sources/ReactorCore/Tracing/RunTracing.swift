@@ -33,7 +33,7 @@ enum RunTracing: UInt8 {
     }
 
     /// The events are recorded, without values (a read in order goes straight
-    /// to `Dependency.linkTracedInOrder`).
+    /// to `Dependency.linkTracedInPlace`).
     @inlinable @inline(__always)
     var isTracedWithoutValues: Bool {
         if case .traced = self { return true }

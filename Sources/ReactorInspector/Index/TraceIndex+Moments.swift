@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ReactorCore
+import Foundation
 import ReactorTraceFormat
 
 /// The index's snapshots of a pass (docs/INSPECT.md, "The index"): every so
@@ -125,8 +125,13 @@ struct IndexedMoments: Sendable, Equatable {
 /// (`@unchecked Sendable`: internal storage, every use of the file under that lock).
 final class MomentSpool: @unchecked Sendable {
     private let file: UnsafeMutablePointer<FILE>
-    /// Bytes appended; held while the file is used (a lock ThreadSanitizer sees: see ``LockedValue``).
-    private let appended = LockedValue<UInt64>(0)
+    /// Held while the file or `appended` is used. An `NSLock` (a pthread mutex)
+    /// rather than `Synchronization.Mutex`: on Linux a contended `Mutex` waits on
+    /// a raw futex ThreadSanitizer does not see, so `make tsan` reported what it
+    /// guards as racing.
+    private let lock = NSLock()
+    /// Bytes appended.
+    private var appended: UInt64 = 0
 
     init?() {
         guard let file = tmpfile() else { return nil }
@@ -136,42 +141,45 @@ final class MomentSpool: @unchecked Sendable {
     deinit { fclose(file) }
 
     /// Bytes appended so far.
-    var length: UInt64 { appended.withLock { $0 } }
+    var length: UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return appended
+    }
 
     func append(_ bytes: [UInt8]) -> Bool {
-        appended.withLock { length in
-            let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-            length += UInt64(written)
-            // Flushed, so that a reader of the descriptor (``read(at:count:)``) finds the bytes.
-            return written == bytes.count && fflush(file) == 0
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        appended += UInt64(written)
+        // Flushed, so that a reader of the descriptor (``read(at:count:)``) finds the bytes.
+        return written == bytes.count && fflush(file) == 0
     }
 
     /// The `count` bytes appended from `offset` on; nil beyond what was appended, or unreadable.
     func read(at offset: UInt64, count: Int) -> [UInt8]? {
-        appended.withLock { length -> [UInt8]? in
-            guard count >= 0, offset <= length, UInt64(count) <= length - offset else { return nil }
-            return try? TraceIndex.read(fileno(file), at: Int(offset), count: count)
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard count >= 0, offset <= appended, UInt64(count) <= appended - offset else { return nil }
+        return try? TraceIndex.read(fileno(file), at: Int(offset), count: count)
     }
 
     /// Hands every byte appended, in order and in pieces, to `write`.
     func copy(_ write: ([UInt8]) throws(OutputFileError) -> Void) throws(OutputFileError) {
-        try appended.withLock { length -> Result<Void, OutputFileError> in
-            fflush(file)
-            rewind(file)
-            defer { fseek(file, 0, SEEK_END) }
-            var piece = [UInt8](repeating: 0, count: 1 << 20)
-            var left = length
-            while left > 0 {
-                let wanted = Int(min(left, UInt64(piece.count)))
-                let got = piece.withUnsafeMutableBytes { fread($0.baseAddress, 1, wanted, file) }
-                guard got == wanted else { return .failure(.cannotWrite(path: "a temporary file", reason: "cut short")) }
-                do throws(OutputFileError) { try write(Array(piece[0..<got])) } catch { return .failure(error) }
-                left -= UInt64(got)
-            }
-            return .success(())
-        }.get()
+        lock.lock()
+        defer { lock.unlock() }
+        fflush(file)
+        rewind(file)
+        defer { fseek(file, 0, SEEK_END) }
+        var piece = [UInt8](repeating: 0, count: 1 << 20)
+        var left = appended
+        while left > 0 {
+            let wanted = Int(min(left, UInt64(piece.count)))
+            let got = piece.withUnsafeMutableBytes { fread($0.baseAddress, 1, wanted, file) }
+            guard got == wanted else { throw OutputFileError.cannotWrite(path: "a temporary file", reason: "cut short") }
+            try write(Array(piece[0..<got]))
+            left -= UInt64(got)
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 import CGraphviz
-import ReactorCore
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,7 +20,7 @@ public enum GraphRenderer {
     /// ``GraphError/layoutEngineUnavailable(_:)`` when the installed Graphviz
     /// lacks the engine's plugin.
     public static func render(dot: String, format: GraphFormat, engine: String = "dot") throws(GraphError) -> String {
-        let result: Result<String, GraphError> = lock.withLock { context in
+        let result: Result<String, GraphError> = lock.withLock {
             if context.pointer == nil {
                 // Errors are returned to the caller; Graphviz's warnings would only clutter stderr.
                 _ = agseterr(AGERR)
@@ -48,7 +48,7 @@ public enum GraphRenderer {
     /// True if the installed Graphviz has the layout `engine` (its plugins are
     /// packaged separately: `dot` in one, `neato`, `sfdp` and others in another).
     public static func hasLayoutEngine(_ engine: String) -> Bool {
-        lock.withLock { context in
+        lock.withLock {
             if context.pointer == nil {
                 _ = agseterr(AGERR)
                 context.pointer = gvContext()
@@ -91,6 +91,9 @@ public enum GraphRenderer {
         }
     }
 
-    /// A lock ThreadSanitizer sees (see ``LockedValue``): `serve` renders on many threads.
-    private static let lock = LockedValue(Context())
+    /// Guards `context` and every call into Graphviz. An `NSLock` (a pthread
+    /// mutex) rather than `Synchronization.Mutex`, whose contended wait on Linux
+    /// is a raw futex ThreadSanitizer does not see: `serve` renders on many threads.
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var context = Context()
 }
