@@ -110,19 +110,17 @@ struct LightPointsCollector {
     /// False once a chunk could not be described: no section.
     private var complete = true
 
-    /// Takes the creation events of the batch at position `chunk` of the pass.
-    mutating func add(_ batch: borrowing TraceEventBatch, chunk: Int) {
-        for event in batch.events {
-            guard case let .nodeCreated(id, kind, _, _) = event.record else { continue }
-            let computed = kind == .computed
-            guard computed || computeds.contains(id) else { continue }
-            if computed { computeds.insert(id) }
-            creations.put(chunk - lastCreationChunk)
-            creations.put(id)
-            creations.put(computed)
-            lastCreationChunk = chunk
-            creationCount += 1
-        }
+    /// A creation event (node `id` created as `kind`) of the batch at position `chunk` of the pass,
+    /// as ``IndexPassCollector`` hands them on, in order.
+    mutating func created(_ id: UInt64, kind: TraceNodeKind, chunk: Int) {
+        let computed = kind == .computed
+        guard computed || computeds.contains(id) else { return }
+        if computed { computeds.insert(id) }
+        creations.put(chunk - lastCreationChunk)
+        creations.put(id)
+        creations.put(computed)
+        lastCreationChunk = chunk
+        creationCount += 1
     }
 
     /// After the pass's builder took the batch `batch`, which `reader` just read.

@@ -63,134 +63,69 @@ struct IndexedMentions: Sendable, Equatable {
     }
 }
 
-/// Gathers ``IndexedMentions`` from the batches of a pass, in order: per event, for each node
-/// it names, one load and a comparison (the chunk that last mentioned it, by id for the small
-/// ids a recorder gives); the lists grow once per node and chunk.
+/// Gathers ``IndexedMentions`` from the events of a pass, in order, as ``IndexPassCollector``
+/// hands them on: per node, its first mention in each chunk (a node an event is about or names),
+/// its first value event in each chunk, and its creation events. The lists grow once per node and chunk.
 struct MentionsCollector {
-    /// Ids below this have their last chunk found by position in an array; larger ones go the slow way.
+    /// Ids below this have their slot found by position in an array; larger ones by a dictionary.
     private static let smallIDs: UInt64 = 1 << 22
-    /// Per small id, the last chunk that mentioned it and the last with a value event of it (-1: none yet).
-    private var lastChunkOfSmallID: [Int32] = []
-    private var lastValueChunkOfSmallID: [Int32] = []
     private var slotOfSmallID: [Int32] = []
     private var slotOfID: [UInt64: Int32] = [:]
     private var ids: [UInt64] = []
-    /// Per slot, the last chunk listed.
-    private var lastChunk: [Int] = []
     private var chunks: [IndexChunkList] = []
     private var creations: [[IndexedMentions.Creation]] = []
     private var hasValues: [Bool] = []
-    /// Nodes met in the batch being taken that the fast look did not settle.
-    private var met: [UInt64] = []
 
-    private mutating func slot(_ id: UInt64) -> Int {
+    /// Node `id`'s slot (never 0's), made on its first mention (the order the section lists nodes in).
+    mutating func slot(_ id: UInt64) -> Int {
         if id < Self.smallIDs {
-            if Int(id) >= slotOfSmallID.count {
-                // Seen by id from now on.
-                let more = max(Int(id) + 1 - slotOfSmallID.count, slotOfSmallID.count)
-                slotOfSmallID.append(contentsOf: repeatElement(-1, count: more))
-                lastChunkOfSmallID.append(contentsOf: repeatElement(-1, count: more))
-                lastValueChunkOfSmallID.append(contentsOf: repeatElement(-1, count: more))
+            let index = Int(id)
+            if index < slotOfSmallID.count {
+                let known = slotOfSmallID[index]
+                if known >= 0 { return Int(known) }
+            } else {
+                slotOfSmallID.append(contentsOf: repeatElement(-1, count: max(index + 1 - slotOfSmallID.count,
+                                                                               slotOfSmallID.count)))
             }
-            let known = slotOfSmallID[Int(id)]
-            if known >= 0 { return Int(known) }
-            slotOfSmallID[Int(id)] = Int32(ids.count)
+            slotOfSmallID[index] = Int32(ids.count)
         } else if let known = slotOfID[id] {
             return Int(known)
         } else {
             slotOfID[id] = Int32(ids.count)
         }
         ids.append(id)
-        lastChunk.append(-1)
         chunks.append(IndexChunkList())
         creations.append([])
         hasValues.append(false)
         return ids.count - 1
     }
 
-    /// Takes the batch at position `chunk` of the pass.
-    mutating func add(_ batch: borrowing TraceEventBatch, chunk: Int) {
-        let current = Int32(truncatingIfNeeded: chunk)
-        var met = self.met
-        met.removeAll(keepingCapacity: true)
-        var valued: [UInt64] = [], created: [(UInt64, TraceNodeKind)] = []
-        // Moved out while the loop writes them, so that each write finds them unshared.
-        var lastMention = lastChunkOfSmallID, lastValue = lastValueChunkOfSmallID
-        lastChunkOfSmallID = []
-        lastValueChunkOfSmallID = []
-        lastMention.withUnsafeMutableBufferPointer { lastMention in
-            lastValue.withUnsafeMutableBufferPointer { lastValue in
-                // In registers for the loop: base addresses and counts.
-                let lastMention = lastMention, lastValue = lastValue
-                let small = UInt64(lastMention.count)
-                for event in batch.events {
-                    // Up to two nodes an event names; 0 for none.
-                    var first: UInt64 = 0, second: UInt64 = 0
-                    switch event.record {
-                    case let .depend(computation, dependency):
-                        (first, second) = (computation, dependency)
-                    case let .invalidated(computation, _, source):
-                        (first, second) = (computation, source)
-                    case let .rerunBegan(computation, _), let .rerunEnded(computation):
-                        first = computation
-                    case let .changed(dependency):
-                        first = dependency
-                    case let .value(id, _):
-                        first = id
-                        if id < small {
-                            if lastValue[Int(id)] != current {
-                                lastValue[Int(id)] = current
-                                valued.append(id)
-                            }
-                        } else if id != 0 {
-                            valued.append(id)
-                        }
-                    case let .nodeCreated(id, kind, _, parent):
-                        (first, second) = (id, parent)
-                        created.append((id, kind))
-                    case let .nodeNamed(id, _, owner):
-                        (first, second) = (id, owner)
-                    case let .nodeStopped(id), let .actionBegan(id, _, _), let .actionEnded(id), let .issue(_, id, _),
-                         let .site(id, _, _):
-                        first = id
-                    case .flushBegan, .flushEnded:
-                        continue
-                    }
-                    if first < small {
-                        if lastMention[Int(first)] != current {
-                            lastMention[Int(first)] = current
-                            met.append(first)
-                        }
-                    } else {
-                        met.append(first)
-                    }
-                    if second < small {
-                        if lastMention[Int(second)] != current {
-                            lastMention[Int(second)] = current
-                            met.append(second)
-                        }
-                    } else {
-                        met.append(second)
-                    }
-                }
-            }
-        }
-        lastChunkOfSmallID = lastMention
-        lastValueChunkOfSmallID = lastValue
-        for id in met where id != 0 {
-            let slot = slot(id)
-            if id < Self.smallIDs { lastChunkOfSmallID[Int(id)] = current }
-            if lastChunk[slot] != chunk {
-                lastChunk[slot] = chunk
-                chunks[slot].add(chunk)
-            }
-        }
-        for id in valued where id != 0 {
-            hasValues[slot(id)] = true
-            if id < Self.smallIDs { lastValueChunkOfSmallID[Int(id)] = current }
-        }
-        for (id, kind) in created where id != 0 { creations[slot(id)].append(.init(chunk: chunk, kind: kind)) }
-        self.met = met
+    /// An event in the chunk at position `chunk` names node `id` (0: no node).
+    mutating func mentioned(_ id: UInt64, chunk: Int) {
+        guard id != 0 else { return }
+        mentioned(slot: slot(id), chunk: chunk)
+    }
+
+    /// An event in the chunk at position `chunk` names the node at `slot`.
+    mutating func mentioned(slot: Int, chunk: Int) {
+        chunks[slot].add(chunk)
+    }
+
+    /// A value event of node `id`, after its mention.
+    mutating func valued(_ id: UInt64) {
+        guard id != 0 else { return }
+        hasValues[slot(id)] = true
+    }
+
+    /// A value event of the node at `slot`, after its mention.
+    mutating func valued(slot: Int) {
+        hasValues[slot] = true
+    }
+
+    /// A creation event of node `id` as `kind` in the chunk at position `chunk`, after its mention.
+    mutating func created(_ id: UInt64, kind: TraceNodeKind, chunk: Int) {
+        guard id != 0 else { return }
+        creations[slot(id)].append(.init(chunk: chunk, kind: kind))
     }
 
     /// The section of the pass.

@@ -64,8 +64,8 @@ struct IndexedPositions: Sendable, Equatable {
     }
 }
 
-/// Gathers ``IndexedPositions`` from the batches of a pass, in order: per value, creation or
-/// naming event, a look at its node (one array load for the small ids a recorder gives).
+/// Gathers ``IndexedPositions`` from the events of a pass, in order, as ``IndexPassCollector``
+/// hands them on: a node's first value event in each chunk, and every creation and naming event.
 struct PositionsCollector {
     /// What a pass knows of a node's display name (``TraceNode/name``), as the importer computes it.
     private struct Naming {
@@ -86,12 +86,11 @@ struct PositionsCollector {
     private var slotOfSmallID: [Int32] = []
     private var slotOfID: [UInt64: Int32] = [:]
     private var ids: [UInt64] = []
-    /// Per slot, the last chunk listed (the one check most value events make).
-    private var lastValue: [Int] = []
     private var values: [IndexChunkList] = []
     private var namings: [Naming] = []
 
-    private mutating func slot(_ id: UInt64) -> Int {
+    /// Node `id`'s slot, made on its first value, creation or naming event (the order the section lists nodes in).
+    mutating func slot(_ id: UInt64) -> Int {
         if id < Self.smallIDs {
             let index = Int(id)
             if index < slotOfSmallID.count {
@@ -108,41 +107,38 @@ struct PositionsCollector {
             slotOfID[id] = Int32(ids.count)
         }
         ids.append(id)
-        lastValue.append(-1)
         values.append(IndexChunkList())
         namings.append(Naming())
         return ids.count - 1
     }
 
-    private mutating func value(_ id: UInt64, _ chunk: Int) -> Int {
+    /// A value event of node `id` in the chunk at position `chunk` (``IndexPassCollector``
+    /// tells only the first of a node's in a chunk, by its ``slot(_:)``).
+    @discardableResult
+    mutating func value(_ id: UInt64, chunk: Int) -> Int {
         let slot = slot(id)
-        if lastValue[slot] != chunk {
-            lastValue[slot] = chunk
-            values[slot].add(chunk)
-        }
+        value(slot: slot, chunk: chunk)
         return slot
     }
 
-    /// Takes the batch at position `chunk` of the pass.
-    mutating func add(_ batch: borrowing TraceEventBatch, chunk: Int) {
-        for event in batch.events {
-            switch event.record {
-            case let .nodeCreated(id, kind, name, _):
-                let slot = value(id, chunk)
-                let text = batch.string(name)
-                if !text.isEmpty || namings[slot].given.isEmpty { namings[slot].given = text }
-                namings[slot].createdKind = kind
-                namings[slot].step(id, chunk: chunk)
-            case let .nodeNamed(id, name, _):
-                let slot = value(id, chunk)
-                namings[slot].given = batch.string(name)
-                namings[slot].step(id, chunk: chunk)
-            case let .value(id, _):
-                _ = value(id, chunk)
-            default:
-                break
-            }
-        }
+    /// A value event of the node at `slot` in the chunk at position `chunk`.
+    mutating func value(slot: Int, chunk: Int) {
+        values[slot].add(chunk)
+    }
+
+    /// A creation event of node `id` in the chunk at position `chunk`.
+    mutating func created(_ id: UInt64, kind: TraceNodeKind, name text: String, chunk: Int) {
+        let slot = value(id, chunk: chunk)
+        if !text.isEmpty || namings[slot].given.isEmpty { namings[slot].given = text }
+        namings[slot].createdKind = kind
+        namings[slot].step(id, chunk: chunk)
+    }
+
+    /// A naming event of node `id` in the chunk at position `chunk`.
+    mutating func named(_ id: UInt64, name text: String, chunk: Int) {
+        let slot = value(id, chunk: chunk)
+        namings[slot].given = text
+        namings[slot].step(id, chunk: chunk)
     }
 
     /// The section of the pass.

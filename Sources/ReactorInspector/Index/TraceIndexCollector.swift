@@ -13,25 +13,34 @@ struct TraceIndexCollector {
 
     /// Takes a batch (never empty); ``finishBatch(endOffset:)`` follows once the reader says where it ended.
     mutating func add(_ batch: borrowing TraceEventBatch) {
-        let events = batch.events
         // The earliest and latest of every event, not the first and last: the stop rule must
         // not depend on a reader's times never decreasing within a chunk.
-        var earliest = UInt64.max, latestInBatch: UInt64 = 0
-        for event in events {
+        var earliest = UInt64.max, latestInBatch: UInt64 = 0, values = false
+        for event in batch.events {
             earliest = min(earliest, event.timestamp)
             latestInBatch = max(latestInBatch, event.timestamp)
-            if case let .nodeNamed(id, name, owner) = event.record {
-                names.append(IndexedMoments.Name(batch: batches.count, id: id, name: batch.string(name), owner: owner))
+            switch event.record {
+            case let .nodeNamed(id, name, owner): named(id, name: batch.string(name), owner: owner)
+            case .value: values = true
+            default: break
             }
         }
+        took(thread: batch.thread, earliest: earliest, latest: latestInBatch, values: values)
+    }
+
+    /// A name event of the batch being taken, for a walk over its events that is not ``add(_:)``'s.
+    mutating func named(_ id: UInt64, name: String, owner: UInt64) {
+        names.append(IndexedMoments.Name(batch: batches.count, id: id, name: name, owner: owner))
+    }
+
+    /// Takes a batch (never empty) of `thread` whose events a walk other than ``add(_:)``'s read,
+    /// telling ``named(_:name:owner:)`` its name events: their earliest and latest times, and
+    /// whether one is a value event.
+    mutating func took(thread: UInt32, earliest: UInt64, latest latestInBatch: UInt64, values: Bool) {
         first = earliest
         last = latestInBatch
-        threads = max(threads, Int(batch.thread) + 1)
-        if !hasValues {
-            for event in events {
-                if case .value = event.record { hasValues = true; break }
-            }
-        }
+        threads = max(threads, Int(thread) + 1)
+        hasValues = hasValues || values
     }
 
     /// Records the batch just added, which ended at `endOffset`, and returns it.

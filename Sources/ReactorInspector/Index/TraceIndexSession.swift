@@ -281,25 +281,19 @@ final class TraceIndexSession {
         -> (TraceReadReport, stoppedEarly: Bool) {
         let identity = try? TraceIndex.identity(ofTrace: tracePath)
         var trusted = index
-        var collector = TraceIndexCollector()
         var snapshotter = snapshotting.flatMap { MomentSnapshotter(builder: $0) }
-        // Per-node positions go with the snapshots they are read from.
-        var positions = snapshotter == nil ? nil : Optional(PositionsCollector())
-        var lightPoints = snapshotter == nil ? nil : Optional(LightPointsCollector())
-        var mentions = snapshotter == nil ? nil : Optional(MentionsCollector())
+        // Per-node sections go with the snapshots they are read from.
+        var pass = IndexPassCollector(takesSections: snapshotter != nil)
         var position = 0
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             body(batch)
             batchesRead += 1
-            positions?.add(batch, chunk: collector.batches.count)
-            lightPoints?.add(batch, chunk: collector.batches.count)
-            mentions?.add(batch, chunk: collector.batches.count)
-            collector.add(batch)
+            pass.add(batch)
         } ended: { endOffset, reader in
-            let batch = collector.finishBatch(endOffset: endOffset)
-            if let snapshotting {
+            let batch = pass.table.finishBatch(endOffset: endOffset)
+            if let snapshotting, pass.takesSections {
                 snapshotter?.ended(batch, builder: snapshotting, reader: reader)
-                lightPoints?.ended(batch, builder: snapshotting, reader: reader)
+                pass.lightPoints.ended(batch, builder: snapshotting, reader: reader)
             }
             guard let index = trusted else { return true }
             guard position < index.batches.count, index.batches[position] == batch else {
@@ -314,7 +308,11 @@ final class TraceIndexSession {
         }
         if stoppedEarly, let index = trusted { return (index.readReport(path: tracePath), true) }
         if let snapshotting { snapshotter?.finished(builder: snapshotting) }
-        let moments = snapshotter?.moments(names: collector.names)
+        let moments = snapshotter?.moments(names: pass.table.names)
+        let collector = pass.table
+        let positions = pass.takesSections ? Optional(pass.positions) : nil
+        let lightPoints = pass.takesSections ? Optional(pass.lightPoints) : nil
+        let mentions = pass.takesSections ? Optional(pass.mentions) : nil
         if trusted == nil || position != trusted?.batches.count {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
@@ -434,25 +432,20 @@ extension TraceIndex {
         let identity = try TraceIndex.identity(ofTrace: tracePath)
         // A stale, damaged or foreign one (or one of another key) loads as nothing to keep.
         let existing = try? TraceIndex.load(forTrace: tracePath)
-        var collector = TraceIndexCollector()
         // Values tracked for the snapshots; the model kept is the plain one, without them.
         let builder = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions, numbersActions: true)
         var snapshotter = MomentSnapshotter(builder: builder, interval: snapshotInterval)
-        var positions = PositionsCollector()
-        var lightPoints = LightPointsCollector()
-        var mentions = MentionsCollector()
+        var pass = IndexPassCollector(takesSections: true)
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
-            positions.add(batch, chunk: collector.batches.count)
-            lightPoints.add(batch, chunk: collector.batches.count)
-            mentions.add(batch, chunk: collector.batches.count)
-            collector.add(batch)
+            pass.add(batch)
             builder.consume(batch)
         } ended: { endOffset, reader in
-            let batch = collector.finishBatch(endOffset: endOffset)
+            let batch = pass.table.finishBatch(endOffset: endOffset)
             snapshotter?.ended(batch, builder: builder, reader: reader)
-            lightPoints.ended(batch, builder: builder, reader: reader)
+            pass.lightPoints.ended(batch, builder: builder, reader: reader)
             return true
         }
+        let collector = pass.table
         snapshotter?.finished(builder: builder)
         guard !report.stillRecording else {
             throw TraceIndexError.unavailable("\(tracePath) is still being recorded: an index is built from a finished trace")
@@ -469,9 +462,9 @@ extension TraceIndex {
             index.model = IndexedModel(model)
             index.moments = snapshotter?.moments(names: collector.names)
             if index.hasSnapshots {
-                index.positions = positions.positions()
-                index.lightPoints = lightPoints.lightPoints()
-                index.mentions = mentions.mentions()
+                index.positions = pass.positions.positions()
+                index.lightPoints = pass.lightPoints.lightPoints()
+                index.mentions = pass.mentions.mentions()
             }
             // Beside the model they were built with: the same trace's, as its chunks are the same.
             if let existing, existing.keepsModel, existing.batches == index.batches {
