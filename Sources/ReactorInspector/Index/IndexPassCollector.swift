@@ -48,8 +48,8 @@ struct IndexPassCollector {
     }
 
     /// Ids below this get marks (an entry each, up to the largest met); larger ones are handed
-    /// on at every event (the collectors find their own repeats).
-    private static let smallIDs: UInt64 = 1 << 22
+    /// on at every event (the collectors find their own repeats): the collectors' own bound.
+    private static let smallIDs = NodeSlots.smallIDs
 
     /// Whether the pass gathers the sections found by node (else only the chunk table).
     let takesSections: Bool

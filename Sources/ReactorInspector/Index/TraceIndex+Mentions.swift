@@ -67,37 +67,20 @@ struct IndexedMentions: Sendable, Equatable {
 /// hands them on: per node, its first mention in each chunk (a node an event is about or names),
 /// its first value event in each chunk, and its creation events. The lists grow once per node and chunk.
 struct MentionsCollector {
-    /// Ids below this have their slot found by position in an array; larger ones by a dictionary.
-    private static let smallIDs: UInt64 = 1 << 22
-    private var slotOfSmallID: [Int32] = []
-    private var slotOfID: [UInt64: Int32] = [:]
-    private var ids: [UInt64] = []
+    private var nodes = NodeSlots()
     private var chunks: [IndexChunkList] = []
     private var creations: [[IndexedMentions.Creation]] = []
     private var hasValues: [Bool] = []
 
     /// Node `id`'s slot (never 0's), made on its first mention (the order the section lists nodes in).
     mutating func slot(_ id: UInt64) -> Int {
-        if id < Self.smallIDs {
-            let index = Int(id)
-            if index < slotOfSmallID.count {
-                let known = slotOfSmallID[index]
-                if known >= 0 { return Int(known) }
-            } else {
-                slotOfSmallID.append(contentsOf: repeatElement(-1, count: max(index + 1 - slotOfSmallID.count,
-                                                                               slotOfSmallID.count)))
-            }
-            slotOfSmallID[index] = Int32(ids.count)
-        } else if let known = slotOfID[id] {
-            return Int(known)
-        } else {
-            slotOfID[id] = Int32(ids.count)
+        let (slot, isNew) = nodes.slot(id)
+        if isNew {
+            chunks.append(IndexChunkList())
+            creations.append([])
+            hasValues.append(false)
         }
-        ids.append(id)
-        chunks.append(IndexChunkList())
-        creations.append([])
-        hasValues.append(false)
-        return ids.count - 1
+        return slot
     }
 
     /// An event in the chunk at position `chunk` names node `id` (0: no node).
@@ -131,9 +114,9 @@ struct MentionsCollector {
     /// The section of the pass.
     func mentions() -> IndexedMentions {
         var fields = IndexFieldWriter()
-        fields.put(ids.count)
-        for slot in ids.indices {
-            fields.put(ids[slot])
+        fields.put(nodes.ids.count)
+        for slot in nodes.ids.indices {
+            fields.put(nodes.ids[slot])
             fields.put(creations[slot].count)
             var chunk = 0
             for creation in creations[slot] {

@@ -81,35 +81,18 @@ struct PositionsCollector {
         }
     }
 
-    /// Ids below this are found by position in an array; larger ones by a dictionary.
-    private static let smallIDs: UInt64 = 1 << 22
-    private var slotOfSmallID: [Int32] = []
-    private var slotOfID: [UInt64: Int32] = [:]
-    private var ids: [UInt64] = []
+    private var nodes = NodeSlots()
     private var values: [IndexChunkList] = []
     private var namings: [Naming] = []
 
     /// Node `id`'s slot, made on its first value, creation or naming event (the order the section lists nodes in).
     mutating func slot(_ id: UInt64) -> Int {
-        if id < Self.smallIDs {
-            let index = Int(id)
-            if index < slotOfSmallID.count {
-                let known = slotOfSmallID[index]
-                if known >= 0 { return Int(known) }
-            } else {
-                slotOfSmallID.append(contentsOf: repeatElement(-1, count: max(index + 1 - slotOfSmallID.count,
-                                                                               slotOfSmallID.count)))
-            }
-            slotOfSmallID[index] = Int32(ids.count)
-        } else if let known = slotOfID[id] {
-            return Int(known)
-        } else {
-            slotOfID[id] = Int32(ids.count)
+        let (slot, isNew) = nodes.slot(id)
+        if isNew {
+            values.append(IndexChunkList())
+            namings.append(Naming())
         }
-        ids.append(id)
-        values.append(IndexChunkList())
-        namings.append(Naming())
-        return ids.count - 1
+        return slot
     }
 
     /// A value event of node `id` in the chunk at position `chunk` (``IndexPassCollector``
@@ -144,11 +127,11 @@ struct PositionsCollector {
     /// The section of the pass.
     func positions() -> IndexedPositions {
         var fields = IndexFieldWriter()
-        fields.put(ids.count)
-        for slot in ids.indices {
-            fields.put(ids[slot])
+        fields.put(nodes.ids.count)
+        for slot in nodes.ids.indices {
+            fields.put(nodes.ids[slot])
             let naming = namings[slot]
-            let final = naming.display(ids[slot])
+            let final = naming.display(nodes.ids[slot])
             fields.put(naming.steps.count)
             var chunk = 0
             for step in naming.steps {
