@@ -725,11 +725,10 @@ extension TraceModelBuilder {
         nodes[Int(dependency)].changes += 1
         // The write's value event comes right before its change on its thread.
         var values: WhyValueChange?
-        latestChange = nil
-        if let pending = pendingWrites[thread], pending.node == dependency {
-            pendingWrites[thread] = nil
-            latestChange = pending
-            if tracksCauses { values = WhyValueChange(previous: pending.previous, value: pending.value) }
+        // Moved, not copied: a write's strings are retained once per place that keeps them.
+        latestChange = pendingWrites.take(thread, where: { $0.node == dependency })
+        if tracksCauses, let pending = latestChange {
+            values = WhyValueChange(previous: pending.previous, value: pending.value)
         }
         let carriesValue = latestChange != nil
         if nodes[Int(dependency)].kind == .computed {
@@ -889,9 +888,13 @@ extension TraceModelBuilder {
             pendingWrites[thread] = PendingWrite(node: node, previous: ordered, value: value)
             return .written
         }
-        let first = nodes[Int(node)].value == nil
-        states[Int(node)].previousValue = ordered ?? nodes[Int(node)].value
-        pendingWrites[thread] = PendingWrite(node: node, previous: states[Int(node)].previousValue, value: value)
+        // The old value moves to the write's record, and the new one to the node: a copy each
+        // for the node's previous value and the write's new one.
+        let old = nodes[Int(node)].value.take()
+        let first = old == nil
+        let previous = ordered ?? old
+        states[Int(node)].previousValue = previous
+        pendingWrites[thread] = PendingWrite(node: node, previous: previous, value: value)
         nodes[Int(node)].value = value
         nodes[Int(node)].valueTimestamp = time
         states[Int(node)].valueRoot = root
