@@ -195,7 +195,12 @@ extension Computation {
         let wasFirstRun = firstRun
         if wasFirstRun { firstRun = false }
         if tracing.followsSecrets, changed || wasFirstRun { recordDerivedValue() }
-        if changed && !wasFirstRun, let output = derivedOutput {
+        // A change means the computed was there after its body ran (its
+        // recompute function answers false once it is released), and its
+        // output goes with it: no test, unless a traced run's recording of
+        // the value ran code between.
+        if changed && !wasFirstRun,
+           let output = tracing.followsSecrets ? derivedOutput : .some(derivedOutput.unsafelyUnwrapped) {
             output._withUnsafeGuaranteedRef { output in
                 // Not the root: its reader is the computed that stepped into it.
                 let markedDirectly = !isRoot && callerOnChain.unsafelyUnwrapped._withUnsafeGuaranteedRef { checker in

@@ -320,7 +320,8 @@ extension Computation {
     func compute(tracing: RunTracing) throws {
         let traced = tracing.isTraced
         invalidated = false
-        checkPending = false
+        // `checkPending` is false: `recompute()` cleared it just before, and
+        // a first run has never been queued.
         if traced {
             withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
             if tracing.followsSecrets { graph.beginSecretTracking(self) }
