@@ -188,18 +188,18 @@ extension Computation {
         graph.current = previous
         // The end goes with the change and the first invalidation it records
         // in one call when no value event comes between them.
-        let endWaits = traced && traceRerunEnded(tracing: tracing, changed: changed && !firstRun ? derivedOutput : nil)
+        // (A first value is no change: see `recomputeDerived`.)
+        let endWaits = traced && traceRerunEnded(tracing: tracing, changed: changed ? derivedOutput : nil)
         // Off the chain before its readers hear of the change.
         graph.derivingTop = callerOnChain
         activity = .idle
-        let wasFirstRun = firstRun
-        if wasFirstRun { firstRun = false }
-        if tracing.followsSecrets, changed || wasFirstRun { recordDerivedValue() }
+        if tracing.followsSecrets, changed || firstRun { recordDerivedValue() }
+        firstRun = false
         // A change means the computed was there after its body ran (its
         // recompute function answers false once it is released), and its
         // output goes with it: no test, unless a traced run's recording of
         // the value ran code between.
-        if changed && !wasFirstRun,
+        if changed,
            let output = tracing.followsSecrets ? derivedOutput : .some(derivedOutput.unsafelyUnwrapped) {
             output._withUnsafeGuaranteedRef { output in
                 // Not the root: its reader is the computed that stepped into it.

@@ -60,9 +60,10 @@ public final class Computation: @unchecked Sendable {
     /// The `Computed` whose value this computation derives, unretained (it
     /// owns this computation); nil for an autorun and once that is gone.
     @usableFromInline @exclusivity(unchecked) var derived: UnsafeMutableRawPointer?
-    /// Recomputes the value of `derived` and tells whether it differs from
-    /// the previous one (see `Computed+Recompute.swift`). Graph lock held,
-    /// this computation current.
+    /// Recomputes the value of `derived` and tells whether it replaced a
+    /// previous value with another (false for the first value, which is no
+    /// change: readers have nothing to invalidate) (see
+    /// `Computed+Recompute.swift`). Graph lock held, this computation current.
     /// A `let`: a call through a `var` would retain the function's context.
     @usableFromInline let recomputeDerived: (Computation) -> Bool
 
