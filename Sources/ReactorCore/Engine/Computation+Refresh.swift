@@ -5,15 +5,34 @@
 extension Computation {
     /// Refreshes the computeds this autorun read, in reading order, until
     /// one of them changes (which invalidates it). (A computed checks its
-    /// sources in `refreshStep`.)
+    /// sources in `refreshStep`.) Reads the tracer slot once for the walk,
+    /// as a refresh does (see `refreshStaleDerived()`).
     func refreshDerivedDependencies() {
+        if TraceEmit.isOn { return refreshDerivedDependenciesTraced() }
+        refreshDerivedDependencies { $0.refreshStaleDerivedUntraced() }
+    }
+
+    /// The traced copy of `refreshDerivedDependencies()`: each stale source
+    /// chooses its traced refresh (with or without values).
+    @inline(never)
+    func refreshDerivedDependenciesTraced() {
+        refreshDerivedDependencies { $0.refreshStaleDerived() }
+    }
+
+    /// The walk of `refreshDerivedDependencies()`, `refreshStale` refreshing
+    /// a source that is not clean and idle.
+    @inline(__always)
+    func refreshDerivedDependencies(_ refreshStale: (Computation) -> Void) {
         walk: while true {
             let generation = dependencies.generation
             var cursor = dependencies.head
             while let link = cursor {
                 if let source = link.pointee.source {
                     // No retain: a computed dropped during the operation keeps its parts until it ends.
-                    source._withUnsafeGuaranteedRef { $0.refreshDerived() }
+                    source._withUnsafeGuaranteedRef { source in
+                        if source.derivedState == .clean && source.activity == .idle { return }
+                        refreshStale(source)
+                    }
                     // A change invalidated it: stop walking.
                     if invalidated { return }
                     // A source went away under the walk: start it again.
