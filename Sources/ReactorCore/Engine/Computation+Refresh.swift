@@ -91,15 +91,18 @@ extension Computation {
     /// `callerOnChain` (the `derivingTop` chain, which also names the members
     /// of a cycle), and each remembers where its walk over its sources stopped
     /// (`checkCursor`). A chain of n computeds costs one frame, not n.
+    /// Every caller has found it not clean or not idle (`needsRefresh`).
     @inline(__always)
     func refreshStaleDerived(tracing: RunTracing) {
+        assert(needsRefresh, "a refresh of a clean, idle computed")
         // Reached again while it computes, or while it checks its sources:
         // computeds that read each other.
         if activity != .idle {
             reportCycle()
             return
         }
-        if stopped || derivedState == .clean { return }
+        // Idle, so not clean (see above).
+        if stopped { return }
         callerOnChain = graph.derivingTop
         graph.derivingTop = .passUnretained(self)
         let root = Unmanaged.passUnretained(self)
