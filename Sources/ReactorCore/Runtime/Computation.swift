@@ -351,18 +351,37 @@ extension Computation {
     }
 
     /// The flush's step for this computation (Tracker's `_recompute`), plus
-    /// the glitch-free check of computed inputs.
+    /// the glitch-free check of computed inputs. Reads the tracer slot once
+    /// for the check and the rerun (a tracer installed by code the check
+    /// runs takes effect at the next step, as for a refresh).
     func recompute() {
+        if TraceEmit.isOn { return recomputeTraced() }
+        recompute(untraced: true)
+    }
+
+    /// The traced copy of `recompute()`, out of line: the check and the
+    /// rerun each choose their traced copy (with or without values).
+    @inline(never)
+    func recomputeTraced() {
+        recompute(untraced: false)
+    }
+
+    @inline(__always)
+    func recompute(untraced: Bool) {
         recomputing = true
         defer { recomputing = false }
         if checkPending && !invalidated && !stopped {
             checkPending = false
-            refreshDerivedDependencies()
+            if untraced {
+                refreshDerivedDependencies { $0.refreshStaleDerivedUntraced() }
+            } else {
+                refreshDerivedDependencies()
+            }
         }
         checkPending = false
         guard needsRecompute else { return }
         do {
-            try compute()
+            if untraced { try compute(tracing: .untraced) } else { try compute() }
         } catch {
             handleRunError(error)
         }
