@@ -24,7 +24,7 @@ struct TraceHook {
 
     @inlinable @inline(__always)
     func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
-        box.hot.invalidated(box.hot.context, computation, cause.code, source)
+        box.hot.invalidated(box.hot.context, computation, cause, source)
     }
 
     @inlinable @inline(__always)

@@ -14,8 +14,8 @@
 package struct TraceHotPaths: @unchecked Sendable {
     @usableFromInline package typealias Depend = @convention(thin) (UnsafeRawPointer, UInt64, UInt64) -> Void
     @usableFromInline package typealias Changed = @convention(thin) (UnsafeRawPointer, UInt64) -> Void
-    /// The cause is ``ReactorTracing/InvalidationCause/code``.
-    @usableFromInline package typealias Invalidated = @convention(thin) (UnsafeRawPointer, UInt64, UInt8, UInt64) -> Void
+    @usableFromInline package typealias Invalidated =
+        @convention(thin) (UnsafeRawPointer, UInt64, ReactorTracing.InvalidationCause, UInt64) -> Void
     @usableFromInline package typealias RerunBegan = @convention(thin) (UnsafeRawPointer, UInt64, Bool) -> Void
     @usableFromInline package typealias RerunEnded = @convention(thin) (UnsafeRawPointer, UInt64) -> Void
     @usableFromInline package typealias RerunEndedChanged = @convention(thin) (UnsafeRawPointer, UInt64, UInt64) -> Void
@@ -60,10 +60,7 @@ package struct TraceHotPaths: @unchecked Sendable {
             },
             changed: { context, dependency in TracerHolder.with(context) { $0.changed(dependency: dependency) } },
             invalidated: { context, computation, cause, source in
-                TracerHolder.with(context) {
-                    $0.invalidated(computation: computation, cause: ReactorTracing.InvalidationCause(code: cause),
-                                   source: source)
-                }
+                TracerHolder.with(context) { $0.invalidated(computation: computation, cause: cause, source: source) }
             },
             rerunBegan: { context, computation, firstRun in
                 TracerHolder.with(context) { $0.rerunBegan(computation: computation, firstRun: firstRun) }
@@ -99,34 +96,5 @@ final class TracerHolder: Sendable {
     @inline(__always)
     static func with(_ context: UnsafeRawPointer, _ body: (any ReactorTracer) -> Void) {
         Unmanaged<TracerHolder>.fromOpaque(context)._withUnsafeGuaranteedRef { body($0.tracer) }
-    }
-}
-
-extension ReactorTracing.InvalidationCause {
-    /// The cause as one byte for ``TraceHotPaths/invalidated`` (its index in
-    /// `allCases`, the declaration order).
-    @inlinable @inline(__always)
-    package var code: UInt8 {
-        switch self {
-        case .dependency: 0
-        case .parent: 1
-        case .explicit: 2
-        case .stop: 3
-        case .runaway: 4
-        case .error: 5
-        }
-    }
-
-    /// The cause whose ``code`` is `code` (`.error` for a code no cause has).
-    @inlinable @inline(__always)
-    package init(code: UInt8) {
-        switch code {
-        case 0: self = .dependency
-        case 1: self = .parent
-        case 2: self = .explicit
-        case 3: self = .stop
-        case 4: self = .runaway
-        default: self = .error
-        }
     }
 }

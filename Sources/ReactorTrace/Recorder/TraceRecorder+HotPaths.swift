@@ -27,12 +27,12 @@ extension TraceRecorder: TraceHotPathProvider {
                     TraceRecorder.changedSlowly(context, dependency)
                 }
             },
-            invalidated: { context, computation, code, source in
-                let cause = InvalidationCause(ReactorTracing.InvalidationCause(code: code))
+            invalidated: { context, computation, cause, source in
+                let schemaCause = InvalidationCause(cause)
                 if !TraceRecorder.recordFast(context, timed: false, {
-                    $0.recordInvalidated(computation: computation, cause: cause, source: source, at: $0.cursor)
+                    $0.recordInvalidated(computation: computation, cause: schemaCause, source: source, at: $0.cursor)
                 }) {
-                    TraceRecorder.invalidatedSlowly(context, computation, code, source)
+                    TraceRecorder.invalidatedSlowly(context, computation, cause, source)
                 }
             },
             rerunBegan: { context, computation, firstRun in
@@ -98,11 +98,9 @@ extension TraceRecorder: TraceHotPathProvider {
     }
 
     @inline(never)
-    private static func invalidatedSlowly(_ context: UnsafeRawPointer, _ computation: UInt64, _ code: UInt8,
-                                          _ source: UInt64) {
-        with(context) {
-            $0.invalidated(computation: computation, cause: ReactorTracing.InvalidationCause(code: code), source: source)
-        }
+    private static func invalidatedSlowly(_ context: UnsafeRawPointer, _ computation: UInt64,
+                                          _ cause: ReactorTracing.InvalidationCause, _ source: UInt64) {
+        with(context) { $0.invalidated(computation: computation, cause: cause, source: source) }
     }
 
     @inline(never)
