@@ -30,8 +30,7 @@ extension Computation {
                 if let source = link.pointee.source {
                     // No retain: a computed dropped during the operation keeps its parts until it ends.
                     source._withUnsafeGuaranteedRef { source in
-                        if source.derivedState == .clean && source.activity == .idle { return }
-                        refreshStale(source)
+                        if source.needsRefresh { refreshStale(source) }
                     }
                     // A change invalidated it: stop walking.
                     if invalidated { return }
@@ -49,7 +48,7 @@ extension Computation {
     @inlinable @inline(__always)
     func refreshDerived() {
         // Clean and idle: the common case of a value read again.
-        if derivedState == .clean && activity == .idle { return }
+        guard needsRefresh else { return }
         refreshStaleDerived()
     }
 
