@@ -219,14 +219,20 @@ extension Computation {
     /// flag already (see `Dependency.publishChange()`). `mayHaveCallbacks`:
     /// false where the caller found no `onInvalidate` callbacks just before
     /// (nothing between can add one), which spares checking again.
+    /// `live`: the caller reached it through a live link with no user code
+    /// run since it tested the link, so it is neither invalidated nor
+    /// stopped (either makes every link stale: `dropEdges()`, and a stopped
+    /// or invalidated computation gains no link) and it holds itself.
     @inline(__always)
-    func invalidate(cause: InvalidationCause, source: UInt64, traced: Bool, mayHaveCallbacks: Bool = true) {
+    func invalidate(cause: InvalidationCause, source: UInt64, traced: Bool, mayHaveCallbacks: Bool = true,
+                    live: Bool = false) {
         if isDerived {
-            markDirty(cause: cause, source: source, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
+            markDirty(cause: cause, source: source, traced: traced, mayHaveCallbacks: mayHaveCallbacks, live: live)
             return
         }
-        if invalidated { return }
-        if !recomputing && !stopped { reactor.enqueue(self) }
+        assert(!live || (!invalidated && !stopped), "an invalidated or stopped autorun reached through a live link")
+        if !live && invalidated { return }
+        if !recomputing && (live || !stopped) { reactor.enqueue(self, linked: live) }
         invalidated = true
         if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
@@ -286,12 +292,15 @@ extension Computation {
 
     /// A dependency this computation read has changed; `traced`: record the
     /// invalidation. `mayHaveCallbacks` as for `invalidate(cause:source:traced:mayHaveCallbacks:)`.
+    /// `live` as for `invalidate(cause:source:traced:mayHaveCallbacks:live:)`.
     @inline(__always)
-    func dependencyChanged(_ dependency: Dependency, traced: Bool, mayHaveCallbacks: Bool = true) {
+    func dependencyChanged(_ dependency: Dependency, traced: Bool, mayHaveCallbacks: Bool = true, live: Bool = false) {
         if !isDerived {
-            invalidate(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
+            invalidate(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks,
+                       live: live)
         } else {
-            markDirty(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
+            markDirty(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks,
+                      live: live)
         }
     }
 
