@@ -12,8 +12,9 @@ struct TraceHook {
 
     // The node-update events.
 
-    @inlinable @inline(__always)
-    func depend(computation: UInt64, dependency: UInt64) {
+    /// Returns true (see ``TraceHotPaths/Depend``).
+    @inlinable @inline(__always) @discardableResult
+    func depend(computation: UInt64, dependency: UInt64) -> Bool {
         box.hot.depend(box.hot.context, computation, dependency)
     }
 

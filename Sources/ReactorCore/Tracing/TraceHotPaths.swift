@@ -12,7 +12,9 @@
 // `@usableFromInline`: `TraceHook`'s inlinable calls load these fields.
 @usableFromInline
 package struct TraceHotPaths: @unchecked Sendable {
-    @usableFromInline package typealias Depend = @convention(thin) (UnsafeRawPointer, UInt64, UInt64) -> Void
+    /// Returns true, always: a traced read's link returns the call's result,
+    /// so that the call is its last instruction (a jump, not a call and a return).
+    @usableFromInline package typealias Depend = @convention(thin) (UnsafeRawPointer, UInt64, UInt64) -> Bool
     @usableFromInline package typealias Changed = @convention(thin) (UnsafeRawPointer, UInt64) -> Void
     @usableFromInline package typealias Invalidated =
         @convention(thin) (UnsafeRawPointer, UInt64, ReactorTracing.InvalidationCause, UInt64) -> Void
@@ -57,6 +59,7 @@ package struct TraceHotPaths: @unchecked Sendable {
             context: UnsafeRawPointer(Unmanaged.passUnretained(holder).toOpaque()),
             depend: { context, computation, dependency in
                 TracerHolder.with(context) { $0.depend(computation: computation, dependency: dependency) }
+                return true
             },
             changed: { context, dependency in TracerHolder.with(context) { $0.changed(dependency: dependency) } },
             invalidated: { context, computation, cause, source in

@@ -19,8 +19,9 @@ extension TraceRecorder: TraceHotPathProvider {
                 if !TraceRecorder.recordFast(context, timed: false, {
                     $0.recordDepend(computation: computation, dependency: dependency, at: $0.cursor)
                 }) {
-                    TraceRecorder.dependSlowly(context, computation, dependency)
+                    return TraceRecorder.dependSlowly(context, computation, dependency)
                 }
+                return true
             },
             changed: { context, dependency in
                 if !TraceRecorder.recordFast(context, timed: false, { $0.recordChanged(dependency: dependency, at: $0.cursor) }) {
@@ -88,8 +89,9 @@ extension TraceRecorder: TraceHotPathProvider {
     }
 
     @inline(never)
-    private static func dependSlowly(_ context: UnsafeRawPointer, _ computation: UInt64, _ dependency: UInt64) {
+    private static func dependSlowly(_ context: UnsafeRawPointer, _ computation: UInt64, _ dependency: UInt64) -> Bool {
         with(context) { $0.depend(computation: computation, dependency: dependency) }
+        return true
     }
 
     @inline(never)
