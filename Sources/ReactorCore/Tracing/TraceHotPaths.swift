@@ -37,10 +37,15 @@ package struct TraceHotPaths: @unchecked Sendable {
     @usableFromInline package let rerunEndedInvalidating: RerunEndedChangedReader
     /// `rerunEnded(computation:changed:rerunning:)`.
     @usableFromInline package let rerunEndedRerunning: RerunEndedChangedReader
+    /// `rerunEnded(computation:)` then `rerunBegan(computation: next, firstRun:
+    /// false)` at the end's time: a flush's next rerun, which begins with no
+    /// user code and no other event after the end (`TraceHook.rerunEnded(computation:beginning:)`).
+    @usableFromInline package let rerunEndedBeginning: RerunEndedChanged
 
     package init(context: UnsafeRawPointer, depend: Depend, changed: Changed, invalidated: Invalidated,
                  rerunBegan: RerunBegan, rerunEnded: RerunEnded, rerunEndedChanged: RerunEndedChanged,
-                 rerunEndedInvalidating: RerunEndedChangedReader, rerunEndedRerunning: RerunEndedChangedReader) {
+                 rerunEndedInvalidating: RerunEndedChangedReader, rerunEndedRerunning: RerunEndedChangedReader,
+                 rerunEndedBeginning: RerunEndedChanged) {
         self.context = context
         self.depend = depend
         self.changed = changed
@@ -50,6 +55,7 @@ package struct TraceHotPaths: @unchecked Sendable {
         self.rerunEndedChanged = rerunEndedChanged
         self.rerunEndedInvalidating = rerunEndedInvalidating
         self.rerunEndedRerunning = rerunEndedRerunning
+        self.rerunEndedBeginning = rerunEndedBeginning
     }
 
     /// Entry points that call `tracer`'s protocol methods; `holder` keeps
@@ -77,6 +83,12 @@ package struct TraceHotPaths: @unchecked Sendable {
             },
             rerunEndedRerunning: { context, computation, output, reader in
                 TracerHolder.with(context) { $0.rerunEnded(computation: computation, changed: output, rerunning: reader) }
+            },
+            rerunEndedBeginning: { context, computation, next in
+                TracerHolder.with(context) { tracer in
+                    tracer.rerunEnded(computation: computation)
+                    tracer.rerunBegan(computation: next, firstRun: false)
+                }
             })
     }
 }

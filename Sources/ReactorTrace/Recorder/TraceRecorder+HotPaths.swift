@@ -72,6 +72,13 @@ extension TraceRecorder: TraceHotPathProvider {
                 }) {
                     TraceRecorder.rerunEndedRerunningSlowly(context, computation, output, reader)
                 }
+            },
+            rerunEndedBeginning: { context, computation, next in
+                if !TraceRecorder.recordFast(context, timed: true, {
+                    $0.recordRerunEnded(computation: computation, beginning: next, time: $0.fastTime(), at: $0.cursor)
+                }) {
+                    TraceRecorder.rerunEndedBeginningSlowly(context, computation, next)
+                }
             })
     }
 
@@ -124,6 +131,11 @@ extension TraceRecorder: TraceHotPathProvider {
     private static func rerunEndedInvalidatingSlowly(_ context: UnsafeRawPointer, _ computation: UInt64,
                                                      _ output: UInt64, _ reader: UInt64) {
         with(context) { $0.rerunEnded(computation: computation, changed: output, invalidated: reader) }
+    }
+
+    @inline(never)
+    private static func rerunEndedBeginningSlowly(_ context: UnsafeRawPointer, _ computation: UInt64, _ next: UInt64) {
+        with(context) { recorder in recorder.withThread { $0.rerunEnded(computation: computation, beginning: next) } }
     }
 
     @inline(never)
