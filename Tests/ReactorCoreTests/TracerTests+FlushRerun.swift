@@ -49,9 +49,9 @@ extension TracerTests {
 
     /// A rerun that throws ends, then its `onError` runs (here: a write,
     /// with its events), and only then does the next rerun begin.
-    @Test func theNextRerunBeginsAfterTheErrorHandlerOfAThrowingRun() {
+    @Test func theNextRerunBeginsAfterTheErrorHandlerOfAThrowingRun() throws {
         struct Failure: Error {}
-        recording { tracer in
+        try recording { tracer in
             let reactor = Reactor(scheduler: .manual)
             let board = Switchboard()
             let failing = reactor.autorun("failing", onError: { _ in board.note += 1 }) { computation in
@@ -65,8 +65,8 @@ extension TracerTests {
             board.trigger = 1
             reactor.flush()
             let events = Array(tracer.events[start...])
-            let end = try? #require(events.firstIndex(of: .rerunEnded(failing.id)))
-            #expect(events[(end ?? 0)...].prefix(3) == [
+            let end = try #require(events.firstIndex(of: .rerunEnded(failing.id)))
+            #expect(events[end...].prefix(3) == [
                 .rerunEnded(failing.id),
                 .changed(note),
                 .rerunBegan(next.id, firstRun: false),
@@ -115,8 +115,8 @@ extension TracerTests {
     /// The next computation in the flush only needs to check a computed it
     /// read: the check's refresh comes first (the computed's rerun), then
     /// that computation's own rerun, not the other way round.
-    @Test func aCheckBeforeTheNextRerunComesFirst() {
-        recording { tracer in
+    @Test func aCheckBeforeTheNextRerunComesFirst() throws {
+        try recording { tracer in
             let reactor = Reactor(scheduler: .manual)
             let board = Switchboard()
             let first = reactor.autorun("first") { _ in _ = board.trigger }
@@ -126,8 +126,8 @@ extension TracerTests {
             board.trigger = 1
             reactor.flush()
             let events = Array(tracer.events[start...])
-            let end = try? #require(events.firstIndex(of: .rerunEnded(first.id)))
-            #expect(events[(end ?? 0)...].prefix(2) == [
+            let end = try #require(events.firstIndex(of: .rerunEnded(first.id)))
+            #expect(events[end...].prefix(2) == [
                 .rerunEnded(first.id),
                 .rerunBegan(parity.id, firstRun: false),
             ])
