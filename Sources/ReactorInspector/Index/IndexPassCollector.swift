@@ -58,6 +58,8 @@ struct IndexPassCollector {
     /// The light points, whose ``LightPointsCollector/ended(_:builder:reader:)`` the pass calls after each batch.
     var lightPoints = LightPointsCollector()
     private(set) var mentions = MentionsCollector()
+    /// The timeline's sums (a walk of its own: ``OverviewCollector``).
+    private(set) var overview = OverviewCollector()
     private let marks = MarkTable()
 
     init(takesSections: Bool) {
@@ -71,6 +73,7 @@ struct IndexPassCollector {
             table.add(batch)
             return
         }
+        overview.add(batch)
         let chunk = table.batches.count
         let current = Int32(truncatingIfNeeded: chunk)
         var earliest = UInt64.max, latest: UInt64 = 0, values = false
