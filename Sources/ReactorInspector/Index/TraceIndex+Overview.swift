@@ -36,9 +36,9 @@ struct IndexedOverview: Sendable, Equatable {
     /// The section as stored.
     let bytes: [UInt8]
 
-    /// The most the section may take for a trace of `size` bytes: a 50th of it (2 %); a trace
-    /// whose runs are spread too thinly for that has none, and its timeline is read.
-    static func budget(forTrace size: UInt64) -> UInt64 { size / 50 }
+    /// The most the section may take for a trace of `size` bytes: a 50th of it (2 %), or 64 KiB;
+    /// a trace whose slices are spread too thinly for that has none, and its timeline is read.
+    static func budget(forTrace size: UInt64) -> UInt64 { max(size / 50, 1 << 16) }
 
     /// The section of an index of `batchCount` chunks and `threadCount` threads, every figure checked.
     func decode(batchCount: Int, threadCount: Int) throws(TraceIndexError) -> Decoded {

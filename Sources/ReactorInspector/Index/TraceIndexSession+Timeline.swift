@@ -33,7 +33,7 @@ extension TraceIndexSession {
             var end = position
             while end < stretches.count, read[end] { end += 1 }
             let chunks = stretches[position].chunks.lowerBound..<stretches[end - 1].chunks.upperBound
-            guard self.read(chunks, of: index, into: &drawing) else { return nil }
+            guard self.read(chunks, of: index, threads: threads, into: &drawing) else { return nil }
             position = end
         }
         let begin = index.batches.lazy.map(\.firstTime).min() ?? 0
@@ -82,30 +82,42 @@ extension TraceIndexSession {
     }
 
     /// Draws what ends in `chunks` by reading them, the importer restored from the latest
-    /// snapshot at or before their first; false when a snapshot or chunk does not match the
-    /// index (then it is dropped with one note).
-    private func read(_ chunks: Range<Int>, of index: TraceIndex, into drawing: inout TraceTimelineBuilder) -> Bool {
-        var start: IndexedMoments.Entry?
+    /// snapshot at or before the first of them that can end a slice in the window; reading
+    /// stops once no chunk left can hold an event in the window and no slice begun in it is
+    /// open. False when a snapshot or chunk does not match the index (then it is dropped with one note).
+    private func read(_ chunks: Range<Int>, of index: TraceIndex, threads: [UInt32],
+                      into drawing: inout TraceTimelineBuilder) -> Bool {
+        // A thread's times never decrease: a slice ends at its end event's time, an issue is at its own.
+        let start = drawing.firstPixel * drawing.pixel
+        let (end, overflow) = (drawing.lastPixel + 1).multipliedReportingOverflow(by: drawing.pixel)
+        let last = max(drawing.to, overflow ? UInt64.max : end - 1)
+        var first = chunks.lowerBound
+        while first < chunks.upperBound, index.batches[first].lastTime < start { first += 1 }
+        guard first < chunks.upperBound else { return true }
+        var entry: IndexedMoments.Entry?
         if IndexKey.current != nil, let moments = index.moments {
-            start = moments.entries.last { $0.batch <= chunks.lowerBound && $0.batch < index.batches.count }
+            entry = moments.entries.last { $0.batch <= first && $0.batch < index.batches.count }
         }
         // Values tracked only because a snapshot restores into such a builder: the slices and names are the same.
         let builder = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions)
         let point: TraceResumePoint?
         do throws(TraceIndexError) {
-            point = try restore(builder, from: start, of: index)
+            point = try restore(builder, from: entry, of: index)
         } catch {
             self.index = nil
             noteAndRebuild(error.description)
             return false
         }
-        var position = start?.batch ?? 0
+        var position = entry?.batch ?? 0
+        guard position < chunks.upperBound else { return true }
         guard let read = readChunksChecked(from: position, resumingAt: point, of: index, body: { batch in
-            if position < chunks.lowerBound { builder.consume(batch) } else { builder.consume(batch, visiting: &drawing) }
+            if position < first { builder.consume(batch) } else { builder.consume(batch, visiting: &drawing) }
         }, readsOn: { next in
             position = next
-            return next < chunks.upperBound
-        }), read.position == chunks.upperBound else {
+            guard next < chunks.upperBound else { return false }
+            return next < first || !index.nothingAtOrBefore(last, from: next)
+                || threads.contains { thread in builder.openSlices(onThread: thread).contains { $0.slice.begin <= last } }
+        }), read.position <= chunks.upperBound, read.position == position else {
             self.index = nil
             noteAndRebuild("does not match the trace")
             return false
