@@ -19,9 +19,13 @@ extension IndexCommandTests {
     static func regathered(_ index: TraceIndex, path: String, eventsPerStretch: Int,
                            eventsPerRecord: Int) throws -> TraceIndex {
         var collector = OverviewCollector(eventsPerStretch: eventsPerStretch, eventsPerRecord: eventsPerRecord)
-        _ = try TraceFile.forEachBatch(path: path) { collector.add($0) }
+        let builder = TraceModelBuilder()
+        _ = try TraceFile.forEachBatch(path: path) { batch in
+            builder.consume(batch, marking: &collector)
+            collector.took(events: batch.count)
+        }
         var changed = index
-        changed.overview = collector.overview()
+        changed.overview = collector.overview(open: TraceTimelineBuilder.open(in: builder, threads: builder.threadIndexes))
         return changed
     }
 

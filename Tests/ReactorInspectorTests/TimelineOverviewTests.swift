@@ -115,6 +115,16 @@ struct TimelineOverviewTests {
         return drawing.finish(open: decoded.open)
     }
 
+    /// The overview `collector` gathers of `script`, told by a builder's walk as the index's pass tells it.
+    static func gather(_ script: Script, into collector: inout OverviewCollector) -> IndexedOverview {
+        let builder = TraceModelBuilder()
+        script.forEachBatch { batch in
+            builder.consume(batch, marking: &collector)
+            collector.took(events: batch.count)
+        }
+        return collector.overview(open: TraceTimelineBuilder.open(in: builder, threads: builder.threadIndexes))
+    }
+
     static func windows(of script: Script) -> [(UInt64, UInt64)] {
         let times = script.events.map(\.timestamp)
         let begin = times.min() ?? 0, end = times.max() ?? 0, span = end - begin
@@ -128,8 +138,7 @@ struct TimelineOverviewTests {
         var random = SplitMix(seed: UInt64(seed))
         let script = Script(count: Int.random(in: 20...600, using: &random), using: &random)
         var collector = OverviewCollector(eventsPerStretch: Int.random(in: 1...200, using: &random), eventsPerRecord: 0)
-        script.forEachBatch { collector.add($0) }
-        let overview = collector.overview()
+        let overview = Self.gather(script, into: &collector)
         for (from, to) in Self.windows(of: script) {
             for width in [1, 7, 100, 1000] {
                 let drawn = try #require(try Self.fromOverview(overview, of: script, from: from, to: to, width: width))
@@ -146,8 +155,7 @@ struct TimelineOverviewTests {
         var random = SplitMix(seed: UInt64(seed) &+ 1000)
         let script = Script(count: Int.random(in: 200...3000, using: &random), using: &random)
         var collector = OverviewCollector(eventsPerStretch: Int.random(in: 50...500, using: &random), eventsPerRecord: 4)
-        script.forEachBatch { collector.add($0) }
-        let overview = collector.overview()
+        let overview = Self.gather(script, into: &collector)
         var drawnAlone = 0
         for (from, to) in Self.windows(of: script) {
             for width in [1, 3, 10, 100] {
@@ -165,8 +173,7 @@ struct TimelineOverviewTests {
         var random = SplitMix(seed: 7)
         let script = Script(count: 800, using: &random)
         var collector = OverviewCollector(eventsPerStretch: 100, eventsPerRecord: 4)
-        script.forEachBatch { collector.add($0) }
-        let bytes = collector.overview().bytes
+        let bytes = Self.gather(script, into: &collector).bytes
         let threads = Int(script.threads.max() ?? 0) + 1
         for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
             #expect(throws: TraceIndexError.self) {

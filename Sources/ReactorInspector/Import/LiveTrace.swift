@@ -169,7 +169,7 @@ public final class LiveTrace {
                                     report: report)
         index.stillRecording = stillRecording
         if let moments = snapshotter?.moments(names: collector.names) { index.moments = moments }
-        index.overview = overview.overview()
+        index.overview = overview.overview(open: TraceTimelineBuilder.open(in: builder, threads: builder.threadIndexes))
         return index
     }
 
@@ -186,7 +186,6 @@ public final class LiveTrace {
         while count < maxEvents, (try? reader.nextBatch({ batch in
             consume(batch)
             collector.add(batch)
-            overview.add(batch)
             count += batch.count
         })) == true {
             let batch = collector.finishBatch(endOffset: UInt64(reader.bytesRead))
@@ -301,7 +300,8 @@ public final class LiveTrace {
 
     private func consume(_ batch: borrowing TraceEventBatch) {
         var feed = Feed(trace: self)
-        builder.consume(batch, visiting: &feed)
+        builder.consume(batch, visiting: &feed, marking: &overview)
+        overview.took(events: batch.count)
     }
 
     /// Takes the next event as the importer resolved it.

@@ -1,16 +1,17 @@
 import ReactorTraceFormat
 
-/// Gathers the index's overview (``IndexedOverview``) from the batches of a pass, in order, in
-/// a walk of its own over each batch's events: the runs, actions and flushes paired as the
-/// importer pairs them (``SliceTracker``, ``FlushTracker``), each named as the importer names it
-/// when it ends (``TraceTimelineBuilder/label(_:node:action:_:)``), without the importer.
+/// Gathers the index's overview (``IndexedOverview``) from the batches of a pass, in order, as
+/// the builder whose walk reads them tells it (``BatchEventMarker``): the runs, actions and
+/// flushes as the importer pairs them, each named as the importer names it when it ends
+/// (``TraceTimelineBuilder/label(_:node:action:_:)``), from the creation and naming events
+/// told before it.
 ///
 /// The chunks are grouped in stretches of about ``eventsPerStretch`` events. Per stretch, each
 /// slice that ended in it and is narrower than the stretch's bucket (a power of two of
 /// nanoseconds) is summed into its row's bucket of its beginning; wider ones are kept as they
 /// are; and its first ``TraceTimeline/markerLimit`` issues. A stretch's bucket is as fine as
 /// ``eventsPerRecord`` allows: doubled while it keeps more records than that.
-struct OverviewCollector {
+struct OverviewCollector: BatchEventMarker {
     /// Events per stretch (at least; a stretch ends at the end of a chunk).
     let eventsPerStretch: Int
     /// A stretch keeps at most one record (a sum or a slice) per this many of its events (0: as
@@ -21,16 +22,6 @@ struct OverviewCollector {
     init(eventsPerStretch: Int = 1 << 20, eventsPerRecord: Int = 384) {
         self.eventsPerStretch = eventsPerStretch
         self.eventsPerRecord = eventsPerRecord
-    }
-
-    /// A run or action open on a thread.
-    struct Frame {
-        var isAction: Bool
-        /// The run's computation or the action's store.
-        var node: UInt64
-        var begin: UInt64
-        /// The action's name, in ``names``.
-        var name: Int32
     }
 
     /// Slices narrower than the bucket of one row, summed per bucket (``TraceTimelineBuilder/Sum``, with a label).
@@ -62,10 +53,8 @@ struct OverviewCollector {
         var message: String
     }
 
-    /// One thread's open runs, actions and flushes and the sum being made per row (by depth + 1: flushes first).
+    /// One thread's sum being made per row (by depth + 1: flushes first).
     private struct ThreadState {
-        var frames: [Frame] = []
-        var flushes: [UInt64] = []
         var rows: [Sum] = []
     }
 
@@ -76,12 +65,12 @@ struct OverviewCollector {
     }
 
     private var threads: [UInt32: ThreadState] = [:]
+    /// The rows of the thread whose slice ended last (not in ``threads`` meanwhile).
+    private var rowsThread: UInt32?
+    private var rows: [Sum] = []
     /// Each label's name and kind, and the label of each.
     private(set) var labels: [(name: String, kind: String)] = []
     private var labelOf: [String: Int32] = [:]
-    /// Action names (the strings of action events), by position.
-    private var names: [String] = []
-    private var nameOf: [String: Int32] = [:]
     private var nodeNames: [UInt64: NodeName] = [:]
     /// Per small node id, its run's label (-1: not known yet); larger ids in ``largeNodeLabels``.
     private var nodeLabels: [Int32] = []
@@ -99,65 +88,50 @@ struct OverviewCollector {
     private var stretches = IndexFieldWriter()
     private var stretchCount = 0
 
-    /// Takes a batch (never empty): one chunk.
-    mutating func add(_ batch: borrowing TraceEventBatch) {
-        var state = threads.removeValue(forKey: batch.thread) ?? ThreadState()
-        let thread = batch.thread
-        for event in batch.events {
-            let time = event.timestamp
-            switch event.record {
-            case let .rerunBegan(computation, _):
-                state.frames.append(Frame(isAction: false, node: computation, begin: time, name: -1))
-            case let .rerunEnded(computation):
-                // As the importer ends a run: the innermost open run of its computation, and what is open inside it.
-                let count = state.frames.count
-                if count > 0, !state.frames[count - 1].isAction, state.frames[count - 1].node == computation {
-                    let frame = state.frames.removeLast()
-                    ended(&state, thread: thread, depth: count - 1, begin: frame.begin, duration: time &- frame.begin,
-                          label: label(ofNode: computation))
-                } else if let found = state.frames.lastIndex(where: { !$0.isAction && $0.node == computation }) {
-                    let begin = state.frames[found].begin
-                    state.frames.removeSubrange(found...)
-                    ended(&state, thread: thread, depth: found, begin: begin, duration: time >= begin ? time - begin : 0,
-                          label: label(ofNode: computation))
-                }
-            case let .actionBegan(store, name, _):
-                state.frames.append(Frame(isAction: true, node: store, begin: time, name: self.name(batch.string(name))))
-            case let .actionEnded(store):
-                if let found = state.frames.lastIndex(where: { $0.isAction && $0.node == store }) {
-                    let frame = state.frames.remove(at: found)
-                    ended(&state, thread: thread, depth: found, begin: frame.begin,
-                          duration: time >= frame.begin ? time - frame.begin : 0, label: label(ofAction: frame))
-                }
-            case .flushBegan:
-                state.flushes.append(time)
-            case .flushEnded:
-                if let begin = state.flushes.popLast() {
-                    ended(&state, thread: thread, depth: TraceTimeline.flushDepth, begin: begin, duration: time &- begin,
-                          label: label(name: "flush", kind: "flush"))
-                }
-            case let .issue(kind, _, message):
-                if issues.count < TraceTimeline.markerLimit {
-                    issues.append(Issue(thread: thread, time: time, kind: kind.budgetName, message: batch.string(message)))
-                } else {
-                    moreIssues = true
-                }
-            case let .nodeCreated(id, kind, name, _):
-                let text = batch.string(name)
-                var known = nodeNames[id] ?? NodeName()
-                known.created = kind
-                if !text.isEmpty || known.givenName.isEmpty { known.givenName = text }
-                nodeNames[id] = known
-                forgetLabel(ofNode: id)
-            case let .nodeNamed(id, name, _):
-                nodeNames[id, default: NodeName()].givenName = batch.string(name)
-                forgetLabel(ofNode: id)
-            default:
-                break
-            }
+    // MARK: - What the builder's walk tells (``BatchEventMarker``)
+
+    static var marksSlices: Bool { true }
+    @inline(__always) mutating func began() {}
+    @inline(__always) mutating func at(_ time: UInt64) {}
+    @inline(__always) mutating func mentioned(_ id: UInt64) {}
+    @inline(__always) mutating func valued(_ id: UInt64) {}
+    @inline(__always) mutating func ended(thread: UInt32) {}
+
+    mutating func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
+        var known = nodeNames[id] ?? NodeName()
+        known.created = kind
+        if !name.isEmpty || known.givenName.isEmpty { known.givenName = name }
+        nodeNames[id] = known
+        forgetLabel(ofNode: id)
+    }
+
+    mutating func named(_ id: UInt64, name: String, owner: UInt64) {
+        nodeNames[id, default: NodeName()].givenName = name
+        forgetLabel(ofNode: id)
+    }
+
+    @inline(__always)
+    mutating func sliceEnded(thread: UInt32, kind: ImportedSlice.Kind, begin: UInt64, duration: UInt64, depth: Int,
+                             node: UInt64, action: String) {
+        let label = switch kind {
+        case .run: label(ofNode: node)
+        case .action: label(name: node == 0 ? action : "\(displayName(ofNode: node)).\(action)", kind: "action")
+        case .flush: label(name: "flush", kind: "flush")
         }
-        threads[thread] = state
-        stretchEvents += batch.count
+        ended(thread: thread, depth: depth, begin: begin, duration: duration, label: label)
+    }
+
+    mutating func issued(thread: UInt32, time: UInt64, kind: TraceIssueKind, message: String) {
+        if issues.count < TraceTimeline.markerLimit {
+            issues.append(Issue(thread: thread, time: time, kind: kind.budgetName, message: message))
+        } else {
+            moreIssues = true
+        }
+    }
+
+    /// The builder's walk over a batch of `events` events (one chunk) ended.
+    mutating func took(events: Int) {
+        stretchEvents += events
         stretchChunks += 1
         let limit = budget(events: stretchEvents)
         while sums.count + slices.count > 4 * limit, shift < 63 { coarsen() }
@@ -172,35 +146,46 @@ struct OverviewCollector {
         eventsPerRecord == 0 ? Int.max / 8 : max(16, events / eventsPerRecord)
     }
 
-    /// A run, action or flush that ended, as the importer hands it on.
+    /// A run, action or flush that ended, named `label`.
     @inline(__always)
-    private mutating func ended(_ state: inout ThreadState, thread: UInt32, depth: Int, begin: UInt64, duration: UInt64,
-                                label: Int32) {
+    private mutating func ended(thread: UInt32, depth: Int, begin: UInt64, duration: UInt64, label: Int32) {
         guard duration >> shift == 0 else {
             slices.append(Slice(thread: thread, depth: Int32(truncatingIfNeeded: depth), begin: begin, duration: duration,
                                 label: label))
             return
         }
+        if thread != rowsThread {
+            if let rowsThread { threads[rowsThread] = ThreadState(rows: rows) }
+            rows = threads.removeValue(forKey: thread)?.rows ?? []
+            rowsThread = thread
+        }
         let row = depth + 1
-        if row >= state.rows.count {
-            state.rows.append(contentsOf: repeatElement(Sum(thread: thread, depth: 0, bucket: 0, count: 0, total: 0,
-                                                            longest: 0, longestBegin: 0, label: -1),
-                                                        count: row + 1 - state.rows.count))
+        if row >= rows.count {
+            rows.append(contentsOf: repeatElement(Sum(thread: thread, depth: 0, bucket: 0, count: 0, total: 0,
+                                                      longest: 0, longestBegin: 0, label: -1),
+                                                  count: row + 1 - rows.count))
         }
         let bucket = begin >> shift
-        if state.rows[row].count > 0, state.rows[row].bucket == bucket {
-            state.rows[row].count += 1
-            state.rows[row].total = state.rows[row].total.saturatingAdd(duration)
-            if isLonger(duration, begin: begin, label: label, than: state.rows[row]) {
-                state.rows[row].longest = duration
-                state.rows[row].longestBegin = begin
-                state.rows[row].label = label
+        if rows[row].count > 0, rows[row].bucket == bucket {
+            rows[row].count += 1
+            rows[row].total = rows[row].total.saturatingAdd(duration)
+            if isLonger(duration, begin: begin, label: label, than: rows[row]) {
+                rows[row].longest = duration
+                rows[row].longestBegin = begin
+                rows[row].label = label
             }
             return
         }
-        if state.rows[row].count > 0 { sums.append(state.rows[row]) }
-        state.rows[row] = Sum(thread: thread, depth: Int32(truncatingIfNeeded: depth), bucket: bucket, count: 1,
-                              total: duration, longest: duration, longestBegin: begin, label: label)
+        if rows[row].count > 0 { sums.append(rows[row]) }
+        rows[row] = Sum(thread: thread, depth: Int32(truncatingIfNeeded: depth), bucket: bucket, count: 1,
+                        total: duration, longest: duration, longestBegin: begin, label: label)
+    }
+
+    /// Puts the rows of the thread last summed back with the others.
+    private mutating func shelveRows() {
+        if let rowsThread { threads[rowsThread] = ThreadState(rows: rows) }
+        rowsThread = nil
+        rows = []
     }
 
     /// ``TraceTimelineBuilder/Sum/isOutdone(by:begin:name:kind:)`` for a sum of labels.
@@ -236,15 +221,6 @@ struct OverviewCollector {
         return label
     }
 
-    /// Position of the action name `text`.
-    private mutating func name(_ text: String) -> Int32 {
-        if let known = nameOf[text] { return known }
-        let position = Int32(names.count)
-        names.append(text)
-        nameOf[text] = position
-        return position
-    }
-
     /// The name every view shows for node `id` now (``TraceNode/name``).
     private func displayName(ofNode id: UInt64) -> String {
         let known = nodeNames[id]
@@ -278,16 +254,11 @@ struct OverviewCollector {
         }
     }
 
-    /// The label of the action `frame` now (``TraceModelBuilder/actionName(_:)``): `Store.action`, the store's name as known now.
-    private mutating func label(ofAction frame: Frame) -> Int32 {
-        let name = names[Int(frame.name)]
-        return label(name: frame.node == 0 ? name : "\(displayName(ofNode: frame.node)).\(name)", kind: "action")
-    }
-
     // MARK: - Stretches
 
     /// Doubles the stretch's bucket: sums merge in pairs, and kept slices narrower than it become sums.
     private mutating func coarsen() {
+        shelveRows()
         shift += 1
         for key in threads.keys {
             for row in threads[key]!.rows.indices { threads[key]!.rows[row].bucket >>= 1 }
@@ -319,6 +290,7 @@ struct OverviewCollector {
 
     /// Ends the stretch (counted by the caller): its sums made, its bucket coarsened to its budget, its records written.
     private mutating func closeStretch() {
+        shelveRows()
         for key in threads.keys {
             for row in threads[key]!.rows.indices where threads[key]!.rows[row].count > 0 {
                 sums.append(threads[key]!.rows[row])
@@ -376,30 +348,21 @@ struct OverviewCollector {
     }
 
     /// The section of what was read so far: the stretches, the one being gathered (closed as it
-    /// stands), the labels and what is open on each thread now.
-    func overview() -> IndexedOverview {
+    /// stands), the labels, and `open` (what the builder holds open on each thread now, each
+    /// thread's outermost first: ``TraceTimelineBuilder/open(in:threads:)``).
+    func overview(open: [TraceTimelineBuilder.Open]) -> IndexedOverview {
         var copy = self
         if copy.stretchChunks > 0 {
             copy.closeStretch()
             copy.stretchCount += 1
         }
-        // What the trace ends inside, per thread, outermost first (``TraceModelBuilder/openSlices(onThread:)``).
-        var open = IndexFieldWriter()
-        var openCount = 0
-        for thread in copy.threads.keys.sorted() {
-            let state = copy.threads[thread]!
-            var frames: [(isFlush: Bool, begin: UInt64, label: Int32)] = []
-            for frame in state.frames {
-                frames.append((false, frame.begin, frame.isAction ? copy.label(ofAction: frame) : copy.label(ofNode: frame.node)))
-            }
-            for begin in state.flushes { frames.append((true, begin, copy.label(name: "flush", kind: "flush"))) }
-            for (_, frame) in frames.enumerated().sorted(by: { ($0.element.begin, $0.offset) < ($1.element.begin, $1.offset) }) {
-                open.put(UInt64(thread))
-                open.put(frame.isFlush)
-                open.put(frame.begin)
-                open.put(UInt64(frame.label))
-                openCount += 1
-            }
+        var tail = IndexFieldWriter()
+        tail.put(open.count)
+        for slice in open {
+            tail.put(UInt64(slice.thread))
+            tail.put(slice.isFlush)
+            tail.put(slice.begin)
+            tail.put(UInt64(copy.label(name: slice.name, kind: slice.kind)))
         }
         var fields = IndexFieldWriter()
         fields.put(copy.labels.count)
@@ -409,8 +372,7 @@ struct OverviewCollector {
         }
         fields.put(copy.stretchCount)
         fields.append(copy.stretches.bytes)
-        fields.put(openCount)
-        fields.append(open.bytes)
+        fields.append(tail.bytes)
         return IndexedOverview(bytes: fields.bytes)
     }
 }

@@ -112,7 +112,6 @@ final class TraceIndexSession {
                                                       keeping: keepsModel || snapshots ? keep : nil,
                                                       snapshotting: indexBuilder) {
             if !answersFromIndexBuilder { builder.consume($0) }
-            indexBuilder?.consume($0)
         }
         if stoppedEarly, let index, let moments = index.moments,
            let bound = builder.options.until ?? builder.decidedActionMoment {
@@ -271,6 +270,8 @@ final class TraceIndexSession {
     /// new index beside the trace. `keeping`, when given, makes the plain
     /// model of the whole pass (from its report) for the index to keep;
     /// `profiling`, the whole trace's profile (kept beside a model only).
+    /// `snapshotting`, the builder whose snapshots the index keeps, is fed each
+    /// batch here, after `body` (not by it): the index's sections come from its walk.
     func forEachBatch(progress: ((Int) -> Void)?, until: () -> UInt64?,
                       keeping: ((TraceReadReport) -> TraceModel)? = nil,
                       profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
@@ -288,7 +289,11 @@ final class TraceIndexSession {
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             body(batch)
             batchesRead += 1
-            pass.add(batch)
+            if let snapshotting {
+                pass.add(batch, feeding: snapshotting)
+            } else {
+                pass.add(batch)
+            }
         } ended: { endOffset, reader in
             let batch = pass.table.finishBatch(endOffset: endOffset)
             if let snapshotting, pass.takesSections {
@@ -313,13 +318,15 @@ final class TraceIndexSession {
         let positions = pass.takesSections ? Optional(pass.positions) : nil
         let lightPoints = pass.takesSections ? Optional(pass.lightPoints) : nil
         let mentions = pass.takesSections ? Optional(pass.mentions) : nil
-        let overview = pass.takesSections ? Optional(pass.overview) : nil
+        let overview = pass.takesSections ? snapshotting.map { builder in
+            { pass.overview.overview(open: TraceTimelineBuilder.open(in: builder, threads: builder.threadIndexes)) }
+        } : nil
         if trusted == nil || position != trusted?.batches.count {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
                        profiling: profiling, explaining: explaining, explainingAll: explainingAll, moments: moments,
                        positions: positions?.positions, lightPoints: lightPoints?.lightPoints,
-                       mentions: mentions?.mentions, overview: overview?.overview)
+                       mentions: mentions?.mentions, overview: overview)
         } else if let fitting = trusted, IndexKey.current != nil,
                   (keeping != nil && (fitting.model == nil || !fitting.hasSnapshots && moments?.entries.isEmpty == false))
                     || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil))
@@ -329,7 +336,7 @@ final class TraceIndexSession {
                        keeping: fitting.model == nil ? keeping : nil, profiling: profiling, explaining: explaining,
                        explainingAll: explainingAll, moments: moments, positions: positions?.positions,
                        lightPoints: lightPoints?.lightPoints, mentions: mentions?.mentions,
-                       overview: overview?.overview)
+                       overview: overview)
         }
         return (report, false)
     }
@@ -441,8 +448,7 @@ extension TraceIndex {
         var snapshotter = MomentSnapshotter(builder: builder, interval: snapshotInterval)
         var pass = IndexPassCollector(takesSections: true)
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
-            pass.add(batch)
-            builder.consume(batch)
+            pass.add(batch, feeding: builder)
         } ended: { endOffset, reader in
             let batch = pass.table.finishBatch(endOffset: endOffset)
             snapshotter?.ended(batch, builder: builder, reader: reader)
@@ -470,7 +476,8 @@ extension TraceIndex {
                 index.lightPoints = pass.lightPoints.lightPoints()
                 index.mentions = pass.mentions.mentions()
             }
-            index.overview = pass.overview.overview()
+            index.overview = pass.overview.overview(open: TraceTimelineBuilder.open(in: builder,
+                                                                                    threads: builder.threadIndexes))
             // Beside the model they were built with: the same trace's, as its chunks are the same.
             if let existing, existing.keepsModel, existing.batches == index.batches {
                 index.profile = existing.profile
