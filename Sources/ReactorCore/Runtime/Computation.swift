@@ -60,9 +60,10 @@ public final class Computation: @unchecked Sendable {
     /// The `Computed` whose value this computation derives, unretained (it
     /// owns this computation); nil for an autorun and once that is gone.
     @usableFromInline @exclusivity(unchecked) var derived: UnsafeMutableRawPointer?
-    /// Recomputes the value of `derived` and tells whether it differs from
-    /// the previous one (see `Computed+Recompute.swift`). Graph lock held,
-    /// this computation current.
+    /// Recomputes the value of `derived` and tells whether it replaced a
+    /// previous value with another (false for the first value, which is no
+    /// change: readers have nothing to invalidate) (see
+    /// `Computed+Recompute.swift`). Graph lock held, this computation current.
     /// A `let`: a call through a `var` would retain the function's context.
     @usableFromInline let recomputeDerived: (Computation) -> Bool
 
@@ -218,14 +219,20 @@ extension Computation {
     /// flag already (see `Dependency.publishChange()`). `mayHaveCallbacks`:
     /// false where the caller found no `onInvalidate` callbacks just before
     /// (nothing between can add one), which spares checking again.
+    /// `live`: the caller reached it through a live link with no user code
+    /// run since it tested the link, so it is neither invalidated nor
+    /// stopped (either makes every link stale: `dropEdges()`, and a stopped
+    /// or invalidated computation gains no link) and it holds itself.
     @inline(__always)
-    func invalidate(cause: InvalidationCause, source: UInt64, traced: Bool, mayHaveCallbacks: Bool = true) {
+    func invalidate(cause: InvalidationCause, source: UInt64, traced: Bool, mayHaveCallbacks: Bool = true,
+                    live: Bool = false) {
         if isDerived {
-            markDirty(cause: cause, source: source, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
+            markDirty(cause: cause, source: source, traced: traced, mayHaveCallbacks: mayHaveCallbacks, live: live)
             return
         }
-        if invalidated { return }
-        if !recomputing && !stopped { reactor.enqueue(self) }
+        assert(!live || (!invalidated && !stopped), "an invalidated or stopped autorun reached through a live link")
+        if !live && invalidated { return }
+        if !recomputing && (live || !stopped) { reactor.enqueue(self, linked: live) }
         invalidated = true
         if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
@@ -285,12 +292,15 @@ extension Computation {
 
     /// A dependency this computation read has changed; `traced`: record the
     /// invalidation. `mayHaveCallbacks` as for `invalidate(cause:source:traced:mayHaveCallbacks:)`.
+    /// `live` as for `invalidate(cause:source:traced:mayHaveCallbacks:live:)`.
     @inline(__always)
-    func dependencyChanged(_ dependency: Dependency, traced: Bool, mayHaveCallbacks: Bool = true) {
+    func dependencyChanged(_ dependency: Dependency, traced: Bool, mayHaveCallbacks: Bool = true, live: Bool = false) {
         if !isDerived {
-            invalidate(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
+            invalidate(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks,
+                       live: live)
         } else {
-            markDirty(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
+            markDirty(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks,
+                      live: live)
         }
     }
 
@@ -320,7 +330,8 @@ extension Computation {
     func compute(tracing: RunTracing) throws {
         let traced = tracing.isTraced
         invalidated = false
-        checkPending = false
+        // `checkPending` is false: `recompute()` cleared it just before, and
+        // a first run has never been queued.
         if traced {
             withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
             if tracing.followsSecrets { graph.beginSecretTracking(self) }
@@ -349,18 +360,37 @@ extension Computation {
     }
 
     /// The flush's step for this computation (Tracker's `_recompute`), plus
-    /// the glitch-free check of computed inputs.
+    /// the glitch-free check of computed inputs. Reads the tracer slot once
+    /// for the check and the rerun (a tracer installed by code the check
+    /// runs takes effect at the next step, as for a refresh).
     func recompute() {
+        if TraceEmit.isOn { return recomputeTraced() }
+        recompute(untraced: true)
+    }
+
+    /// The traced copy of `recompute()`, out of line: the check and the
+    /// rerun each choose their traced copy (with or without values).
+    @inline(never)
+    func recomputeTraced() {
+        recompute(untraced: false)
+    }
+
+    @inline(__always)
+    func recompute(untraced: Bool) {
         recomputing = true
         defer { recomputing = false }
         if checkPending && !invalidated && !stopped {
             checkPending = false
-            refreshDerivedDependencies()
+            if untraced {
+                refreshDerivedDependencies { $0.refreshStaleDerivedUntraced() }
+            } else {
+                refreshDerivedDependencies()
+            }
         }
         checkPending = false
         guard needsRecompute else { return }
         do {
-            try compute()
+            if untraced { try compute(tracing: .untraced) } else { try compute() }
         } catch {
             handleRunError(error)
         }
