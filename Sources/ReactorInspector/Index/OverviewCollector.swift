@@ -65,9 +65,24 @@ struct OverviewCollector: BatchEventMarker {
     }
 
     private var threads: [UInt32: ThreadState] = [:]
-    /// The rows of the thread whose slice ended last (not in ``threads`` meanwhile).
-    private var rowsThread: UInt32?
-    private var rows: [Sum] = []
+    /// Memory for one thread's rows, which the per-slice path reads and writes through a pointer
+    /// (no uniqueness check per slice). Internal storage of one collector: a copy only reads it.
+    private final class RowStorage {
+        let base: UnsafeMutablePointer<Sum>
+        let capacity: Int
+
+        init(capacity: Int) {
+            base = .allocate(capacity: capacity)
+            self.capacity = capacity
+        }
+
+        deinit { base.deallocate() }
+    }
+
+    /// The thread whose rows are in ``rowStorage`` (-1: none; not in ``threads`` meanwhile), and how many.
+    private var rowsThread: Int64 = -1
+    private var rowCount = 0
+    private var rowStorage = RowStorage(capacity: 16)
     /// Each label's name and kind, and the label of each.
     private(set) var labels: [(name: String, kind: String)] = []
     private var labelOf: [String: Int32] = [:]
@@ -113,10 +128,35 @@ struct OverviewCollector: BatchEventMarker {
     @inline(__always)
     mutating func sliceEnded(thread: UInt32, kind: ImportedSlice.Kind, begin: UInt64, duration: UInt64, depth: Int,
                              node: UInt64, action: String) {
+        if summed(thread: thread, begin: begin, duration: duration, depth: depth) { return }
+        added(thread: thread, kind: kind, begin: begin, duration: duration, depth: depth, node: node, action: action)
+    }
+
+    /// Adds a slice to its row's sum when that is all it takes (the most common case: its
+    /// thread's rows at hand, narrower than the bucket, in the row's bucket and shorter than its
+    /// longest, so that its name is not needed): true; else false, and nothing done.
+    @inline(__always)
+    private mutating func summed(thread: UInt32, begin: UInt64, duration: UInt64, depth: Int) -> Bool {
+        let row = depth &+ 1
+        guard Int64(thread) == rowsThread, UInt(bitPattern: row) < UInt(bitPattern: rowCount),
+              duration &>> shift == 0 else { return false }
+        let sum = rowStorage.base + row
+        guard sum.pointee.count > 0, sum.pointee.bucket == begin &>> shift, duration < sum.pointee.longest
+        else { return false }
+        sum.pointee.count &+= 1
+        sum.pointee.total = sum.pointee.total.saturatingAdd(duration)
+        return true
+    }
+
+    /// The rest of ``sliceEnded(thread:kind:begin:duration:depth:node:action:)``, out of line: inlined
+    /// into the builder's switch, its code made the builder's own array accesses there calls.
+    @inline(never)
+    private mutating func added(thread: UInt32, kind: ImportedSlice.Kind, begin: UInt64, duration: UInt64, depth: Int,
+                                node: UInt64, action: String) {
         let label = switch kind {
         case .run: label(ofNode: node)
         case .action: label(name: node == 0 ? action : "\(displayName(ofNode: node)).\(action)", kind: "action")
-        case .flush: label(name: "flush", kind: "flush")
+        case .flush: flushLabel >= 0 ? flushLabel : madeFlushLabel()
         }
         ended(thread: thread, depth: depth, begin: begin, duration: duration, label: label)
     }
@@ -154,38 +194,62 @@ struct OverviewCollector: BatchEventMarker {
                                 label: label))
             return
         }
-        if thread != rowsThread {
-            if let rowsThread { threads[rowsThread] = ThreadState(rows: rows) }
-            rows = threads.removeValue(forKey: thread)?.rows ?? []
-            rowsThread = thread
-        }
+        if Int64(thread) != rowsThread { takeRows(of: thread) }
         let row = depth + 1
-        if row >= rows.count {
-            rows.append(contentsOf: repeatElement(Sum(thread: thread, depth: 0, bucket: 0, count: 0, total: 0,
-                                                      longest: 0, longestBegin: 0, label: -1),
-                                                  count: row + 1 - rows.count))
-        }
+        if row >= rowCount { addRows(upTo: row, thread: thread) }
         let bucket = begin >> shift
-        if rows[row].count > 0, rows[row].bucket == bucket {
-            rows[row].count += 1
-            rows[row].total = rows[row].total.saturatingAdd(duration)
-            if isLonger(duration, begin: begin, label: label, than: rows[row]) {
-                rows[row].longest = duration
-                rows[row].longestBegin = begin
-                rows[row].label = label
+        let sum = rowStorage.base + row
+        if sum.pointee.count > 0, sum.pointee.bucket == bucket {
+            sum.pointee.count += 1
+            sum.pointee.total = sum.pointee.total.saturatingAdd(duration)
+            if isLonger(duration, begin: begin, label: label, than: sum.pointee) {
+                sum.pointee.longest = duration
+                sum.pointee.longestBegin = begin
+                sum.pointee.label = label
             }
             return
         }
-        if rows[row].count > 0 { sums.append(rows[row]) }
-        rows[row] = Sum(thread: thread, depth: Int32(truncatingIfNeeded: depth), bucket: bucket, count: 1,
-                        total: duration, longest: duration, longestBegin: begin, label: label)
+        if sum.pointee.count > 0 { sums.append(sum.pointee) }
+        sum.pointee = Sum(thread: thread, depth: Int32(truncatingIfNeeded: depth), bucket: bucket, count: 1,
+                          total: duration, longest: duration, longestBegin: begin, label: label)
     }
 
-    /// Puts the rows of the thread last summed back with the others.
+    /// Makes `thread`'s rows the ones summed into (the others' kept in ``threads``).
+    private mutating func takeRows(of thread: UInt32) {
+        shelveRows()
+        let rows = threads.removeValue(forKey: thread)?.rows ?? []
+        reserveRows(rows.count)
+        rowStorage.base.initialize(from: rows, count: rows.count)
+        rowCount = rows.count
+        rowsThread = Int64(thread)
+    }
+
+    /// Empty rows up to `row`.
+    private mutating func addRows(upTo row: Int, thread: UInt32) {
+        reserveRows(row + 1)
+        (rowStorage.base + rowCount).initialize(repeating: Sum(thread: thread, depth: 0, bucket: 0, count: 0, total: 0,
+                                                                longest: 0, longestBegin: 0, label: -1),
+                                                 count: row + 1 - rowCount)
+        rowCount = row + 1
+    }
+
+    /// Room for `count` rows (the rows held kept).
+    private mutating func reserveRows(_ count: Int) {
+        guard count > rowStorage.capacity else { return }
+        let larger = RowStorage(capacity: Swift.max(count, 2 * rowStorage.capacity))
+        larger.base.initialize(from: rowStorage.base, count: rowCount)
+        rowStorage = larger
+    }
+
+    /// Puts the rows of the thread last summed back with the others. Only reads the row storage:
+    /// a copy of the collector (``overview(open:)``) shares it.
     private mutating func shelveRows() {
-        if let rowsThread { threads[rowsThread] = ThreadState(rows: rows) }
-        rowsThread = nil
-        rows = []
+        if rowsThread >= 0 {
+            threads[UInt32(rowsThread)] = ThreadState(rows: Array(UnsafeBufferPointer(start: rowStorage.base,
+                                                                                        count: rowCount)))
+        }
+        rowsThread = -1
+        rowCount = 0
     }
 
     /// ``TraceTimelineBuilder/Sum/isOutdone(by:begin:name:kind:)`` for a sum of labels.
@@ -210,6 +274,14 @@ struct OverviewCollector: BatchEventMarker {
     }
 
     // MARK: - Labels
+
+    /// The flushes' label once made (-1: not yet).
+    private var flushLabel: Int32 = -1
+
+    private mutating func madeFlushLabel() -> Int32 {
+        flushLabel = label(name: "flush", kind: "flush")
+        return flushLabel
+    }
 
     /// The label of `name`, `kind`.
     private mutating func label(name: String, kind: String) -> Int32 {
