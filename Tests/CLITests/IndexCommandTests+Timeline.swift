@@ -64,19 +64,50 @@ extension IndexCommandTests {
         }
     }
 
-    /// An overview cut short or out of range (a follower's, or one tagged with this user's key)
-    /// makes the index unusable for the timeline: no answer from it (the index dropped), and
-    /// `/api/timeline` answers by a pass, the same bytes.
+    /// An overview cut short, with a byte too many, or out of range (another trace's: sound
+    /// bytes of another chunk table) makes the index unusable for the timeline: no answer from
+    /// it, the index dropped with one note; and `/api/timeline` given such a follower's index
+    /// answers by a pass, the same bytes as `serve --no-index`.
     @Test func aHostileOverviewIsDroppedAndThePassAnswers() throws {
         let path = try Self.copy(of: "threads-values", as: "hostile-overview")
         let (model, _) = try TraceFile.model(path: path)
         let (built, _) = try TraceIndex.build(forTrace: path, progress: nil, snapshotInterval: nil)
         let bytes = try #require(built.overview).bytes
-        for damaged in [Array(bytes.dropLast()), Array(bytes.prefix(bytes.count / 2)), bytes + [0]] {
+        let other = try Self.copy(of: "counter", as: "hostile-overview-other")
+        let (foreign, _) = try TraceIndex.build(forTrace: other, progress: nil, snapshotInterval: nil)
+        #expect(foreign.batches.count != built.batches.count)
+        let follower = TraceFollower(path: path, snapshotInterval: 4096)
+        try follower.readFirst(budget: 60)
+        let followed = follower.current
+        #expect(followed.index?.overview != nil)
+        let begin = try #require(built.batches.lazy.map(\.firstTime).min())
+        for damaged in [Array(bytes.dropLast()), Array(bytes.prefix(bytes.count / 2)), bytes + [0],
+                        try #require(foreign.overview).bytes] {
             var index = built
             index.overview = IndexedOverview(bytes: damaged)
             #expect(TraceTimeline.read(path: path, from: nil, to: nil, width: 500, index: index,
                                        threads: model.threadIndexes) == nil)
+            var notes: [String] = []
+            let session = TraceIndexSession(tracePath: path, note: { notes.append($0) })
+            #expect(notes.isEmpty)
+            session.index = index
+            for width in [500, 37] {
+                #expect(session.timeline(from: begin, to: index.latestTimestamp, width: width,
+                                         threads: model.threadIndexes) == nil)
+            }
+            #expect(session.index == nil)
+            #expect(notes.count == 1, "\(notes)")
+            #expect(notes.first?.hasSuffix("rebuilding it") == true, "\(notes)")
+
+            var hostile = followed
+            hostile.index?.overview = IndexedOverview(bytes: damaged)
+            for (from, to) in Self.timelineWindows(of: model) {
+                let answer = InspectorAPI(follower: follower).timeline(from: from, to: to, width: 500, in: hostile)
+                let pass = InspectorAPI(follower: follower, answersFromIndex: false).timeline(from: from, to: to,
+                                                                                           width: 500, in: followed)
+                #expect(answer.status == 200)
+                #expect(answer.body == pass.body, "\(from ?? 0)–\(to ?? 0)")
+            }
         }
         var none = built
         none.overview = nil
