@@ -313,35 +313,49 @@ extension Computation {
 
     /// The traced copies of `compute()`, out of line; the choice between them
     /// is here, so that the untraced path above is the one of a build without
-    /// secrets.
+    /// secrets. `flushHead`: the index of this computation in its reactor's
+    /// pending queue when the flush reruns it, else -1.
     @inline(never)
-    func computeTraced() throws {
-        if TraceEmit.valuesOn { return try computeTracedWithValues() }
-        try compute(tracing: .traced)
+    func computeTraced(flushHead: Int = -1) throws {
+        if TraceEmit.valuesOn { return try computeTracedWithValues(flushHead: flushHead) }
+        try compute(tracing: .traced, flushHead: flushHead)
     }
 
     /// The copy of `compute()` that records values and follows secrets, out of line.
     @inline(never)
-    func computeTracedWithValues() throws {
-        try compute(tracing: .tracedWithValues)
+    func computeTracedWithValues(flushHead: Int) throws {
+        try compute(tracing: .tracedWithValues, flushHead: flushHead)
     }
 
     @inline(__always)
-    func compute(tracing: RunTracing) throws {
+    func compute(tracing: RunTracing, flushHead: Int = -1) throws {
         let traced = tracing.isTraced
         invalidated = false
         // `checkPending` is false: `recompute()` cleared it just before, and
         // a first run has never been queued.
         if traced {
-            withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+            traceRunBegin()
             if tracing.followsSecrets { graph.beginSecretTracking(self) }
         }
-        defer {
+        do {
+            try runBody(tracing: tracing)
+        } catch {
             if traced {
                 if tracing.followsSecrets { graph.endSecretTracking(self) }
                 withTracer { $0.rerunEnded(computation: id) }
             }
+            throw error
         }
+        if traced {
+            if tracing.followsSecrets { graph.endSecretTracking(self) }
+            traceRunEnd(flushHead: flushHead)
+        }
+    }
+
+    /// The body's run within `compute(tracing:flushHead:)`, between the run's
+    /// begin and end events.
+    @inline(__always)
+    func runBody(tracing: RunTracing) throws {
         let previous = graph.current
         let previousRunning = graph.lock.runningComputation.load(ordering: .relaxed)
         graph.current = .passUnretained(self)
@@ -363,20 +377,20 @@ extension Computation {
     /// the glitch-free check of computed inputs. Reads the tracer slot once
     /// for the check and the rerun (a tracer installed by code the check
     /// runs takes effect at the next step, as for a refresh).
-    func recompute() {
-        if TraceEmit.isOn { return recomputeTraced() }
-        recompute(untraced: true)
+    func recompute(flushHead: Int = -1) {
+        if TraceEmit.isOn { return recomputeTraced(flushHead: flushHead) }
+        recompute(untraced: true, flushHead: flushHead)
     }
 
-    /// The traced copy of `recompute()`, out of line: the check and the
-    /// rerun each choose their traced copy (with or without values).
+    /// The traced copy of `recompute(flushHead:)`, out of line: the check and
+    /// the rerun each choose their traced copy (with or without values).
     @inline(never)
-    func recomputeTraced() {
-        recompute(untraced: false)
+    func recomputeTraced(flushHead: Int) {
+        recompute(untraced: false, flushHead: flushHead)
     }
 
     @inline(__always)
-    func recompute(untraced: Bool) {
+    func recompute(untraced: Bool, flushHead: Int) {
         recomputing = true
         defer { recomputing = false }
         if checkPending && !invalidated && !stopped {
@@ -390,7 +404,7 @@ extension Computation {
         checkPending = false
         guard needsRecompute else { return }
         do {
-            if untraced { try compute(tracing: .untraced) } else { try compute() }
+            if untraced { try compute(tracing: .untraced) } else { try computeTraced(flushHead: flushHead) }
         } catch {
             handleRunError(error)
         }
