@@ -14,31 +14,105 @@ extension IndexCommandTests {
                 (nil, at(500)), (at(1000) + 1_000_000, at(1000) + 2_000_000), (0, begin > 0 ? begin - 1 : 0)]
     }
 
-    /// `serve`'s timeline from the index (resumed at the snapshot before the window, reading the
-    /// chunks that reach it) is the pass's, byte for byte, for every window and width, from a
-    /// snapshot before every chunk and from the index's own spacing; a window late in a trace of
-    /// many chunks reads fewer of its events than a pass.
+    /// The index with its overview gathered again in stretches of `eventsPerStretch` events
+    /// keeping a record per `eventsPerRecord` (``OverviewCollector``).
+    static func regathered(_ index: TraceIndex, path: String, eventsPerStretch: Int,
+                           eventsPerRecord: Int) throws -> TraceIndex {
+        var collector = OverviewCollector(eventsPerStretch: eventsPerStretch, eventsPerRecord: eventsPerRecord)
+        let builder = TraceModelBuilder()
+        _ = try TraceFile.forEachBatch(path: path) { batch in
+            builder.consume(batch, marking: &collector)
+            collector.took(events: batch.count)
+        }
+        var changed = index
+        changed.overview = collector.overview(open: TraceTimelineBuilder.open(in: builder, threads: builder.threadIndexes))
+        return changed
+    }
+
+    /// `serve`'s timeline from the index (drawn from the overview's stretches, the others read
+    /// from the snapshot before them) is the pass's, byte for byte, for every window and width,
+    /// from a snapshot before every chunk and from the index's own spacing, with the overview
+    /// the index holds and with finer stretches of coarser or of nanosecond buckets; a window
+    /// late in a trace of many chunks reads fewer of its events than a pass, and one the
+    /// overview draws alone reads none.
     @Test(arguments: IndexCommandTests.traces)
     func timelineFromTheIndexIsThePass(sample: String) throws {
         let path = try Self.copy(of: sample, as: "timeline")
         let (model, _) = try TraceFile.model(path: path)
         for interval in [UInt64(1), nil] {
-            let (index, _) = try TraceIndex.build(forTrace: path, progress: nil, snapshotInterval: interval)
-            for (from, to) in Self.timelineWindows(of: model) {
-                for width in [1000, 37] {
-                    let pass = try TraceTimeline.read(path: path, from: from, to: to, width: width)
-                    let counted = TracePass()
-                    let indexed = try #require(counted.run {
-                        TraceTimeline.read(path: path, from: from, to: to, width: width, index: index,
-                                           threads: model.threadIndexes)
-                    })
-                    #expect(try JSONText.encode(indexed) == JSONText.encode(pass), "\(sample) \(from ?? 0)–\(to ?? 0) \(width)")
-                    if interval == 1, index.batches.count > 20, let from, from > model.firstTimestamp + model.durationNanoseconds / 2 {
-                        #expect(counted.eventsRead < index.events * 3 / 4, "\(sample): \(counted.eventsRead) of \(index.events)")
+            let (built, _) = try TraceIndex.build(forTrace: path, progress: nil, snapshotInterval: interval)
+            #expect(built.overview != nil)
+            let exact = try Self.regathered(built, path: path, eventsPerStretch: 97, eventsPerRecord: 0)
+            let coarse = try Self.regathered(built, path: path, eventsPerStretch: 211, eventsPerRecord: 3)
+            for (index, drawsAlone) in [(built, false), (coarse, false), (exact, true)] {
+                for (from, to) in Self.timelineWindows(of: model) {
+                    for width in [1000, 37] {
+                        let pass = try TraceTimeline.read(path: path, from: from, to: to, width: width)
+                        let counted = TracePass()
+                        let indexed = try #require(counted.run {
+                            TraceTimeline.read(path: path, from: from, to: to, width: width, index: index,
+                                               threads: model.threadIndexes)
+                        })
+                        #expect(try JSONText.encode(indexed) == JSONText.encode(pass), "\(sample) \(from ?? 0)–\(to ?? 0) \(width)")
+                        if interval == 1, index.batches.count > 20, let from, from > model.firstTimestamp + model.durationNanoseconds / 2 {
+                            #expect(counted.eventsRead < index.events * 3 / 4, "\(sample): \(counted.eventsRead) of \(index.events)")
+                        }
+                        if drawsAlone { #expect(counted.eventsRead == 0, "\(sample): \(counted.eventsRead) read") }
                     }
                 }
             }
         }
+    }
+
+    /// An overview cut short, with a byte too many, or out of range (another trace's: sound
+    /// bytes of another chunk table) makes the index unusable for the timeline: no answer from
+    /// it, the index dropped with one note; and `/api/timeline` given such a follower's index
+    /// answers by a pass, the same bytes as `serve --no-index`.
+    @Test func aHostileOverviewIsDroppedAndThePassAnswers() throws {
+        let path = try Self.copy(of: "threads-values", as: "hostile-overview")
+        let (model, _) = try TraceFile.model(path: path)
+        let (built, _) = try TraceIndex.build(forTrace: path, progress: nil, snapshotInterval: nil)
+        let bytes = try #require(built.overview).bytes
+        let other = try Self.copy(of: "counter", as: "hostile-overview-other")
+        let (foreign, _) = try TraceIndex.build(forTrace: other, progress: nil, snapshotInterval: nil)
+        #expect(foreign.batches.count != built.batches.count)
+        let follower = TraceFollower(path: path, snapshotInterval: 4096)
+        try follower.readFirst(budget: 60)
+        let followed = follower.current
+        #expect(followed.index?.overview != nil)
+        let begin = try #require(built.batches.lazy.map(\.firstTime).min())
+        for damaged in [Array(bytes.dropLast()), Array(bytes.prefix(bytes.count / 2)), bytes + [0],
+                        try #require(foreign.overview).bytes] {
+            var index = built
+            index.overview = IndexedOverview(bytes: damaged)
+            #expect(TraceTimeline.read(path: path, from: nil, to: nil, width: 500, index: index,
+                                       threads: model.threadIndexes) == nil)
+            var notes: [String] = []
+            let session = TraceIndexSession(tracePath: path, note: { notes.append($0) })
+            #expect(notes.isEmpty)
+            session.index = index
+            for width in [500, 37] {
+                #expect(session.timeline(from: begin, to: index.latestTimestamp, width: width,
+                                         threads: model.threadIndexes) == nil)
+            }
+            #expect(session.index == nil)
+            #expect(notes.count == 1, "\(notes)")
+            #expect(notes.first?.hasSuffix("rebuilding it") == true, "\(notes)")
+
+            var hostile = followed
+            hostile.index?.overview = IndexedOverview(bytes: damaged)
+            for (from, to) in Self.timelineWindows(of: model) {
+                let answer = InspectorAPI(follower: follower).timeline(from: from, to: to, width: 500, in: hostile)
+                let pass = InspectorAPI(follower: follower, answersFromIndex: false).timeline(from: from, to: to,
+                                                                                           width: 500, in: followed)
+                #expect(answer.status == 200)
+                #expect(answer.body == pass.body, "\(from ?? 0)–\(to ?? 0)")
+            }
+        }
+        var none = built
+        none.overview = nil
+        #expect(TraceTimeline.read(path: path, from: nil, to: nil, width: 500, index: none,
+                                   threads: model.threadIndexes) == nil)
     }
 
     /// The page's `/api/timeline` answers from the follower's index as by a pass (`serve --no-index`),

@@ -24,6 +24,17 @@ protocol BatchEventMarker {
     mutating func named(_ id: UInt64, name: String, owner: UInt64)
     /// After the batch's last event; the batch was `thread`'s.
     mutating func ended(thread: UInt32)
+
+    /// Whether the marker is told the slices and issues (``sliceEnded(thread:kind:begin:duration:depth:node:action:)``,
+    /// ``issued(thread:time:kind:message:)``): else the builder does not look up what they tell.
+    static var marksSlices: Bool { get }
+    /// A run (of computation `node`), action (of store `node`, named `action`) or flush ended
+    /// on `thread`, as the importer paired it (``ImportedSlice``), `depth` runs and actions
+    /// enclosing it (flushes: ``TraceTimeline/flushDepth``).
+    mutating func sliceEnded(thread: UInt32, kind: ImportedSlice.Kind, begin: UInt64, duration: UInt64, depth: Int,
+                             node: UInt64, action: String)
+    /// An issue on `thread`.
+    mutating func issued(thread: UInt32, time: UInt64, kind: TraceIssueKind, message: String)
 }
 
 /// Marks nothing: the builder's paths that gather nothing beside it.
@@ -38,4 +49,8 @@ struct NoBatchEventMarker: BatchEventMarker {
     @inline(__always) mutating func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {}
     @inline(__always) mutating func named(_ id: UInt64, name: String, owner: UInt64) {}
     @inline(__always) mutating func ended(thread: UInt32) {}
+    static var marksSlices: Bool { false }
+    @inline(__always) mutating func sliceEnded(thread: UInt32, kind: ImportedSlice.Kind, begin: UInt64, duration: UInt64,
+                                               depth: Int, node: UInt64, action: String) {}
+    @inline(__always) mutating func issued(thread: UInt32, time: UInt64, kind: TraceIssueKind, message: String) {}
 }

@@ -61,6 +61,8 @@ public final class LiveTrace {
     private var builder: TraceModelBuilder
     /// Each chunk read, where it ends and its times: the index of what was read (``index()``).
     private var collector = TraceIndexCollector()
+    /// The timeline's sums of what was read (the live index's overview).
+    private var overview = OverviewCollector()
     /// Snapshots of the builder as it follows (nil when its options take none, or without an index key).
     private var snapshotter: MomentSnapshotter?
     /// A fixed interval in bytes between snapshots, if given (else as the index's budget allows).
@@ -167,6 +169,7 @@ public final class LiveTrace {
                                     report: report)
         index.stillRecording = stillRecording
         if let moments = snapshotter?.moments(names: collector.names) { index.moments = moments }
+        index.overview = overview.overview(open: TraceTimelineBuilder.open(in: builder, threads: builder.threadIndexes))
         return index
     }
 
@@ -262,6 +265,7 @@ public final class LiveTrace {
         incompleteHeader = nil
         builder = TraceModelBuilder(options: options, numbersActions: true)
         collector = TraceIndexCollector()
+        overview = OverviewCollector()
         snapshotter = MomentSnapshotter(builder: builder, interval: snapshotInterval)
         openActions = [:]
         recentActions = []
@@ -296,7 +300,8 @@ public final class LiveTrace {
 
     private func consume(_ batch: borrowing TraceEventBatch) {
         var feed = Feed(trace: self)
-        builder.consume(batch, visiting: &feed)
+        builder.consume(batch, visiting: &feed, marking: &overview)
+        overview.took(events: batch.count)
     }
 
     /// Takes the next event as the importer resolved it.

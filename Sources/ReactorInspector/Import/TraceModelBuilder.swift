@@ -185,6 +185,14 @@ public final class TraceModelBuilder {
         consume(batch, visiting: &none, marking: &marker, emits: false)
     }
 
+    /// Consumes a batch as ``consume(_:visiting:)`` does and tells `marker` what its events name
+    /// (``consume(_:marking:)``), in the same walk. For a builder that applies every event it reads.
+    func consume(_ batch: borrowing TraceEventBatch, visiting visitor: inout some ImportedEventVisitor,
+                 marking marker: inout some BatchEventMarker) {
+        precondition(options.until == nil && options.untilAction == nil, "a builder that applies every event")
+        consume(batch, visiting: &visitor, marking: &marker, emits: true)
+    }
+
     /// Consumes a batch of events and hands each one it applies, resolved, to
     /// `visitor` (events after ``TraceModelOptions/until`` are read, not applied
     /// and not handed on).
@@ -270,6 +278,11 @@ public final class TraceModelBuilder {
                 marker.mentioned(computation)
                 eventCounts[Int(TraceEventKind.rerunEnded.rawValue)] += 1
                 let ended = runEnded(computation, thread: thread, at: time)
+                if Marker.marksSlices, let ended {
+                    marker.sliceEnded(thread: batch.thread, kind: .run, begin: ended.slice.begin,
+                                      duration: ended.slice.durationNanoseconds, depth: ended.depth, node: computation,
+                                      action: "")
+                }
                 if emits {
                     let node = nodes.find(computation) ?? -1
                     if let ended {
@@ -299,6 +312,10 @@ public final class TraceModelBuilder {
             case .flushEnded:
                 eventCounts[Int(TraceEventKind.flushEnded.rawValue)] += 1
                 let begin = flushes.ended(thread: thread, at: time)
+                if Marker.marksSlices, let begin {
+                    marker.sliceEnded(thread: batch.thread, kind: .flush, begin: begin, duration: time &- begin,
+                                      depth: TraceTimeline.flushDepth, node: 0, action: "")
+                }
                 if emits {
                     let slice = begin.map {
                         ImportedSlice(kind: .flush, begin: $0, durationNanoseconds: time &- $0,
@@ -348,6 +365,11 @@ public final class TraceModelBuilder {
                 marker.mentioned(store)
                 eventCounts[Int(TraceEventKind.actionEnded.rawValue)] += 1
                 let ended = actionEnded(store, thread: thread, at: time)
+                if Marker.marksSlices, let ended {
+                    marker.sliceEnded(thread: batch.thread, kind: .action, begin: ended.slice.begin,
+                                      duration: ended.slice.durationNanoseconds, depth: ended.depth, node: store,
+                                      action: actions.stats[Int(ended.action)].name)
+                }
                 if let ended, ended.slice.outermost { moments.ended(thread: thread, at: time) }
                 if emits {
                     let node = nodes.find(store) ?? -1
@@ -363,6 +385,9 @@ public final class TraceModelBuilder {
                 marker.mentioned(node)
                 eventCounts[Int(TraceEventKind.issue.rawValue)] += 1
                 issue(kind, node: node, message: batch.string(message), at: time)
+                if Marker.marksSlices {
+                    marker.issued(thread: batch.thread, time: time, kind: kind, message: batch.string(message))
+                }
                 if emits { emit(events[position], node: node == 0 ? -1 : nodes.find(node) ?? -1, to: &visitor) }
             case let .value(node, value):
                 marker.valued(node)

@@ -59,6 +59,8 @@ struct IndexPassCollector: BatchEventMarker {
     /// The light points, whose ``LightPointsCollector/ended(_:builder:reader:)`` the pass calls after each batch.
     var lightPoints = LightPointsCollector()
     private(set) var mentions = MentionsCollector()
+    /// The timeline's sums (``OverviewCollector``), told the slices and issues.
+    private(set) var overview = OverviewCollector()
     private let marks: MarkTable
 
     init(takesSections: Bool) {
@@ -84,6 +86,7 @@ struct IndexPassCollector: BatchEventMarker {
             return
         }
         builder.consume(batch, marking: &self)
+        overview.took(events: batch.count)
     }
 
     // MARK: - What the builder's walk tells (``BatchEventMarker``)
@@ -156,6 +159,7 @@ struct IndexPassCollector: BatchEventMarker {
     }
 
     mutating func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
+        overview.created(id, kind: kind, name: name, parent: parent)
         mentioned(id)
         mentioned(parent)
         positions.created(id, kind: kind, name: name, chunk: chunk)
@@ -164,6 +168,7 @@ struct IndexPassCollector: BatchEventMarker {
     }
 
     mutating func named(_ id: UInt64, name: String, owner: UInt64) {
+        overview.named(id, name: name, owner: owner)
         mentioned(id)
         mentioned(owner)
         positions.named(id, name: name, chunk: chunk)
@@ -174,5 +179,18 @@ struct IndexPassCollector: BatchEventMarker {
     mutating func ended(thread: UInt32) {
         marks.cover(Int(beyond))
         table.took(thread: thread, earliest: earliest, latest: latest, values: values)
+    }
+
+    static var marksSlices: Bool { true }
+
+    @inline(__always)
+    mutating func sliceEnded(thread: UInt32, kind: ImportedSlice.Kind, begin: UInt64, duration: UInt64, depth: Int,
+                             node: UInt64, action: String) {
+        overview.sliceEnded(thread: thread, kind: kind, begin: begin, duration: duration, depth: depth, node: node,
+                            action: action)
+    }
+
+    mutating func issued(thread: UInt32, time: UInt64, kind: TraceIssueKind, message: String) {
+        overview.issued(thread: thread, time: time, kind: kind, message: message)
     }
 }

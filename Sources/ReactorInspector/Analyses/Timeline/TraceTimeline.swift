@@ -6,10 +6,20 @@ import ReactorTraceFormat
 /// Runs, actions and flushes are slices at their nesting depth, as the one
 /// importer pairs them (the slices `export --format chrome` writes). Its size
 /// is bounded by the picture, not by the trace: a slice at least a pixel wide
-/// is kept as it is (slices of one thread and depth do not overlap, so a row
-/// holds at most `width` of them), and the narrower ones of a row are summed
-/// per pixel into one slice that says how many runs it stands for, the
-/// longest one's name and their total time.
+/// is kept as it is when it overlaps the window (slices of one thread and depth
+/// do not overlap, so a row holds at most `width` of them), and the narrower
+/// ones of a row are summed per pixel into one slice that says how many runs it
+/// stands for, the longest one's name and their total time.
+///
+/// A pixel is the window's span over `width`, rounded up to three significant
+/// bits (at most a quarter more), and pixels are counted from time 0: pixel `i`
+/// is `[i × pixel, (i + 1) × pixel)`. A slice narrower than a pixel belongs to the
+/// pixel it begins in, and is drawn when that pixel holds a time of the window.
+/// So the sums an index keeps per power-of-two bucket of time add up to a
+/// pixel's exactly (``TraceIndex``'s overview), and the picture is the same with
+/// and without it. A sum of one slice is that slice; of more, it spans its
+/// pixel, named after its longest slice (the earliest of equally long ones, then
+/// by name and kind).
 public struct TraceTimeline: Sendable, Equatable, Encodable {
     /// One slice, or several narrower than a pixel summed into one.
     public struct Slice: Sendable, Equatable, Encodable {
