@@ -18,7 +18,15 @@ extension IndexCommandTests {
     /// keeping a record per `eventsPerRecord` (``OverviewCollector``).
     static func regathered(_ index: TraceIndex, path: String, eventsPerStretch: Int,
                            eventsPerRecord: Int) throws -> TraceIndex {
-        var collector = OverviewCollector(eventsPerStretch: eventsPerStretch, eventsPerRecord: eventsPerRecord)
+        try gathered(index, path: path,
+                     into: OverviewCollector(eventsPerStretch: eventsPerStretch, eventsPerRecord: eventsPerRecord))
+    }
+
+    /// The index with the overview serve's follower gathers as it reads (``OverviewCollector``'s
+    /// own stretches), which the index file does not keep.
+    static func gathered(_ index: TraceIndex, path: String,
+                         into collector: OverviewCollector = OverviewCollector()) throws -> TraceIndex {
+        var collector = collector
         let builder = TraceModelBuilder()
         _ = try TraceFile.forEachBatch(path: path) { batch in
             builder.consume(batch, marking: &collector)
@@ -40,8 +48,9 @@ extension IndexCommandTests {
         let path = try Self.copy(of: sample, as: "timeline")
         let (model, _) = try TraceFile.model(path: path)
         for interval in [UInt64(1), nil] {
-            let (built, _) = try TraceIndex.build(forTrace: path, progress: nil, snapshotInterval: interval)
-            #expect(built.overview != nil)
+            let (file, _) = try TraceIndex.build(forTrace: path, progress: nil, snapshotInterval: interval)
+            #expect(file.overview == nil)
+            let built = try Self.gathered(file, path: path)
             let exact = try Self.regathered(built, path: path, eventsPerStretch: 97, eventsPerRecord: 0)
             let coarse = try Self.regathered(built, path: path, eventsPerStretch: 211, eventsPerRecord: 3)
             for (index, drawsAlone) in [(built, false), (coarse, false), (exact, true)] {
@@ -71,10 +80,12 @@ extension IndexCommandTests {
     @Test func aHostileOverviewIsDroppedAndThePassAnswers() throws {
         let path = try Self.copy(of: "threads-values", as: "hostile-overview")
         let (model, _) = try TraceFile.model(path: path)
-        let (built, _) = try TraceIndex.build(forTrace: path, progress: nil, snapshotInterval: nil)
+        let built = try Self.gathered(TraceIndex.build(forTrace: path, progress: nil, snapshotInterval: nil).0,
+                                      path: path)
         let bytes = try #require(built.overview).bytes
         let other = try Self.copy(of: "counter", as: "hostile-overview-other")
-        let (foreign, _) = try TraceIndex.build(forTrace: other, progress: nil, snapshotInterval: nil)
+        let foreign = try Self.gathered(TraceIndex.build(forTrace: other, progress: nil, snapshotInterval: nil).0,
+                                        path: other)
         #expect(foreign.batches.count != built.batches.count)
         let follower = TraceFollower(path: path, snapshotInterval: 4096)
         try follower.readFirst(budget: 60)

@@ -59,8 +59,6 @@ struct IndexPassCollector: BatchEventMarker {
     /// The light points, whose ``LightPointsCollector/ended(_:builder:reader:)`` the pass calls after each batch.
     var lightPoints = LightPointsCollector()
     private(set) var mentions = MentionsCollector()
-    /// The timeline's sums (``OverviewCollector``), told the slices and issues.
-    private(set) var overview = OverviewCollector()
     private let marks: MarkTable
 
     init(takesSections: Bool) {
@@ -86,7 +84,6 @@ struct IndexPassCollector: BatchEventMarker {
             return
         }
         builder.consume(batch, marking: &self)
-        overview.took(events: batch.count)
     }
 
     // MARK: - What the builder's walk tells (``BatchEventMarker``)
@@ -159,7 +156,6 @@ struct IndexPassCollector: BatchEventMarker {
     }
 
     mutating func created(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
-        overview.created(id, kind: kind, name: name, parent: parent)
         mentioned(id)
         mentioned(parent)
         positions.created(id, kind: kind, name: name, chunk: chunk)
@@ -168,7 +164,6 @@ struct IndexPassCollector: BatchEventMarker {
     }
 
     mutating func named(_ id: UInt64, name: String, owner: UInt64) {
-        overview.named(id, name: name, owner: owner)
         mentioned(id)
         mentioned(owner)
         positions.named(id, name: name, chunk: chunk)
@@ -181,16 +176,10 @@ struct IndexPassCollector: BatchEventMarker {
         table.took(thread: thread, earliest: earliest, latest: latest, values: values)
     }
 
-    static var marksSlices: Bool { true }
-
-    @inline(__always)
-    mutating func sliceEnded(thread: UInt32, kind: ImportedSlice.Kind, begin: UInt64, duration: UInt64, depth: Int,
-                             node: UInt64, action: String) {
-        overview.sliceEnded(thread: thread, kind: kind, begin: begin, duration: duration, depth: depth, node: node,
-                            action: action)
-    }
-
-    mutating func issued(thread: UInt32, time: UInt64, kind: TraceIssueKind, message: String) {
-        overview.issued(thread: thread, time: time, kind: kind, message: message)
-    }
+    /// The file's index keeps no overview (serve's live index gathers its own: ``LiveTrace``),
+    /// so the builder does not look up the slices and issues for this pass.
+    static var marksSlices: Bool { false }
+    @inline(__always) mutating func sliceEnded(thread: UInt32, kind: ImportedSlice.Kind, begin: UInt64, duration: UInt64,
+                                               depth: Int, node: UInt64, action: String) {}
+    @inline(__always) mutating func issued(thread: UInt32, time: UInt64, kind: TraceIssueKind, message: String) {}
 }

@@ -66,8 +66,6 @@ extension TraceIndex {
         let mentions = model == nil ? nil : mentions
         put(mentions == nil ? 0 : 1)
         if let mentions { fields.put(bytes: mentions.bytes) }
-        put(overview == nil ? 0 : 1)
-        if let overview { fields.put(bytes: overview.bytes) }
         let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
@@ -208,12 +206,6 @@ extension TraceIndex {
             // Trusted as the model is, and only with it; checked figure by figure when a question uses it.
             if model != nil { mentions = section }
         }
-        var overview: IndexedOverview?
-        if try fields.bool() {
-            let section = IndexedOverview(bytes: try fields.bytes())
-            // Trusted as the snapshots are, under this user's key; checked figure by figure when a question uses it.
-            if key != nil { overview = section }
-        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         var index = TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                                truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1,
@@ -224,7 +216,6 @@ extension TraceIndex {
         index.positions = positions
         index.lightPoints = lightPoints
         index.mentions = mentions
-        index.overview = overview
         return index
     }
 }

@@ -75,11 +75,6 @@ extension TraceIndex {
             // Mentions over their budget or larger than a reader accepts: `replay` of a name reads every stretch.
             mentions = nil
         }
-        if let section = overview, UInt64(section.bytes.count) > IndexedOverview.budget(forTrace: identity.size)
-            || UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
-            // The overview over its budget or larger than a reader accepts: the timeline is read.
-            overview = nil
-        }
         if let moments, UInt64(encoded().count) + moments.tailLength > limit
             || moments.tailLength > 0 && moments.spool == nil && moments.tailStart == nil {
             // Snapshots larger than a reader accepts, or whose bytes are gone: none.
@@ -102,7 +97,6 @@ extension TraceIndex {
             positions = nil
             lightPoints = nil
             mentions = nil
-            overview = nil
         }
         let bytes = encoded()
         do {

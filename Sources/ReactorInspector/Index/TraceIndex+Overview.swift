@@ -1,7 +1,8 @@
 import ReactorTraceFormat
 
-/// The timeline's sums per stretch of chunks (docs/INSPECT.md, "The index"): what a window of
-/// the timeline many chunks wide is drawn from without reading them (``TraceTimelineBuilder``).
+/// The timeline's sums per stretch of chunks (docs/SERVE.md, "How it works"), in serve's live
+/// index: what a window of the timeline many chunks wide is drawn from without reading them
+/// (``TraceTimelineBuilder``).
 ///
 /// The chunks are grouped in stretches of about a million events (``OverviewCollector``). Per
 /// stretch: its bucket (a power of two of nanoseconds); per thread, depth and bucket, the runs,
@@ -10,8 +11,8 @@ import ReactorTraceFormat
 /// label); the wider ones as they are; its first ``TraceTimeline/markerLimit`` issues and
 /// whether it has more. Beside them the labels (a name and a kind) the sums and slices name,
 /// and the runs, actions and flushes open at the end of what the index covers. Kept as its
-/// bytes (trusted under the body's keyed tag, or made in memory by the follower) and decoded,
-/// every figure checked, when a question uses it.
+/// bytes, made in memory by the follower, and decoded, every figure checked, when a question
+/// uses it. Not in the index file: no command would read it there.
 struct IndexedOverview: Sendable, Equatable {
     /// One stretch, decoded.
     struct Stretch {
@@ -33,12 +34,8 @@ struct IndexedOverview: Sendable, Equatable {
         var open: [TraceTimelineBuilder.Open]
     }
 
-    /// The section as stored.
+    /// The section's bytes.
     let bytes: [UInt8]
-
-    /// The most the section may take for a trace of `size` bytes: a 50th of it (2 %), or 64 KiB;
-    /// a trace whose slices are spread too thinly for that has none, and its timeline is read.
-    static func budget(forTrace size: UInt64) -> UInt64 { max(size / 50, 1 << 16) }
 
     /// The section of an index of `batchCount` chunks and `threadCount` threads, every figure checked.
     func decode(batchCount: Int, threadCount: Int) throws(TraceIndexError) -> Decoded {

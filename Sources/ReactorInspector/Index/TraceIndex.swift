@@ -38,7 +38,7 @@ public struct TraceIndex: Sendable, Equatable {
     }
 
     /// The index format's version: an index of another version is rebuilt.
-    public static let version: UInt16 = 10
+    public static let version: UInt16 = 8
     /// How many bytes at each end of the trace ``Identity`` checksums.
     public static let identityBytes = 4096
 
@@ -88,8 +88,9 @@ public struct TraceIndex: Sendable, Equatable {
     var lightPoints: IndexedLightPoints?
     /// Per node, every chunk that mentions it (``IndexedMentions``): only beside the model, whose nodes they list.
     var mentions: IndexedMentions?
-    /// The timeline's sums per stretch of chunks (``IndexedOverview``): needs no model, as the
-    /// follower's live index has none.
+    /// The timeline's sums per stretch of chunks (``IndexedOverview``): only in the follower's
+    /// live index (``LiveTrace/index()``), which gathers them as it reads; never in the file,
+    /// where no command would read them.
     var overview: IndexedOverview?
 
     /// Whether the index keeps the whole trace's plain model (questions about the

@@ -318,15 +318,12 @@ final class TraceIndexSession {
         let positions = pass.takesSections ? Optional(pass.positions) : nil
         let lightPoints = pass.takesSections ? Optional(pass.lightPoints) : nil
         let mentions = pass.takesSections ? Optional(pass.mentions) : nil
-        let overview = pass.takesSections ? snapshotting.map { builder in
-            { pass.overview.overview(open: TraceTimelineBuilder.open(in: builder, threads: builder.threadIndexes)) }
-        } : nil
         if trusted == nil || position != trusted?.batches.count {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
                        profiling: profiling, explaining: explaining, explainingAll: explainingAll, moments: moments,
                        positions: positions?.positions, lightPoints: lightPoints?.lightPoints,
-                       mentions: mentions?.mentions, overview: overview)
+                       mentions: mentions?.mentions)
         } else if let fitting = trusted, IndexKey.current != nil,
                   (keeping != nil && (fitting.model == nil || !fitting.hasSnapshots && moments?.entries.isEmpty == false))
                     || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil))
@@ -335,8 +332,7 @@ final class TraceIndexSession {
             leaveIndex({ _, _ in fitting }, report: report, identity: identity,
                        keeping: fitting.model == nil ? keeping : nil, profiling: profiling, explaining: explaining,
                        explainingAll: explainingAll, moments: moments, positions: positions?.positions,
-                       lightPoints: lightPoints?.lightPoints, mentions: mentions?.mentions,
-                       overview: overview)
+                       lightPoints: lightPoints?.lightPoints, mentions: mentions?.mentions)
         }
         return (report, false)
     }
@@ -392,8 +388,7 @@ final class TraceIndexSession {
                             explainingAll: ((TraceReadReport) -> AllExplanations?)? = nil,
                             moments: IndexedMoments? = nil, positions: (() -> IndexedPositions)? = nil,
                             lightPoints: (() -> IndexedLightPoints?)? = nil,
-                            mentions: (() -> IndexedMentions)? = nil,
-                            overview: (() -> IndexedOverview)? = nil) {
+                            mentions: (() -> IndexedMentions)? = nil) {
         guard writes, !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
         var built = make(identity, report)
@@ -414,7 +409,6 @@ final class TraceIndexSession {
             built.lightPoints = lightPoints?() ?? nil
             built.mentions = mentions?()
         }
-        if IndexKey.current != nil, built.overview == nil, let overview { built.overview = overview() }
         do {
             try built.write(forTrace: tracePath)
             index = built
@@ -476,8 +470,6 @@ extension TraceIndex {
                 index.lightPoints = pass.lightPoints.lightPoints()
                 index.mentions = pass.mentions.mentions()
             }
-            index.overview = pass.overview.overview(open: TraceTimelineBuilder.open(in: builder,
-                                                                                    threads: builder.threadIndexes))
             // Beside the model they were built with: the same trace's, as its chunks are the same.
             if let existing, existing.keepsModel, existing.batches == index.batches {
                 index.profile = existing.profile
