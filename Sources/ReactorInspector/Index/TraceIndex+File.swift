@@ -75,6 +75,11 @@ extension TraceIndex {
             // Mentions over their budget or larger than a reader accepts: `replay` of a name reads every stretch.
             mentions = nil
         }
+        if let section = valueRows, UInt64(section.bytes.count) > IndexedValueRows.budget(forTrace: identity.size)
+            || UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+            // Value rows over their budget or larger than a reader accepts: `history` reads the trace.
+            valueRows = nil
+        }
         if let moments, UInt64(encoded().count) + moments.tailLength > limit
             || moments.tailLength > 0 && moments.spool == nil && moments.tailStart == nil {
             // Snapshots larger than a reader accepts, or whose bytes are gone: none.
@@ -97,6 +102,7 @@ extension TraceIndex {
             positions = nil
             lightPoints = nil
             mentions = nil
+            valueRows = nil
         }
         let bytes = encoded()
         do {
