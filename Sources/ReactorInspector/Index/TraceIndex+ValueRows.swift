@@ -56,12 +56,13 @@ struct IndexedValueRows: Sendable, Equatable {
             guard let entry else { continue }
             guard knows(id) else { throw .damaged("value rows of an unknown node") }
             var rows = IndexFieldReader(block)
-            var position = -1, time: UInt64 = 0
+            var position = 0, time: UInt64 = 0
             // The node's value when the pass starts following it: the latest in time order so far, ties in file order.
             var current: (time: UInt64, value: Int, root: Int32)?
-            for _ in 0..<(try rows.elements(eachAtLeast: 4)) {
-                let step = try rows.count(atMost: UInt64(valueEvents - 1 - position))
-                guard step > 0 || position < 0 else { throw .damaged("value rows out of order") }
+            for row in 0..<(try rows.elements(eachAtLeast: 4)) {
+                // The first row's position, then each one's step from the one before.
+                let step = try rows.count(atMost: UInt64(valueEvents - position))
+                guard step > 0 || row == 0 else { throw .damaged("value rows out of order") }
                 position += step
                 guard position < valueEvents else { throw .damaged("a value row outside the trace") }
                 time = Varint.undoZigzagDelta(try rows.next(), from: time)

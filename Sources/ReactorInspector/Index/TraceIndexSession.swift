@@ -286,7 +286,7 @@ final class TraceIndexSession {
         // Per-node sections go with the snapshots they are read from.
         var pass = IndexPassCollector(takesSections: snapshotter != nil)
         // The value rows come from the snapshots' builder, which gives each value its root action.
-        let valueRows = pass.takesSections ? ValueRowsCollector(budget: ValueRowsCollector.budget(forTrace: identity?.size ?? 0)) : nil
+        let valueRows = pass.takesSections ? ValueRowsCollector(traceSize: identity?.size ?? 0) : nil
         snapshotting?.valueRows = valueRows
         defer { snapshotting?.valueRows = nil }
         var position = 0
@@ -297,6 +297,7 @@ final class TraceIndexSession {
         } ended: { endOffset, reader in
             let batch = pass.table.finishBatch(endOffset: endOffset)
             if let snapshotting, pass.takesSections {
+                valueRows?.read(upTo: endOffset)
                 snapshotter?.ended(batch, builder: snapshotting, reader: reader)
                 pass.lightPoints.ended(batch, builder: snapshotting, reader: reader)
             }
@@ -446,13 +447,14 @@ extension TraceIndex {
         let builder = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions, numbersActions: true)
         var snapshotter = MomentSnapshotter(builder: builder, interval: snapshotInterval)
         var pass = IndexPassCollector(takesSections: true)
-        let valueRows = ValueRowsCollector(budget: ValueRowsCollector.budget(forTrace: identity.size))
+        let valueRows = ValueRowsCollector(traceSize: identity.size)
         builder.valueRows = valueRows
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             pass.add(batch)
             builder.consume(batch)
         } ended: { endOffset, reader in
             let batch = pass.table.finishBatch(endOffset: endOffset)
+            valueRows.read(upTo: endOffset)
             snapshotter?.ended(batch, builder: builder, reader: reader)
             pass.lightPoints.ended(batch, builder: builder, reader: reader)
             return true

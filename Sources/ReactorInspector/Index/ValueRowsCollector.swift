@@ -4,10 +4,13 @@ import ReactorTraceFormat
 /// pass, as the pass's builder applies them (``TraceModelBuilder/valueRows``): each value
 /// event with the root action the builder gave it, and each display name a node took.
 ///
-/// The section holds as many nodes' rows as fit its budget: whenever the rows kept pass it,
-/// the node with the most is dropped (listed without rows from then on: its `history` reads
-/// the trace), so a pass never holds much more than the budget, and a node dropped costs one
-/// load per value event after that.
+/// The section holds as many nodes' rows as fit its budget: whenever the rows kept pass the
+/// share of it the bytes read so far allow (the budget times the part of the trace read, at
+/// least a 16th of it), the node with the most is dropped (listed without rows from then on:
+/// its `history` reads the trace). A node whose values run all through the trace is dropped
+/// as soon as its share shows, not after its rows filled the budget, so a pass holds and
+/// writes little more than the rows it keeps, and a node dropped costs one load per value
+/// event after that.
 final class ValueRowsCollector {
     /// One value event, strings as positions in ``values``.
     struct Row {
@@ -38,17 +41,28 @@ final class ValueRowsCollector {
     private var nameEvents = 0
     private var values: [String] = []
     private var valueIndex: [String: Int32] = [:]
-    /// The estimated bytes of the rows kept, and the most they may take.
+    /// The estimated bytes of the rows kept, and the most they may take so far.
     private var kept = 0
+    private var allowance: Int
     private let budget: Int
+    private let traceSize: UInt64
 
-    /// A collector whose rows take at most about `budget` bytes.
-    init(budget: Int) {
-        self.budget = budget
+    /// A collector for a trace of `traceSize` bytes whose rows take at most about `budget`
+    /// bytes (nil: ``budget(forTrace:)``).
+    init(traceSize: UInt64, budget: Int? = nil) {
+        self.traceSize = max(1, traceSize)
+        self.budget = budget ?? Self.budget(forTrace: traceSize)
+        allowance = self.budget / 16
     }
 
     /// The budget for a trace of `size` bytes: a 50th of it (2%), or 64 KiB for a small one.
     static func budget(forTrace size: UInt64) -> Int { Int(min(UInt64(Int.max), max(64 << 10, size / 50))) }
+
+    /// The pass has read the trace up to byte `offset` (after each chunk).
+    func read(upTo offset: UInt64) {
+        let share = Double(budget) * Double(min(offset, traceSize)) / Double(traceSize)
+        allowance = max(allowance, Int(share))
+    }
 
     private func cover(_ node: Int32) {
         let needed = Int(node) + 1
@@ -91,7 +105,7 @@ final class ValueRowsCollector {
         rows[position].append(Row(ordinal: ordinal, time: time, value: interned, root: root))
         sizes[position] += size
         kept += size
-        while kept > budget, let largest = sizes.indices.max(by: { sizes[$0] < sizes[$1] }), sizes[largest] > 0 {
+        while kept > allowance, let largest = sizes.indices.max(by: { sizes[$0] < sizes[$1] }), sizes[largest] > 0 {
             kept -= sizes[largest]
             sizes[largest] = 0
             rows[largest] = []
