@@ -22,7 +22,9 @@ extension Computation {
         derivedState = .dirty
         if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
-        if wasClean { derivedOutput?._withUnsafeGuaranteedRef { $0.propagateCheck() } }
+        // Not stopped, so its `Computed` is there (whose deinit stops it
+        // before letting the output go): the output is, with no test.
+        if wasClean { derivedOutput.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.propagateCheck() } }
         if mayHaveCallbacks && hasInvalidateCallbacks { runInvalidateCallbacks() }
     }
 

@@ -11,20 +11,25 @@
 // closure made in `Reactor.computed` calls a specialized copy of them.
 
 extension Computed {
-    /// Recomputes `node`'s value; every recomputation counts as a change.
+    /// Recomputes `node`'s value; every recomputation but the first counts
+    /// as a change (the first value is none: see `Computation.recomputeDerived`).
     @inlinable @inline(__always)
     static func recomputeAlwaysChanged(_ node: Computation) -> Bool {
         let newValue = Unmanaged<Computed>.fromOpaque(node.derived.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.body() }
         // Released by its own body: nowhere to store the value (the body
         // itself was kept alive until the operation ends).
         guard let derived = node.derived else { return false }
-        Unmanaged<Computed>.fromOpaque(derived)._withUnsafeGuaranteedRef { $0.cached = newValue }
-        return true
+        return Unmanaged<Computed>.fromOpaque(derived)._withUnsafeGuaranteedRef { computed in
+            let hadValue = computed.cached != nil
+            computed.cached = newValue
+            return hadValue
+        }
     }
 }
 
 extension Computed where Value: Equatable {
-    /// Recomputes `node`'s value; one equal to the previous one is no change.
+    /// Recomputes `node`'s value; one equal to the previous one is no change,
+    /// and neither is the first.
     @inlinable @inline(__always)
     static func recomputeCutOffByEquality(_ node: Computation) -> Bool {
         let newValue = Unmanaged<Computed>.fromOpaque(node.derived.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.body() }
@@ -32,7 +37,7 @@ extension Computed where Value: Equatable {
         return Unmanaged<Computed>.fromOpaque(derived)._withUnsafeGuaranteedRef { computed in
             guard let old = computed.cached else {
                 computed.cached = newValue
-                return true
+                return false
             }
             let changed = !(old == newValue)
             // Into the value in place: a value once set stays set, so the

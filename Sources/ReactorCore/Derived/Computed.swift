@@ -69,15 +69,18 @@ public final class Computed<Value>: @unchecked Sendable {
                 // in `nonreactive`; the lock held outside any goes the slow way.
                 guard node.graph.current != nil || node.graph.operationDepth > 0 else { return valueInOperation() }
                 node.refreshStaleDerived()
+                // Stopped before its first value, or a cycle in its first
+                // computation: nothing to return (the slow path traps).
+                if cached == nil { return valueLinkingSlowly() }
             }
-            // (Before a first value there is nothing to return: the slow path traps.)
+            // It has a value: a computed that needed no refresh is clean and
+            // idle, which it is only once a run of its body has ended.
             if let current = node.graph.current {
-                if output.dependInPlace(by: current), let cached { return cached }
-            } else if let cached {
-                // No computation to record the read (a clean value needs no operation).
-                return cached
+                if output.dependInPlace(by: current) { return cached.unsafelyUnwrapped }
+                return valueLinkingSlowly()
             }
-            return valueLinkingSlowly()
+            // No computation to record the read (a clean value needs no operation).
+            return cached.unsafelyUnwrapped
         }
     }
 

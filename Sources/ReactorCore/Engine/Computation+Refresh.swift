@@ -5,15 +5,33 @@
 extension Computation {
     /// Refreshes the computeds this autorun read, in reading order, until
     /// one of them changes (which invalidates it). (A computed checks its
-    /// sources in `refreshStep`.)
+    /// sources in `refreshStep`.) Reads the tracer slot once for the walk,
+    /// as a refresh does (see `refreshStaleDerived()`).
     func refreshDerivedDependencies() {
+        if TraceEmit.isOn { return refreshDerivedDependenciesTraced() }
+        refreshDerivedDependencies { $0.refreshStaleDerivedUntraced() }
+    }
+
+    /// The traced copy of `refreshDerivedDependencies()`: each stale source
+    /// chooses its traced refresh (with or without values).
+    @inline(never)
+    func refreshDerivedDependenciesTraced() {
+        refreshDerivedDependencies { $0.refreshStaleDerived() }
+    }
+
+    /// The walk of `refreshDerivedDependencies()`, `refreshStale` refreshing
+    /// a source that is not clean and idle.
+    @inline(__always)
+    func refreshDerivedDependencies(_ refreshStale: (Computation) -> Void) {
         walk: while true {
             let generation = dependencies.generation
             var cursor = dependencies.head
             while let link = cursor {
                 if let source = link.pointee.source {
                     // No retain: a computed dropped during the operation keeps its parts until it ends.
-                    source._withUnsafeGuaranteedRef { $0.refreshDerived() }
+                    source._withUnsafeGuaranteedRef { source in
+                        if source.needsRefresh { refreshStale(source) }
+                    }
                     // A change invalidated it: stop walking.
                     if invalidated { return }
                     // A source went away under the walk: start it again.
@@ -30,7 +48,7 @@ extension Computation {
     @inlinable @inline(__always)
     func refreshDerived() {
         // Clean and idle: the common case of a value read again.
-        if derivedState == .clean && activity == .idle { return }
+        guard needsRefresh else { return }
         refreshStaleDerived()
     }
 
@@ -72,15 +90,18 @@ extension Computation {
     /// `callerOnChain` (the `derivingTop` chain, which also names the members
     /// of a cycle), and each remembers where its walk over its sources stopped
     /// (`checkCursor`). A chain of n computeds costs one frame, not n.
+    /// Every caller has found it not clean or not idle (`needsRefresh`).
     @inline(__always)
     func refreshStaleDerived(tracing: RunTracing) {
+        assert(needsRefresh, "a refresh of a clean, idle computed")
         // Reached again while it computes, or while it checks its sources:
         // computeds that read each other.
         if activity != .idle {
             reportCycle()
             return
         }
-        if stopped || derivedState == .clean { return }
+        // Idle, so not clean (see above).
+        if stopped { return }
         callerOnChain = graph.derivingTop
         graph.derivingTop = .passUnretained(self)
         let root = Unmanaged.passUnretained(self)
@@ -188,14 +209,19 @@ extension Computation {
         graph.current = previous
         // The end goes with the change and the first invalidation it records
         // in one call when no value event comes between them.
-        let endWaits = traced && traceRerunEnded(tracing: tracing, changed: changed && !firstRun ? derivedOutput : nil)
+        // (A first value is no change: see `recomputeDerived`.)
+        let endWaits = traced && traceRerunEnded(tracing: tracing, changed: changed ? derivedOutput : nil)
         // Off the chain before its readers hear of the change.
         graph.derivingTop = callerOnChain
         activity = .idle
-        let wasFirstRun = firstRun
-        if wasFirstRun { firstRun = false }
-        if tracing.followsSecrets, changed || wasFirstRun { recordDerivedValue() }
-        if changed && !wasFirstRun, let output = derivedOutput {
+        if tracing.followsSecrets, changed || firstRun { recordDerivedValue() }
+        firstRun = false
+        // A change means the computed was there after its body ran (its
+        // recompute function answers false once it is released), and its
+        // output goes with it: no test, unless a traced run's recording of
+        // the value ran code between.
+        if changed,
+           let output = tracing.followsSecrets ? derivedOutput : .some(derivedOutput.unsafelyUnwrapped) {
             output._withUnsafeGuaranteedRef { output in
                 // Not the root: its reader is the computed that stepped into it.
                 let markedDirectly = !isRoot && callerOnChain.unsafelyUnwrapped._withUnsafeGuaranteedRef { checker in

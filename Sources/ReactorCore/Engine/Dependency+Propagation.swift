@@ -102,7 +102,8 @@ extension Dependency {
     /// since it read this dependency.
     @inline(__always)
     func isReadOnly(byChecking checker: Computation) -> Bool {
-        guard let link = subscribers.head, link == subscribers.tail else { return false }
+        // One subscriber: one compare of the count rather than the two ends.
+        guard subscribers.count == 1 else { return false }
         return checker.derivedState == .check && !checker.hasInvalidateCallbacks
     }
 

@@ -60,9 +60,10 @@ public final class Computation: @unchecked Sendable {
     /// The `Computed` whose value this computation derives, unretained (it
     /// owns this computation); nil for an autorun and once that is gone.
     @usableFromInline @exclusivity(unchecked) var derived: UnsafeMutableRawPointer?
-    /// Recomputes the value of `derived` and tells whether it differs from
-    /// the previous one (see `Computed+Recompute.swift`). Graph lock held,
-    /// this computation current.
+    /// Recomputes the value of `derived` and tells whether it replaced a
+    /// previous value with another (false for the first value, which is no
+    /// change: readers have nothing to invalidate) (see
+    /// `Computed+Recompute.swift`). Graph lock held, this computation current.
     /// A `let`: a call through a `var` would retain the function's context.
     @usableFromInline let recomputeDerived: (Computation) -> Bool
 
@@ -320,7 +321,8 @@ extension Computation {
     func compute(tracing: RunTracing) throws {
         let traced = tracing.isTraced
         invalidated = false
-        checkPending = false
+        // `checkPending` is false: `recompute()` cleared it just before, and
+        // a first run has never been queued.
         if traced {
             withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
             if tracing.followsSecrets { graph.beginSecretTracking(self) }
@@ -349,18 +351,37 @@ extension Computation {
     }
 
     /// The flush's step for this computation (Tracker's `_recompute`), plus
-    /// the glitch-free check of computed inputs.
+    /// the glitch-free check of computed inputs. Reads the tracer slot once
+    /// for the check and the rerun (a tracer installed by code the check
+    /// runs takes effect at the next step, as for a refresh).
     func recompute() {
+        if TraceEmit.isOn { return recomputeTraced() }
+        recompute(untraced: true)
+    }
+
+    /// The traced copy of `recompute()`, out of line: the check and the
+    /// rerun each choose their traced copy (with or without values).
+    @inline(never)
+    func recomputeTraced() {
+        recompute(untraced: false)
+    }
+
+    @inline(__always)
+    func recompute(untraced: Bool) {
         recomputing = true
         defer { recomputing = false }
         if checkPending && !invalidated && !stopped {
             checkPending = false
-            refreshDerivedDependencies()
+            if untraced {
+                refreshDerivedDependencies { $0.refreshStaleDerivedUntraced() }
+            } else {
+                refreshDerivedDependencies()
+            }
         }
         checkPending = false
         guard needsRecompute else { return }
         do {
-            try compute()
+            if untraced { try compute(tracing: .untraced) } else { try compute() }
         } catch {
             handleRunError(error)
         }

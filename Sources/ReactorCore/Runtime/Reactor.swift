@@ -320,13 +320,15 @@ extension Reactor {
     private func step(_ computation: Computation) -> Bool {
         computation.queued = false
         if computation.flushEpoch != flushPass {
+            // Its first run in this pass: within the limit, which is at least 1.
             computation.flushEpoch = flushPass
-            computation.runsInFlush = 0
-        }
-        computation.runsInFlush &+= 1
-        if computation.runsInFlush > storedRunawayLimit {
-            stopRunaway(computation)
-            return false
+            computation.runsInFlush = 1
+        } else {
+            computation.runsInFlush &+= 1
+            if computation.runsInFlush > storedRunawayLimit {
+                stopRunaway(computation)
+                return false
+            }
         }
         computation.recompute()
         if computation.needsRecompute {

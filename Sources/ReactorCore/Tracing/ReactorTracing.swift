@@ -46,9 +46,21 @@ final class TracerBox: Sendable {
     /// The tracer's `valueLengthLimit`, read once: a traced write checks it
     /// with one load from the box it already holds, not a call.
     @usableFromInline let valueLengthLimit: Int
+    /// The entry points of the node-update events (``TraceHook`` calls them).
+    @usableFromInline let hot: TraceHotPaths
+    /// The context of `hot` when it forwards to the protocol methods.
+    private let holder: TracerHolder?
     init(_ tracer: any ReactorTracer) {
         self.tracer = tracer
         valueLengthLimit = max(0, tracer.valueLengthLimit)
+        if let provider = tracer as? any TraceHotPathProvider {
+            hot = provider.hotPaths
+            holder = nil
+        } else {
+            let holder = TracerHolder(tracer)
+            hot = .forwarding(to: holder)
+            self.holder = holder
+        }
     }
 }
 
@@ -71,13 +83,13 @@ func withTracerAndValueLimit(_ emit: (any ReactorTracer, Int) -> Void) {
 /// The trace hook used at every emission site: one atomic load and a branch
 /// when no tracer is installed, nothing at all when tracing is compiled out.
 @inlinable @inline(__always)
-func withTracer(_ emit: (any ReactorTracer) -> Void) {
+func withTracer(_ emit: (TraceHook) -> Void) {
     #if Tracing
     // Acquiring: the box was published by another thread (a plain load on x86).
     if let box = tracerSlot.load(ordering: .acquiring) {
         // Boxes are never freed (see `install`), so the tracer can be borrowed:
         // no retain and release (two atomic operations) around every event.
-        box._withUnsafeGuaranteedRef { emit($0.tracer) }
+        box._withUnsafeGuaranteedRef { emit(TraceHook(box: $0)) }
     }
     #endif
 }

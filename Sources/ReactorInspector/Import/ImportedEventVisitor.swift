@@ -9,6 +9,8 @@ public protocol ImportedEventVisitor {
 
 /// Visits nothing: the importer's plain path (building the model only).
 struct NoImportedEventVisitor: ImportedEventVisitor {
+    /// One stored byte, as ``NoBatchEventMarker`` has (an empty struct's `inout` address is shared).
+    private var storage: UInt8 = 0
     @inline(__always)
     mutating func visit(_ event: ImportedEvent, from importer: TraceModelBuilder) {}
 }

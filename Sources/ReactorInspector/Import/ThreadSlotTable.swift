@@ -15,6 +15,14 @@ struct ThreadSlotTable<Element> {
         }
     }
 
+    /// The slot's value, moved out (the slot then holds nil), if it has one that `matches` says so of.
+    mutating func take(_ slot: Int, where matches: (borrowing Element) -> Bool) -> Element? {
+        guard slot < elements.count, let found = elements[slot].take() else { return nil }
+        if matches(found) { return found }
+        elements[slot] = consume found
+        return nil
+    }
+
     /// Forgets every slot's value.
     mutating func removeAll() { elements.removeAll() }
 }

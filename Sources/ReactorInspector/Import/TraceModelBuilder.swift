@@ -158,7 +158,8 @@ public final class TraceModelBuilder {
         single.initialize(to: event)
         let batch = TraceEventBatch(events: UnsafeBufferPointer(start: single, count: 1), strings: strings,
                                     thread: event.thread)
-        consume(batch, visiting: &visitor, emits: emits)
+        var unmarked = NoBatchEventMarker()
+        consume(batch, visiting: &visitor, marking: &unmarked, emits: emits)
     }
 
     private func consume<Visitor: ImportedEventVisitor>(_ event: consuming TraceEvent, visiting visitor: inout Visitor,
@@ -174,24 +175,37 @@ public final class TraceModelBuilder {
     /// a ``TraceEvent`` (and its strings) for each.
     public func consume(_ batch: borrowing TraceEventBatch) {
         var none = NoImportedEventVisitor()
-        consume(batch, visiting: &none, emits: false)
+        var unmarked = NoBatchEventMarker()
+        consume(batch, visiting: &none, marking: &unmarked, emits: false)
+    }
+
+    /// Consumes a batch as ``consume(_:)`` does and tells `marker` the node ids of its events,
+    /// in the same walk. For a builder that applies every event it reads (no moment asked for).
+    func consume(_ batch: borrowing TraceEventBatch, marking marker: inout some BatchEventMarker) {
+        precondition(options.until == nil && options.untilAction == nil, "a builder that applies every event")
+        var none = NoImportedEventVisitor()
+        consume(batch, visiting: &none, marking: &marker, emits: false)
     }
 
     /// Consumes a batch of events and hands each one it applies, resolved, to
     /// `visitor` (events after ``TraceModelOptions/until`` are read, not applied
     /// and not handed on).
     public func consume(_ batch: borrowing TraceEventBatch, visiting visitor: inout some ImportedEventVisitor) {
-        consume(batch, visiting: &visitor, emits: true)
+        var unmarked = NoBatchEventMarker()
+        consume(batch, visiting: &visitor, marking: &unmarked, emits: true)
     }
 
     /// The one pass. `emits` is false on the plain path, whose visitor does
     /// nothing: inlined into each entry point, so the plain path folds every
-    /// `if emits` away instead of testing it on every event.
+    /// `if emits` away instead of testing it on every event; likewise a `marker` that marks nothing.
     @inline(__always)
-    private func consume<Visitor: ImportedEventVisitor>(_ batch: borrowing TraceEventBatch,
-                                                          visiting visitor: inout Visitor, emits: Bool) {
+    private func consume<Visitor: ImportedEventVisitor, Marker: BatchEventMarker>(
+        _ batch: borrowing TraceEventBatch, visiting visitor: inout Visitor, marking marker: inout Marker, emits: Bool
+    ) {
         let events = batch.events
         guard !events.isEmpty else { return }
+        marker.began()
+        defer { marker.ended(thread: batch.thread) }
         let thread = slot(ofThread: batch.thread)
         if emits { batchStrings = batch.strings }
         // Per batch, not per event: nothing below reads the count or the latest time.
@@ -223,15 +237,20 @@ public final class TraceModelBuilder {
                 }
                 continue
             }
+            marker.at(time)
             if time > latest { latest = time }
             if time > snapshotDue { takeSnapshot(at: snapshotDue) }
             // Plain data: switching on the record copies bytes, nothing is retained.
             switch events[position].record {
             case let .depend(computation, dependency):
+                marker.mentioned(computation)
+                marker.mentioned(dependency)
                 eventCounts[Int(TraceEventKind.depend.rawValue)] += 1
                 let (reader, read) = depend(computation, on: dependency, at: time)
                 if emits { emit(events[position], node: reader, related: read, to: &visitor) }
             case let .invalidated(computation, cause, source):
+                marker.mentioned(computation)
+                marker.mentioned(source)
                 eventCounts[Int(TraceEventKind.invalidated.rawValue)] += 1
                 let node = invalidated(computation, cause: cause, source: source, thread: thread, at: time)
                 if emits {
@@ -239,6 +258,7 @@ public final class TraceModelBuilder {
                     emit(events[position], node: node, related: related, to: &visitor)
                 }
             case let .rerunBegan(computation, firstRun):
+                marker.mentioned(computation)
                 eventCounts[Int(TraceEventKind.rerunBegan.rawValue)] += 1
                 let node = runBegan(computation, firstRun: firstRun, thread: thread, at: time)
                 if emits {
@@ -249,6 +269,7 @@ public final class TraceModelBuilder {
                          root: slices.innermostRoot(thread), to: &visitor)
                 }
             case let .rerunEnded(computation):
+                marker.mentioned(computation)
                 eventCounts[Int(TraceEventKind.rerunEnded.rawValue)] += 1
                 let ended = runEnded(computation, thread: thread, at: time)
                 if emits {
@@ -262,6 +283,7 @@ public final class TraceModelBuilder {
                     }
                 }
             case let .changed(dependency):
+                marker.mentioned(dependency)
                 eventCounts[Int(TraceEventKind.changed.rawValue)] += 1
                 let (node, carriesValue) = changed(dependency, thread: thread)
                 if emits {
@@ -287,24 +309,30 @@ public final class TraceModelBuilder {
                     emit(events[position], node: -1, slice: slice, to: &visitor)
                 }
             case let .nodeCreated(id, kind, name, parent):
+                let text = batch.string(name)
+                marker.created(id, kind: kind, name: text, parent: parent)
                 eventCounts[Int(TraceEventKind.nodeCreated.rawValue)] += 1
-                let node = created(id, kind: kind, name: batch.string(name), parent: parent, at: time)
+                let node = created(id, kind: kind, name: text, parent: parent, at: time)
                 if emits {
                     emit(events[position], node: node, related: parent == 0 ? -1 : nodes.find(parent) ?? -1,
                          to: &visitor)
                 }
             case let .nodeNamed(id, name, owner):
+                let text = batch.string(name)
+                marker.named(id, name: text, owner: owner)
                 eventCounts[Int(TraceEventKind.nodeNamed.rawValue)] += 1
-                let node = named(id, name: batch.string(name), owner: owner)
+                let node = named(id, name: text, owner: owner)
                 if emits {
                     emit(events[position], node: node, related: owner == 0 ? -1 : nodes.find(owner) ?? -1,
                          to: &visitor)
                 }
             case let .nodeStopped(id):
+                marker.mentioned(id)
                 eventCounts[Int(TraceEventKind.nodeStopped.rawValue)] += 1
                 let node = stopped(id, at: time)
                 if emits { emit(events[position], node: node, to: &visitor) }
             case let .actionBegan(store, name, arguments):
+                marker.mentioned(store)
                 eventCounts[Int(TraceEventKind.actionBegan.rawValue)] += 1
                 let outermost = (emits || numbersActions) && !slices.hasOpenAction(thread)
                 if outermost { _ = moments.began(store: store, name: batch.string(name), thread: thread, at: time) }
@@ -319,6 +347,7 @@ public final class TraceModelBuilder {
                          root: frame.root, to: &visitor)
                 }
             case let .actionEnded(store):
+                marker.mentioned(store)
                 eventCounts[Int(TraceEventKind.actionEnded.rawValue)] += 1
                 let ended = actionEnded(store, thread: thread, at: time)
                 if let ended, ended.slice.outermost { moments.ended(thread: thread, at: time) }
@@ -333,10 +362,12 @@ public final class TraceModelBuilder {
                     }
                 }
             case let .issue(kind, node, message):
+                marker.mentioned(node)
                 eventCounts[Int(TraceEventKind.issue.rawValue)] += 1
                 issue(kind, node: node, message: batch.string(message), at: time)
                 if emits { emit(events[position], node: node == 0 ? -1 : nodes.find(node) ?? -1, to: &visitor) }
             case let .value(node, value):
+                marker.valued(node)
                 eventCounts[Int(TraceEventKind.value.rawValue)] += 1
                 if tracksValues {
                     let role = took(batch.string(value), node: node, thread: thread, at: time)
@@ -345,6 +376,7 @@ public final class TraceModelBuilder {
                     emit(events[position], node: nodes.find(node) ?? -1, to: &visitor)
                 }
             case let .site(id, site, isActionCall):
+                marker.mentioned(id)
                 eventCounts[Int(TraceEventKind.site.rawValue)] += 1
                 if isActionCall {
                     if tracksCauses { actionSited(site: batch.string(site), thread: thread) }
@@ -696,11 +728,10 @@ extension TraceModelBuilder {
         nodes[Int(dependency)].changes += 1
         // The write's value event comes right before its change on its thread.
         var values: WhyValueChange?
-        latestChange = nil
-        if let pending = pendingWrites[thread], pending.node == dependency {
-            pendingWrites[thread] = nil
-            latestChange = pending
-            if tracksCauses { values = WhyValueChange(previous: pending.previous, value: pending.value) }
+        // Moved, not copied: a write's strings are retained once per place that keeps them.
+        latestChange = pendingWrites.take(thread, where: { $0.node == dependency })
+        if tracksCauses, let pending = latestChange {
+            values = WhyValueChange(previous: pending.previous, value: pending.value)
         }
         let carriesValue = latestChange != nil
         if nodes[Int(dependency)].kind == .computed {
@@ -861,9 +892,13 @@ extension TraceModelBuilder {
             pendingWrites[thread] = PendingWrite(node: node, previous: ordered, value: value)
             return .written
         }
-        let first = nodes[Int(node)].value == nil
-        states[Int(node)].previousValue = ordered ?? nodes[Int(node)].value
-        pendingWrites[thread] = PendingWrite(node: node, previous: states[Int(node)].previousValue, value: value)
+        // The old value moves to the write's record, and the new one to the node: a copy each
+        // for the node's previous value and the write's new one.
+        let old = nodes[Int(node)].value.take()
+        let first = old == nil
+        let previous = ordered ?? old
+        states[Int(node)].previousValue = previous
+        pendingWrites[thread] = PendingWrite(node: node, previous: previous, value: value)
         nodes[Int(node)].value = value
         nodes[Int(node)].valueTimestamp = time
         states[Int(node)].valueRoot = root

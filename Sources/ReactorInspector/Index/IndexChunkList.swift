@@ -6,9 +6,10 @@ import ReactorTraceFormat
 /// bit a chunk), whichever is smaller. Built chunk by chunk in increasing order (``add(_:)``).
 struct IndexChunkList {
     private var bytes: [UInt8] = []
-    /// Up to 16 bytes of runs not yet in `bytes`, the first in the low byte of `low`.
-    private var staged: (low: UInt64, high: UInt64) = (0, 0)
+    /// Up to ``stagedCapacity`` bytes of runs not yet in `bytes`, in order (the first `stagedCount`).
+    private var staged: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     private var stagedCount = 0
+    private static let stagedCapacity = 64
     private var count = 0
     private var start = -1
     private var end = 0
@@ -37,8 +38,8 @@ struct IndexChunkList {
     }
 
     /// Appends two varints (as ``Varint/append(_:to:)`` writes them). A run closes for most
-    /// chunks of a node that several threads touch: its bytes are staged in two words and go
-    /// to the array sixteen at a time, not with an append (a uniqueness and capacity check, and
+    /// chunks of a node that several threads touch: its bytes are staged in eight words and go
+    /// to the array 64 at a time, not with an append (a uniqueness and capacity check, and
     /// the array's storage read, often out of the cache) a byte.
     @inline(__always)
     private mutating func append(_ gap: UInt64, _ length: UInt64) {
@@ -48,12 +49,11 @@ struct IndexChunkList {
             Varint.append(length, to: &bytes)
             return
         }
-        if stagedCount == 16 { flush() }
-        let pair = gap | length << 8
-        if stagedCount < 8 {
-            staged.low |= pair << UInt64(stagedCount * 8)
-        } else {
-            staged.high |= pair << UInt64((stagedCount - 8) * 8)
+        if stagedCount == Self.stagedCapacity { flush() }
+        let at = stagedCount
+        withUnsafeMutableBytes(of: &staged) { staged in
+            staged[at] = UInt8(truncatingIfNeeded: gap)
+            staged[at + 1] = UInt8(truncatingIfNeeded: length)
         }
         stagedCount += 2
     }
@@ -61,11 +61,10 @@ struct IndexChunkList {
     /// Moves the staged bytes to the array.
     private mutating func flush() {
         guard stagedCount > 0 else { return }
-        let words = (low: staged.low.littleEndian, high: staged.high.littleEndian)
+        let words = staged, count = stagedCount
         withUnsafeBytes(of: words) { words in
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: words.bindMemory(to: UInt8.self)[0..<stagedCount]))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: words.bindMemory(to: UInt8.self)[0..<count]))
         }
-        staged = (0, 0)
         stagedCount = 0
     }
 

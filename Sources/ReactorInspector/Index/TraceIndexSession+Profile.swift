@@ -39,7 +39,6 @@ extension TraceIndexSession {
         let (report, _) = try forEachBatch(progress: progress, until: { nil }, keeping: keeping, profiling: finish,
                                            snapshotting: plain) {
             profile.consume($0)
-            plain?.consume($0)
         }
         let made = finish(report)
         return (made.figures, wanted ? made.actionTimeline : nil, report)

@@ -157,7 +157,6 @@ extension TraceIndexSession {
             return model
         }, snapshotting: indexBuilder) { batch in
             lookahead.add(batch)
-            indexBuilder.consume(batch)
         }
         return lookahead.lookahead()
     }

@@ -113,7 +113,6 @@ final class TraceIndexSession {
                                                       keeping: keepsModel || snapshots ? keep : nil,
                                                       snapshotting: indexBuilder) {
             if !answersFromIndexBuilder { builder.consume($0) }
-            indexBuilder?.consume($0)
         }
         if stoppedEarly, let index, let moments = index.moments,
            let bound = builder.options.until ?? builder.decidedActionMoment {
@@ -272,6 +271,8 @@ final class TraceIndexSession {
     /// new index beside the trace. `keeping`, when given, makes the plain
     /// model of the whole pass (from its report) for the index to keep;
     /// `profiling`, the whole trace's profile (kept beside a model only).
+    /// `snapshotting`, the builder whose snapshots the index keeps, is fed each
+    /// batch here, after `body` (not by it): the index's sections come from its walk.
     func forEachBatch(progress: ((Int) -> Void)?, until: () -> UInt64?,
                       keeping: ((TraceReadReport) -> TraceModel)? = nil,
                       profiling: ((TraceReadReport) -> IndexedProfile)? = nil,
@@ -293,7 +294,11 @@ final class TraceIndexSession {
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             body(batch)
             batchesRead += 1
-            pass.add(batch)
+            if let snapshotting {
+                pass.add(batch, feeding: snapshotting)
+            } else {
+                pass.add(batch)
+            }
         } ended: { endOffset, reader in
             let batch = pass.table.finishBatch(endOffset: endOffset)
             if let snapshotting, pass.takesSections {
@@ -450,8 +455,7 @@ extension TraceIndex {
         let valueRows = ValueRowsCollector(traceSize: identity.size)
         builder.valueRows = valueRows
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
-            pass.add(batch)
-            builder.consume(batch)
+            pass.add(batch, feeding: builder)
         } ended: { endOffset, reader in
             let batch = pass.table.finishBatch(endOffset: endOffset)
             valueRows.read(upTo: endOffset)

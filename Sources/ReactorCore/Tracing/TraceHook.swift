@@ -1,0 +1,96 @@
+/// What `withTracer` hands an emission site: the installed tracer's methods,
+/// the node-update events through the box's ``TraceHotPaths`` (no protocol
+/// witness in between), the others through the `ReactorTracer` existential.
+/// Same names and labels as `ReactorTracer`, so a site reads the same either way.
+@usableFromInline
+struct TraceHook {
+    /// Boxes are never freed (see `ReactorTracing.install(_:)`).
+    @usableFromInline unowned(unsafe) let box: TracerBox
+
+    @inlinable @inline(__always)
+    init(box: TracerBox) { self.box = box }
+
+    // The node-update events.
+
+    @inlinable @inline(__always)
+    func depend(computation: UInt64, dependency: UInt64) {
+        box.hot.depend(box.hot.context, computation, dependency)
+    }
+
+    @inlinable @inline(__always)
+    func changed(dependency: UInt64) {
+        box.hot.changed(box.hot.context, dependency)
+    }
+
+    @inlinable @inline(__always)
+    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
+        box.hot.invalidated(box.hot.context, computation, cause, source)
+    }
+
+    @inlinable @inline(__always)
+    func rerunBegan(computation: UInt64, firstRun: Bool) {
+        box.hot.rerunBegan(box.hot.context, computation, firstRun)
+    }
+
+    @inlinable @inline(__always)
+    func rerunEnded(computation: UInt64) {
+        box.hot.rerunEnded(box.hot.context, computation)
+    }
+
+    @inlinable @inline(__always)
+    func rerunEnded(computation: UInt64, changed output: UInt64) {
+        box.hot.rerunEndedChanged(box.hot.context, computation, output)
+    }
+
+    @inlinable @inline(__always)
+    func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
+        box.hot.rerunEndedInvalidating(box.hot.context, computation, output, reader)
+    }
+
+    @inlinable @inline(__always)
+    func rerunEnded(computation: UInt64, changed output: UInt64, rerunning reader: UInt64) {
+        box.hot.rerunEndedRerunning(box.hot.context, computation, output, reader)
+    }
+
+    // The rest: through the protocol.
+
+    @inlinable @inline(__always)
+    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {
+        box.tracer.nodeCreated(id, kind: kind, name: name, parent: parent)
+    }
+
+    @inlinable @inline(__always)
+    func nodeNamed(_ id: UInt64, name: String, owner: UInt64) {
+        box.tracer.nodeNamed(id, name: name, owner: owner)
+    }
+
+    @inlinable @inline(__always)
+    func nodeStopped(_ id: UInt64) {
+        box.tracer.nodeStopped(id)
+    }
+
+    @inlinable @inline(__always)
+    func actionEnded(store: UInt64) {
+        box.tracer.actionEnded(store: store)
+    }
+
+    @inlinable @inline(__always)
+    func flushBegan() {
+        box.tracer.flushBegan()
+    }
+
+    @inlinable @inline(__always)
+    func flushEnded() {
+        box.tracer.flushEnded()
+    }
+
+    @inlinable @inline(__always)
+    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) {
+        box.tracer.issue(kind, node: node, message: message)
+    }
+
+    @inlinable @inline(__always)
+    func site(_ node: UInt64, site: String, isActionCall: Bool) {
+        box.tracer.site(node, site: site, isActionCall: isActionCall)
+    }
+}
