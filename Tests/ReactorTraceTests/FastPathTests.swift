@@ -197,3 +197,42 @@ extension FastPathTests {
         }
     }
 }
+
+extension FastPathTests {
+    /// The recorder's entry point for a run's end followed by the flush's
+    /// next rerun (`TraceHotPaths.rerunEndedBeginning`) writes the end and
+    /// the begin (not a first run) as the separate calls do, the begin at
+    /// the end's time, on the fast path and across segment boundaries alike;
+    /// ids far apart make the fields take varints of up to seven bytes.
+    @Test(arguments: [false, true], [256, 64 << 10])
+    func runEndWithTheNextRerunWritesBothEventsAtOneTime(usesCycleCounter: Bool, segmentCapacity: Int) throws {
+        let triples = Self.farApartTriples
+        var expected: [TraceRecord] = []
+        for triple in triples {
+            expected.append(.rerunBegan(computation: triple.computation, firstRun: false))
+            expected.append(.rerunEnded(computation: triple.computation))
+            expected.append(.rerunBegan(computation: triple.reader, firstRun: false))
+            expected.append(.depend(computation: triple.reader, dependency: triple.output))
+            expected.append(.rerunEnded(computation: triple.reader))
+        }
+        let bytes = try TraceFixtures.record(options: .init(segmentCapacity: segmentCapacity,
+                                                            usesCycleCounter: usesCycleCounter)) { recorder in
+            let hot = recorder.hotPaths
+            for triple in triples {
+                recorder.rerunBegan(computation: triple.computation, firstRun: false)
+                hot.rerunEndedBeginning(hot.context, triple.computation, triple.reader)
+                recorder.depend(computation: triple.reader, dependency: triple.output)
+                recorder.rerunEnded(computation: triple.reader)
+            }
+        }
+        let (events, reader) = try TraceFixtures.readAll(bytes)
+        #expect(events.map(\.record) == expected)
+        #expect(reader.truncation == nil)
+        #expect(reader.end?.events == UInt64(expected.count))
+        // The rerun's begin has the end's time.
+        for index in stride(from: 1, to: events.count, by: 5) {
+            #expect(events[index + 1].timestamp == events[index].timestamp)
+            #expect(events[index + 3].timestamp >= events[index + 1].timestamp)
+        }
+    }
+}

@@ -14,10 +14,14 @@ extension Computation {
 
     /// `markDirty(cause:source:)` within a node update that has read the
     /// tracing flag already (see `refreshStaleDerived()`).
-    /// `mayHaveCallbacks` as for `invalidate(cause:source:traced:mayHaveCallbacks:)`.
+    /// `mayHaveCallbacks` and `live` as for `invalidate(cause:source:traced:mayHaveCallbacks:live:)`
+    /// (reached through a live link, a computed is not stopped; it may be
+    /// dirty, marked so directly by a source's rederive: see `Dependency.isReadOnly(byChecking:)`).
     @inline(__always)
-    func markDirty(cause: InvalidationCause, source: UInt64, traced: Bool, mayHaveCallbacks: Bool = true) {
-        guard derivedState != .dirty, !stopped else { return }
+    func markDirty(cause: InvalidationCause, source: UInt64, traced: Bool, mayHaveCallbacks: Bool = true,
+                   live: Bool = false) {
+        assert(!live || !stopped, "a stopped computed reached through a live link")
+        guard derivedState != .dirty, live || !stopped else { return }
         let wasClean = derivedState == .clean
         derivedState = .dirty
         if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }

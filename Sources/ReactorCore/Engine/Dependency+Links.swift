@@ -92,8 +92,7 @@ extension Dependency {
               next.pointee.dependency.refers(to: self) else { return false }
         next.pointee.epoch = computation.epoch
         computation.dependencies.cursor = next.pointee.nextDependency
-        withTracer { $0.depend(computation: computation.id, dependency: id) }
-        return true
+        return TraceEmit.dependInPlace(computation: computation.id, dependency: id)
     }
 
     /// `link(_:)`'s keeping of the link at the cursor, in a traced run (a run

@@ -66,13 +66,14 @@ extension Dependency {
                     if computation.recordsInvalidation {
                         withTracer { $0.rerunEnded(computation: ending, changed: id, invalidated: computation.id) }
                         ending = 0
-                        computation.dependencyChanged(self, traced: false, mayHaveCallbacks: false)
+                        computation.dependencyChanged(self, traced: false, mayHaveCallbacks: false, live: true)
                         return false
                     }
                     traceEndAndChange(ofRun: ending)
                     ending = 0
                 }
-                computation.dependencyChanged(self, traced: traced, mayHaveCallbacks: false)
+                // Live, tested above, and no user code since: none runs in this loop.
+                computation.dependencyChanged(self, traced: traced, mayHaveCallbacks: false, live: true)
                 return false
             }
             if runsCallbacks {
@@ -170,10 +171,13 @@ extension Dependency {
 extension Computation {
     /// A computed this autorun read may have changed (reached through one of
     /// its live links): it is queued for the flush to check those computeds.
+    /// Neither invalidated nor stopped: either makes every link stale (see
+    /// `Computation.invalidate(cause:source:traced:mayHaveCallbacks:live:)`).
     @inline(__always)
     func markAutorunCheck() {
         assert(!isDerived, "a computed's links hold its output")
-        if invalidated || stopped || checkPending { return }
+        assert(!invalidated && !stopped, "an invalidated or stopped autorun reached through a live link")
+        if checkPending { return }
         checkPending = true
         reactor.enqueue(self, linked: true)  // reached through a live link
     }

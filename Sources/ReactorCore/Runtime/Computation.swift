@@ -219,14 +219,20 @@ extension Computation {
     /// flag already (see `Dependency.publishChange()`). `mayHaveCallbacks`:
     /// false where the caller found no `onInvalidate` callbacks just before
     /// (nothing between can add one), which spares checking again.
+    /// `live`: the caller reached it through a live link with no user code
+    /// run since it tested the link, so it is neither invalidated nor
+    /// stopped (either makes every link stale: `dropEdges()`, and a stopped
+    /// or invalidated computation gains no link) and it holds itself.
     @inline(__always)
-    func invalidate(cause: InvalidationCause, source: UInt64, traced: Bool, mayHaveCallbacks: Bool = true) {
+    func invalidate(cause: InvalidationCause, source: UInt64, traced: Bool, mayHaveCallbacks: Bool = true,
+                    live: Bool = false) {
         if isDerived {
-            markDirty(cause: cause, source: source, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
+            markDirty(cause: cause, source: source, traced: traced, mayHaveCallbacks: mayHaveCallbacks, live: live)
             return
         }
-        if invalidated { return }
-        if !recomputing && !stopped { reactor.enqueue(self) }
+        assert(!live || (!invalidated && !stopped), "an invalidated or stopped autorun reached through a live link")
+        if !live && invalidated { return }
+        if !recomputing && (live || !stopped) { reactor.enqueue(self, linked: live) }
         invalidated = true
         if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
         dropEdges()
@@ -286,12 +292,15 @@ extension Computation {
 
     /// A dependency this computation read has changed; `traced`: record the
     /// invalidation. `mayHaveCallbacks` as for `invalidate(cause:source:traced:mayHaveCallbacks:)`.
+    /// `live` as for `invalidate(cause:source:traced:mayHaveCallbacks:live:)`.
     @inline(__always)
-    func dependencyChanged(_ dependency: Dependency, traced: Bool, mayHaveCallbacks: Bool = true) {
+    func dependencyChanged(_ dependency: Dependency, traced: Bool, mayHaveCallbacks: Bool = true, live: Bool = false) {
         if !isDerived {
-            invalidate(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
+            invalidate(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks,
+                       live: live)
         } else {
-            markDirty(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks)
+            markDirty(cause: .dependency, source: dependency.id, traced: traced, mayHaveCallbacks: mayHaveCallbacks,
+                      live: live)
         }
     }
 
@@ -304,35 +313,49 @@ extension Computation {
 
     /// The traced copies of `compute()`, out of line; the choice between them
     /// is here, so that the untraced path above is the one of a build without
-    /// secrets.
+    /// secrets. `flushHead`: the index of this computation in its reactor's
+    /// pending queue when the flush reruns it, else -1.
     @inline(never)
-    func computeTraced() throws {
-        if TraceEmit.valuesOn { return try computeTracedWithValues() }
-        try compute(tracing: .traced)
+    func computeTraced(flushHead: Int = -1) throws {
+        if TraceEmit.valuesOn { return try computeTracedWithValues(flushHead: flushHead) }
+        try compute(tracing: .traced, flushHead: flushHead)
     }
 
     /// The copy of `compute()` that records values and follows secrets, out of line.
     @inline(never)
-    func computeTracedWithValues() throws {
-        try compute(tracing: .tracedWithValues)
+    func computeTracedWithValues(flushHead: Int) throws {
+        try compute(tracing: .tracedWithValues, flushHead: flushHead)
     }
 
     @inline(__always)
-    func compute(tracing: RunTracing) throws {
+    func compute(tracing: RunTracing, flushHead: Int = -1) throws {
         let traced = tracing.isTraced
         invalidated = false
         // `checkPending` is false: `recompute()` cleared it just before, and
         // a first run has never been queued.
         if traced {
-            withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+            traceRunBegin()
             if tracing.followsSecrets { graph.beginSecretTracking(self) }
         }
-        defer {
+        do {
+            try runBody(tracing: tracing)
+        } catch {
             if traced {
                 if tracing.followsSecrets { graph.endSecretTracking(self) }
                 withTracer { $0.rerunEnded(computation: id) }
             }
+            throw error
         }
+        if traced {
+            if tracing.followsSecrets { graph.endSecretTracking(self) }
+            traceRunEnd(flushHead: flushHead)
+        }
+    }
+
+    /// The body's run within `compute(tracing:flushHead:)`, between the run's
+    /// begin and end events.
+    @inline(__always)
+    func runBody(tracing: RunTracing) throws {
         let previous = graph.current
         let previousRunning = graph.lock.runningComputation.load(ordering: .relaxed)
         graph.current = .passUnretained(self)
@@ -354,20 +377,20 @@ extension Computation {
     /// the glitch-free check of computed inputs. Reads the tracer slot once
     /// for the check and the rerun (a tracer installed by code the check
     /// runs takes effect at the next step, as for a refresh).
-    func recompute() {
-        if TraceEmit.isOn { return recomputeTraced() }
-        recompute(untraced: true)
+    func recompute(flushHead: Int = -1) {
+        if TraceEmit.isOn { return recomputeTraced(flushHead: flushHead) }
+        recompute(untraced: true, flushHead: flushHead)
     }
 
-    /// The traced copy of `recompute()`, out of line: the check and the
-    /// rerun each choose their traced copy (with or without values).
+    /// The traced copy of `recompute(flushHead:)`, out of line: the check and
+    /// the rerun each choose their traced copy (with or without values).
     @inline(never)
-    func recomputeTraced() {
-        recompute(untraced: false)
+    func recomputeTraced(flushHead: Int) {
+        recompute(untraced: false, flushHead: flushHead)
     }
 
     @inline(__always)
-    func recompute(untraced: Bool) {
+    func recompute(untraced: Bool, flushHead: Int) {
         recomputing = true
         defer { recomputing = false }
         if checkPending && !invalidated && !stopped {
@@ -381,7 +404,7 @@ extension Computation {
         checkPending = false
         guard needsRecompute else { return }
         do {
-            if untraced { try compute(tracing: .untraced) } else { try compute() }
+            if untraced { try compute(tracing: .untraced) } else { try computeTraced(flushHead: flushHead) }
         } catch {
             handleRunError(error)
         }

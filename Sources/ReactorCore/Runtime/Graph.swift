@@ -48,6 +48,13 @@ final class Graph: @unchecked Sendable {
     /// recorded already, with the end of the run that made it dirty
     /// (`Computation.traceSoleReaderInvalidation`).
     @exclusivity(unchecked) var rerunBeganRecorded = false
+    /// Traced flushes only: the autorun whose rerun the flush begins next
+    /// (its id; 0 for none) has its begin recorded already, with the end of
+    /// the run before it (`Computation.traceRunEnd(flushHead:)`), by the
+    /// tracer of the box at `rerunBegunBy`. A rerun that begins untraced
+    /// leaves them: a later one checks the box, and boxes are never freed.
+    @exclusivity(unchecked) var rerunBegun: UInt64 = 0
+    @exclusivity(unchecked) var rerunBegunBy: UnsafeMutableRawPointer?
 
     /// Runs `body` as one graph operation: with the lock held, and followed by
     /// the end-of-batch flushes it made necessary when it is the outermost one.

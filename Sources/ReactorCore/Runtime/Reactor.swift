@@ -284,7 +284,7 @@ extension Reactor {
             var head = 0
             while head < pending.count {
                 // The entry keeps it alive until the pass's entries are dropped.
-                let rerun = pending[head]._withUnsafeGuaranteedRef { step($0) }
+                let rerun = pending[head]._withUnsafeGuaranteedRef { step($0, at: head) }
                 if !rerun { head &+= 1 }
             }
             releasePending()
@@ -314,10 +314,34 @@ extension Reactor {
         pending.dropFirst(pending.count)
     }
 
-    /// One step of the flush for the computation at the head of the queue:
+    /// The id of the computation whose rerun this flush begins next, right after the
+    /// run of `computation`, the one at `head`, ends: with no user code and
+    /// no other event between the end and that begin (see
+    /// `Computation.traceRunEnd(flushHead:)`). Follows `step(_:at:)`
+    /// and `Computation.recompute(untraced:flushHead:)`: `computation` again
+    /// if it was invalidated during its run and is not a runaway yet, else the
+    /// next entry of the pass if it is invalidated (no check walk before its
+    /// rerun), not stopped, not a first run and not a runaway; else 0.
+    /// Traced runs only.
+    func nextRerun(after computation: Computation, at head: Int) -> UInt64 {
+        if computation.needsRecompute {
+            // It stays at the head and counts one more run in this pass.
+            return computation.runsInFlush < storedRunawayLimit ? computation.id : 0
+        }
+        let next = head &+ 1
+        // The pass's last: its entries are released and `afterFlush` callbacks may run.
+        guard next < pending.count else { return 0 }
+        return pending[next]._withUnsafeGuaranteedRef { candidate in
+            guard candidate.invalidated, !candidate.stopped, !candidate.firstRun else { return 0 }
+            if candidate.flushEpoch == flushPass && candidate.runsInFlush >= storedRunawayLimit { return 0 }
+            return candidate.id
+        }
+    }
+
+    /// One step of the flush for the computation at the head of the queue (`head`):
     /// reruns it, or stops it as a runaway. True if it must run again at once
     /// (it stays at the head, as with Tracker's unshift).
-    private func step(_ computation: Computation) -> Bool {
+    private func step(_ computation: Computation, at head: Int) -> Bool {
         computation.queued = false
         if computation.flushEpoch != flushPass {
             // Its first run in this pass: within the limit, which is at least 1.
@@ -330,7 +354,7 @@ extension Reactor {
                 return false
             }
         }
-        computation.recompute()
+        computation.recompute(flushHead: head)
         if computation.needsRecompute {
             computation.queued = true
             return true

@@ -20,4 +20,34 @@ extension Computation {
     var recordsInvalidation: Bool {
         isDerived ? derivedState != .dirty && !stopped : !invalidated
     }
+
+    /// The begin of this computation's run, unless the end of the flush's
+    /// previous rerun recorded it (`traceRunEnd(flushHead:)`) for the tracer
+    /// installed now.
+    @inline(__always)
+    func traceRunBegin() {
+        withTracer { tracer in
+            if graph.rerunBegun == id {
+                graph.rerunBegun = 0
+                if graph.rerunBegunBy == tracer.boxAddress { return }
+            }
+            tracer.rerunBegan(computation: id, firstRun: firstRun)
+        }
+    }
+
+    /// The end of this computation's run. With the begin of the flush's next
+    /// rerun in the same call when the flush runs it (`flushHead` is its
+    /// place in the pending queue, -1 outside a flush) and that rerun begins
+    /// with no user code and no other event between (`Reactor.nextRerun(after:at:)`):
+    /// one clock reading for the two.
+    @inline(__always)
+    func traceRunEnd(flushHead: Int) {
+        let nextID = flushHead < 0 ? 0 : reactor.nextRerun(after: self, at: flushHead)
+        guard nextID != 0 else { return withTracer { $0.rerunEnded(computation: id) } }
+        withTracer { tracer in
+            graph.rerunBegun = nextID
+            graph.rerunBegunBy = tracer.boxAddress
+            tracer.rerunEnded(computation: id, beginning: nextID)
+        }
+    }
 }

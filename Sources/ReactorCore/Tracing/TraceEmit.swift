@@ -31,6 +31,20 @@ enum TraceEmit {
         return false
     }
 
+    /// Records a traced read kept in place and returns true, the read's
+    /// answer; true also when the tracer went away meanwhile. The caller
+    /// returns this call's result, so the tracer's entry point is reached
+    /// with a jump and returns to the reader directly.
+    @inlinable @inline(__always)
+    static func dependInPlace(computation: UInt64, dependency: UInt64) -> Bool {
+        #if Tracing
+        if let box = tracerSlot.load(ordering: .acquiring) {
+            return box._withUnsafeGuaranteedRef { $0.hot.depend($0.hot.context, computation, dependency) }
+        }
+        #endif
+        return true
+    }
+
     /// `depend` for a read off the last run's order (rare): out of line, so
     /// that `withTracer`'s call does not grow `linkOutOfOrder`.
     @usableFromInline @inline(never)

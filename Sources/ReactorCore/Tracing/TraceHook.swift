@@ -10,10 +10,16 @@ struct TraceHook {
     @inlinable @inline(__always)
     init(box: TracerBox) { self.box = box }
 
+    /// The box's address: which installation of a tracer this is (boxes are
+    /// never freed, so no two installations share one).
+    @inlinable @inline(__always)
+    var boxAddress: UnsafeMutableRawPointer { Unmanaged.passUnretained(box).toOpaque() }
+
     // The node-update events.
 
-    @inlinable @inline(__always)
-    func depend(computation: UInt64, dependency: UInt64) {
+    /// Returns true (see ``TraceHotPaths/Depend``).
+    @inlinable @inline(__always) @discardableResult
+    func depend(computation: UInt64, dependency: UInt64) -> Bool {
         box.hot.depend(box.hot.context, computation, dependency)
     }
 
@@ -50,6 +56,16 @@ struct TraceHook {
     @inlinable @inline(__always)
     func rerunEnded(computation: UInt64, changed output: UInt64, rerunning reader: UInt64) {
         box.hot.rerunEndedRerunning(box.hot.context, computation, output, reader)
+    }
+
+    /// The end of this run and the begin of `next`'s rerun (not its first
+    /// run) at the same time, the two runs meeting with no user code and no
+    /// other event between them: a tracer that provides its own entry points
+    /// reads its clock once; any other gets `rerunEnded(computation:)` and
+    /// `rerunBegan(computation:firstRun:)`.
+    @inlinable @inline(__always)
+    func rerunEnded(computation: UInt64, beginning next: UInt64) {
+        box.hot.rerunEndedBeginning(box.hot.context, computation, next)
     }
 
     // The rest: through the protocol.

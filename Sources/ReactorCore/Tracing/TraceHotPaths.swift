@@ -12,7 +12,9 @@
 // `@usableFromInline`: `TraceHook`'s inlinable calls load these fields.
 @usableFromInline
 package struct TraceHotPaths: @unchecked Sendable {
-    @usableFromInline package typealias Depend = @convention(thin) (UnsafeRawPointer, UInt64, UInt64) -> Void
+    /// Returns true, always: a traced read's link returns the call's result,
+    /// so that the call is its last instruction (a jump, not a call and a return).
+    @usableFromInline package typealias Depend = @convention(thin) (UnsafeRawPointer, UInt64, UInt64) -> Bool
     @usableFromInline package typealias Changed = @convention(thin) (UnsafeRawPointer, UInt64) -> Void
     @usableFromInline package typealias Invalidated =
         @convention(thin) (UnsafeRawPointer, UInt64, ReactorTracing.InvalidationCause, UInt64) -> Void
@@ -35,10 +37,15 @@ package struct TraceHotPaths: @unchecked Sendable {
     @usableFromInline package let rerunEndedInvalidating: RerunEndedChangedReader
     /// `rerunEnded(computation:changed:rerunning:)`.
     @usableFromInline package let rerunEndedRerunning: RerunEndedChangedReader
+    /// `rerunEnded(computation:)` then `rerunBegan(computation: next, firstRun:
+    /// false)` at the end's time: a flush's next rerun, which begins with no
+    /// user code and no other event after the end (`TraceHook.rerunEnded(computation:beginning:)`).
+    @usableFromInline package let rerunEndedBeginning: RerunEndedChanged
 
     package init(context: UnsafeRawPointer, depend: Depend, changed: Changed, invalidated: Invalidated,
                  rerunBegan: RerunBegan, rerunEnded: RerunEnded, rerunEndedChanged: RerunEndedChanged,
-                 rerunEndedInvalidating: RerunEndedChangedReader, rerunEndedRerunning: RerunEndedChangedReader) {
+                 rerunEndedInvalidating: RerunEndedChangedReader, rerunEndedRerunning: RerunEndedChangedReader,
+                 rerunEndedBeginning: RerunEndedChanged) {
         self.context = context
         self.depend = depend
         self.changed = changed
@@ -48,6 +55,7 @@ package struct TraceHotPaths: @unchecked Sendable {
         self.rerunEndedChanged = rerunEndedChanged
         self.rerunEndedInvalidating = rerunEndedInvalidating
         self.rerunEndedRerunning = rerunEndedRerunning
+        self.rerunEndedBeginning = rerunEndedBeginning
     }
 
     /// Entry points that call `tracer`'s protocol methods; `holder` keeps
@@ -57,6 +65,7 @@ package struct TraceHotPaths: @unchecked Sendable {
             context: UnsafeRawPointer(Unmanaged.passUnretained(holder).toOpaque()),
             depend: { context, computation, dependency in
                 TracerHolder.with(context) { $0.depend(computation: computation, dependency: dependency) }
+                return true
             },
             changed: { context, dependency in TracerHolder.with(context) { $0.changed(dependency: dependency) } },
             invalidated: { context, computation, cause, source in
@@ -74,6 +83,12 @@ package struct TraceHotPaths: @unchecked Sendable {
             },
             rerunEndedRerunning: { context, computation, output, reader in
                 TracerHolder.with(context) { $0.rerunEnded(computation: computation, changed: output, rerunning: reader) }
+            },
+            rerunEndedBeginning: { context, computation, next in
+                TracerHolder.with(context) { tracer in
+                    tracer.rerunEnded(computation: computation)
+                    tracer.rerunBegan(computation: next, firstRun: false)
+                }
             })
     }
 }

@@ -500,6 +500,37 @@ extension ThreadRecorder {
         commit(end + 3, events: 4)
     }
 
+    /// `rerunEnded` then `rerunBegan(next)`, not its first run, at the end's
+    /// time (a delta of 0), published together (within ``fixedBound``).
+    @inline(__always)
+    func recordRerunEnded(computation: UInt64, beginning next: UInt64, time: UInt64,
+                          at pointer: UnsafeMutablePointer<UInt8>) {
+        pointer.pointee = TraceEventKind.rerunEnded.rawValue
+        let computationCode = Self.idCode(computation, &lastComputation)
+        // The begin's code: the id's, then the first-run bit (clear).
+        let nextCode = Self.idCode(next, &lastComputation) &<< 1
+        if _fastPath(computationCode | nextCode < 0x80) {
+            // The usual ids, one byte each: one test for the two.
+            pointer[1] = UInt8(truncatingIfNeeded: computationCode)
+            let begin = Self.put(time, pointer + 2)
+            begin[0] = TraceEventKind.rerunBegan.rawValue
+            begin[1] = UInt8(truncatingIfNeeded: nextCode)
+            begin[2] = 0
+            commit(begin + 3, events: 2)
+            return
+        }
+        let begin = Self.put(time, Self.put(computationCode, pointer + 1))
+        begin.pointee = TraceEventKind.rerunBegan.rawValue
+        let end = Self.put(nextCode, begin + 1)
+        end.pointee = 0
+        commit(end + 1, events: 2)
+    }
+
+    func rerunEnded(computation: UInt64, beginning next: UInt64) {
+        let (pointer, time) = reserveTimed()
+        recordRerunEnded(computation: computation, beginning: next, time: time, at: pointer)
+    }
+
     func rerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64) {
         let (pointer, time) = reserveTimed()
         recordRerunEnded(computation: computation, changed: output, invalidated: reader, rerunning: false,

@@ -19,8 +19,9 @@ extension TraceRecorder: TraceHotPathProvider {
                 if !TraceRecorder.recordFast(context, timed: false, {
                     $0.recordDepend(computation: computation, dependency: dependency, at: $0.cursor)
                 }) {
-                    TraceRecorder.dependSlowly(context, computation, dependency)
+                    return TraceRecorder.dependSlowly(context, computation, dependency)
                 }
+                return true
             },
             changed: { context, dependency in
                 if !TraceRecorder.recordFast(context, timed: false, { $0.recordChanged(dependency: dependency, at: $0.cursor) }) {
@@ -71,6 +72,13 @@ extension TraceRecorder: TraceHotPathProvider {
                 }) {
                     TraceRecorder.rerunEndedRerunningSlowly(context, computation, output, reader)
                 }
+            },
+            rerunEndedBeginning: { context, computation, next in
+                if !TraceRecorder.recordFast(context, timed: true, {
+                    $0.recordRerunEnded(computation: computation, beginning: next, time: $0.fastTime(), at: $0.cursor)
+                }) {
+                    TraceRecorder.rerunEndedBeginningSlowly(context, computation, next)
+                }
             })
     }
 
@@ -88,8 +96,9 @@ extension TraceRecorder: TraceHotPathProvider {
     }
 
     @inline(never)
-    private static func dependSlowly(_ context: UnsafeRawPointer, _ computation: UInt64, _ dependency: UInt64) {
+    private static func dependSlowly(_ context: UnsafeRawPointer, _ computation: UInt64, _ dependency: UInt64) -> Bool {
         with(context) { $0.depend(computation: computation, dependency: dependency) }
+        return true
     }
 
     @inline(never)
@@ -122,6 +131,11 @@ extension TraceRecorder: TraceHotPathProvider {
     private static func rerunEndedInvalidatingSlowly(_ context: UnsafeRawPointer, _ computation: UInt64,
                                                      _ output: UInt64, _ reader: UInt64) {
         with(context) { $0.rerunEnded(computation: computation, changed: output, invalidated: reader) }
+    }
+
+    @inline(never)
+    private static func rerunEndedBeginningSlowly(_ context: UnsafeRawPointer, _ computation: UInt64, _ next: UInt64) {
+        with(context) { recorder in recorder.withThread { $0.rerunEnded(computation: computation, beginning: next) } }
     }
 
     @inline(never)
