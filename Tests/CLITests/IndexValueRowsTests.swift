@@ -84,6 +84,25 @@ import Testing
         #expect(try section.history(of: "#2", actionCount: 0, knows: { _ in true })?.count == 4)
     }
 
+    /// Value texts are numbered in order of first sight and told apart by their UTF-8 bytes,
+    /// short (packed) and long alike, across the table's growth; texts that Swift calls equal
+    /// but whose bytes differ (composed and decomposed é) are two texts.
+    @Test func valueTextsAreNumberedByTheirBytes() {
+        var table = ValueTextTable()
+        let texts = (0..<3000).map { "\($0)" } + ["", String(repeating: "x", count: 15),
+                                                  String(repeating: "y", count: 16), String(repeating: "z", count: 64),
+                                                  "caf\u{E9}", "cafe\u{301}"]
+        for (number, text) in texts.enumerated() {
+            let first = table.intern(text)
+            #expect(first.number == Int32(number) && first.new, "\(text)")
+        }
+        for (number, text) in texts.enumerated().reversed() {
+            let again = table.intern(text)
+            #expect(again.number == Int32(number) && !again.new, "\(text)")
+        }
+        #expect(table.texts == texts)
+    }
+
     /// A node named after its first values: its history opens with the value it held then
     /// (the latest in time order), and goes on from there.
     @Test func aNodeNamedLateOpensWithItsValueThen() throws {

@@ -12,16 +12,6 @@ import ReactorTraceFormat
 /// writes little more than the rows it keeps, and a node dropped costs one load per value
 /// event after that.
 final class ValueRowsCollector {
-    /// One value event, strings as positions in ``values``.
-    struct Row {
-        /// The value event's position among the pass's value events (file order).
-        var ordinal: Int
-        var time: UInt64
-        var value: Int32
-        /// The action at the root of the write (-1: none), a position in the builder's action table.
-        var root: Int32
-    }
-
     /// A display name a node took at a creation or naming event: how many value events and
     /// creation or naming events came before it.
     struct Step {
@@ -30,20 +20,56 @@ final class ValueRowsCollector {
         var name: String
     }
 
-    /// Per node position of the builder: rows, whether any value event came, whether dropped.
-    private var rows: [[Row]] = []
-    private var valued: [Bool] = []
-    private var dropped: [Bool] = []
-    /// Per node position, an estimate of its rows' encoded bytes.
-    private var sizes: [Int] = []
-    private var steps: [[Step]] = []
+    /// What the pass gathered for one node position of the builder.
+    struct Node {
+        /// Its rows as the section writes them (``IndexedValueRows``), but each value as its
+        /// number in ``ValueRowsCollector/texts`` (renumbered when the section is written): a
+        /// few bytes a row, so a pass holds little more than the bytes it writes.
+        var rows: [UInt8] = []
+        var count = 0
+        /// The last row's value event position and time (the next row's deltas start there).
+        var ordinal = 0
+        var time: UInt64 = 0
+        /// An estimate of its rows' encoded bytes: theirs, and the texts first seen in them.
+        var size = 0
+        /// Whether any value event came, and whether it was dropped.
+        var valued = false
+        var dropped = false
+        var steps: [Step] = []
+
+        /// Appends a row; returns the bytes it took.
+        @inline(__always)
+        mutating func append(ordinal: Int, time: UInt64, value: Int32, root: Int32) -> Int {
+            let before = rows.count
+            Node.put(UInt64(ordinal &- self.ordinal), to: &rows)
+            Node.put(Varint.zigzagDelta(time, from: self.time), to: &rows)
+            Node.put(UInt64(value), to: &rows)
+            Node.put(UInt64(root &+ 1), to: &rows)
+            self.ordinal = ordinal
+            self.time = time
+            count += 1
+            return rows.count &- before
+        }
+
+        @inline(__always)
+        static func put(_ value: UInt64, to bytes: inout [UInt8]) {
+            var value = value
+            while value >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                value &>>= 7
+            }
+            bytes.append(UInt8(truncatingIfNeeded: value))
+        }
+    }
+
+    // Unchecked: touched on every value event, only by the pass that owns the collector.
+    @exclusivity(unchecked) private var nodes: [Node] = []
+    @exclusivity(unchecked) private var texts = ValueTextTable()
     /// Creation and naming events so far.
-    private var nameEvents = 0
-    private var values: [String] = []
-    private var valueIndex: [String: Int32] = [:]
+    @exclusivity(unchecked) private var nameEvents = 0
     /// The estimated bytes of the rows kept, and the most they may take so far.
-    private var kept = 0
-    private var allowance: Int
+    @exclusivity(unchecked) private var kept = 0
+    @exclusivity(unchecked) private var allowance: Int
     private let budget: Int
     private let traceSize: UInt64
 
@@ -66,50 +92,35 @@ final class ValueRowsCollector {
 
     private func cover(_ node: Int32) {
         let needed = Int(node) + 1
-        guard needed > rows.count else { return }
-        let more = needed - rows.count
-        rows.append(contentsOf: repeatElement([], count: more))
-        valued.append(contentsOf: repeatElement(false, count: more))
-        dropped.append(contentsOf: repeatElement(false, count: more))
-        sizes.append(contentsOf: repeatElement(0, count: more))
-        steps.append(contentsOf: repeatElement([], count: more))
+        guard needed > nodes.count else { return }
+        nodes.append(contentsOf: repeatElement(Node(), count: needed - nodes.count))
     }
 
     /// The value event numbered `ordinal` set the node at builder position `node` to `value`
     /// at `time`, the write rooted at action `root` (-1: none).
     @inline(__always)
     func took(_ node: Int32, value: String, root: Int32, ordinal: Int, at time: UInt64) {
-        if Int(node) < dropped.count, dropped[Int(node)] { return }
+        if Int(node) < nodes.count, nodes[Int(node)].dropped { return }
         record(node, value: value, root: root, ordinal: ordinal, at: time)
     }
 
     private func record(_ node: Int32, value: String, root: Int32, ordinal: Int, at time: UInt64) {
         cover(node)
         let position = Int(node)
-        valued[position] = true
-        let interned: Int32
+        let (number, new) = texts.intern(value)
         // A new value's text counts to the node that first took it.
-        var size = 0
-        if let known = valueIndex[value] {
-            interned = known
-        } else {
-            interned = Int32(values.count)
-            values.append(value)
-            valueIndex[value] = interned
-            size += value.utf8.count + 1
-        }
-        let previous = rows[position].last
-        size += Varint.size(UInt64(ordinal - (previous?.ordinal ?? 0)))
-            + Varint.size(Varint.zigzagDelta(time, from: previous?.time ?? 0))
-            + Varint.size(UInt64(interned)) + Varint.size(UInt64(root + 1))
-        rows[position].append(Row(ordinal: ordinal, time: time, value: interned, root: root))
-        sizes[position] += size
+        let size = (new ? value.utf8.count + 1 : 0)
+            + nodes[position].append(ordinal: ordinal, time: time, value: number, root: root)
+        nodes[position].valued = true
+        nodes[position].size += size
         kept += size
-        while kept > allowance, let largest = sizes.indices.max(by: { sizes[$0] < sizes[$1] }), sizes[largest] > 0 {
-            kept -= sizes[largest]
-            sizes[largest] = 0
-            rows[largest] = []
-            dropped[largest] = true
+        while kept > allowance, let largest = nodes.indices.max(by: { nodes[$0].size < nodes[$1].size }),
+              nodes[largest].size > 0 {
+            kept -= nodes[largest].size
+            nodes[largest].size = 0
+            nodes[largest].rows = []
+            nodes[largest].count = 0
+            nodes[largest].dropped = true
         }
     }
 
@@ -118,53 +129,75 @@ final class ValueRowsCollector {
     func named(_ node: Int32, name: String, ordinal: Int) {
         cover(node)
         nameEvents += 1
-        guard steps[Int(node)].last?.name != name else { return }
-        steps[Int(node)].append(Step(ordinal: ordinal, event: nameEvents - 1, name: name))
+        guard nodes[Int(node)].steps.last?.name != name else { return }
+        nodes[Int(node)].steps.append(Step(ordinal: ordinal, event: nameEvents - 1, name: name))
     }
 
     /// The section of the pass: the nodes with value events, by id (`id` gives a builder
     /// position's); `valueEvents`, the pass's count of them.
     func valueRows(id: (Int32) -> UInt64, valueEvents: Int) -> IndexedValueRows {
         // The values the rows kept name, renumbered in order of first use.
-        var renumbered = [Int32](repeating: -1, count: values.count)
+        var renumbered = [Int32](repeating: -1, count: texts.texts.count)
         var table: [String] = []
-        for position in rows.indices where !dropped[position] {
-            for row in rows[position] where renumbered[Int(row.value)] < 0 {
-                renumbered[Int(row.value)] = Int32(table.count)
-                table.append(values[Int(row.value)])
+        for node in nodes where !node.dropped {
+            Self.forEachRow(node.rows) { _, _, value, _ in
+                if renumbered[Int(value)] < 0 {
+                    renumbered[Int(value)] = Int32(table.count)
+                    table.append(texts.texts[Int(value)])
+                }
             }
         }
         var fields = IndexFieldWriter()
         fields.put(valueEvents)
         fields.put(nameEvents)
         fields.put(strings: table)
-        let listed = rows.indices.filter { valued[$0] }
+        let listed = nodes.indices.filter { nodes[$0].valued }
         fields.put(listed.count)
         for position in listed {
+            let node = nodes[position]
             fields.put(id(Int32(position)))
-            fields.put(steps[position].count)
+            fields.put(node.steps.count)
             var ordinal = 0, event = 0
-            for step in steps[position] {
+            for step in node.steps {
                 fields.put(step.ordinal - ordinal)
                 fields.put(step.event - event)
                 fields.put(step.name)
                 ordinal = step.ordinal
                 event = step.event
             }
-            fields.put(!dropped[position])
-            guard !dropped[position] else { continue }
+            fields.put(!node.dropped)
+            guard !node.dropped else { continue }
             var block = IndexFieldWriter()
-            block.put(rows[position].count)
-            var previous = Row(ordinal: 0, time: 0, value: 0, root: 0)
-            for row in rows[position] {
-                block.put(row.ordinal - previous.ordinal)
-                block.put(Varint.zigzagDelta(row.time, from: previous.time))
-                block.put(Int(renumbered[Int(row.value)]))
-                block.put(Int(row.root + 1))
-                previous = row
+            block.put(node.count)
+            Self.forEachRow(node.rows) { ordinal, time, value, root in
+                block.put(ordinal)
+                block.put(time)
+                block.put(Int(renumbered[Int(value)]))
+                block.put(root)
             }
             fields.put(bytes: block.bytes)
         }
         return IndexedValueRows(bytes: fields.bytes)
+    }
+
+    /// Each row of `rows` as its four fields (value event step, time code, text number, root plus one).
+    private static func forEachRow(_ rows: [UInt8], _ body: (UInt64, UInt64, UInt64, UInt64) -> Void) {
+        rows.withUnsafeBufferPointer { bytes in
+            var offset = 0
+            func next() -> UInt64 {
+                var value: UInt64 = 0, shift: UInt64 = 0
+                while true {
+                    let byte = bytes[offset]
+                    offset += 1
+                    value |= UInt64(byte & 0x7F) &<< shift
+                    if byte < 0x80 { return value }
+                    shift += 7
+                }
+            }
+            while offset < bytes.count {
+                let ordinal = next(), time = next(), value = next(), root = next()
+                body(ordinal, time, value, root)
+            }
+        }
     }
 }
