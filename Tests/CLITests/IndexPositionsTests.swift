@@ -6,7 +6,7 @@ import Testing
 
 /// The index's per-node positions (docs/INSPECT.md, "The index"): `history NAME` of a
 /// trace with values reads only the chunks of the nodes it follows, each from the snapshot
-/// before it, and says what a pass says, byte for byte; `state --at end` reads nothing
+/// before it (the value rows left out: they answer first, IndexValueRowsTests), and says what a pass says, byte for byte; `state --at end` reads nothing
 /// but the snapshot after the last chunk; a bad positions section is rebuilt with one note.
 @Suite struct IndexPositionsTests {
     static let samples = ["todos", "counter-values", "profile-values", "stress-threads-values", "threads-values"]
@@ -48,6 +48,8 @@ import Testing
         for snapshotBytes in ["1", nil] {
             let path = try Self.copy(sample, as: "history")
             try Self.index(path, snapshotBytes: snapshotBytes)
+            // Without the value rows, which answer before the positions (IndexValueRowsTests).
+            try IndexValueRowsTests.rewriteIndex(path) { $0.valueRows = nil }
             let indexBytes = FileManager.default.contents(atPath: TraceIndex.path(forTrace: path))
             let index = try #require(try TraceIndex.load(forTrace: path))
             #expect(index.positions != nil)
@@ -73,6 +75,7 @@ import Testing
     @Test func historyCommandsAreTheSameBothWays() throws {
         let path = try Self.copy("threads-values", as: "cli")
         try Self.index(path, snapshotBytes: "1")
+        try IndexValueRowsTests.rewriteIndex(path) { $0.valueRows = nil }
         let names = try Self.names(path)
         try IndexCommandTests.expectSameAnswers(names.prefix(4).flatMap { name in
             [["history", path, name], ["history", path, name, "--json"]]
@@ -129,6 +132,7 @@ import Testing
             fields.put(false); fields.put(1); fields.put(0); fields.put(index.batches.count)
         }
         index.positions = IndexedPositions(bytes: fields.bytes)
+        index.valueRows = nil
         // Encoded and tagged with this user's key: only the section's own checks can refuse it.
         try Data(index.encoded() + [UInt8](original)[bodyEnd...]).write(to: URL(fileURLWithPath: indexPath))
         let name = try #require(try Self.names(path).first)

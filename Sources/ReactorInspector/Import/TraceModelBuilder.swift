@@ -89,6 +89,8 @@ public final class TraceModelBuilder {
     private let tracksValues: Bool
     /// The value history asked for.
     @exclusivity(unchecked) var history = ValueHistoryTracker()
+    /// An index's value rows, told every value and display name this builder applies (``ValueRowsCollector``).
+    var valueRows: ValueRowsCollector?
     /// Whether the builder reads single chunks from the index's light points
     /// (``TraceModelBuilder/readLightPoints(kinds:actions:)``): a node it meets starts with unknown roots.
     var readsLightPoints = false
@@ -714,6 +716,7 @@ extension TraceModelBuilder {
     }
 
     private func matchTarget(_ node: Int32) {
+        valueRows?.named(node, name: nodes[Int(node)].name, ordinal: valueEvents)
         // Reading light points, the nodes followed are entered by the index (``enterHistory(node:)``).
         if let target = options.valueHistoryOf, !readsLightPoints, !states[Int(node)].inHistory,
            nodes[Int(node)].name == target || "#\(nodes[Int(node)].id)" == target {
@@ -898,6 +901,7 @@ extension TraceModelBuilder {
         // A computed records its value after its run: the run's cause set it.
         let root = nodes[Int(node)].kind == .computed ? states[Int(node)].runRoot : enclosingRoot(thread)
         if states[Int(node)].inHistory { history.record(node, value: value, root: root, at: time) }
+        valueRows?.took(node, value: value, root: root, ordinal: valueEvents, at: time)
         let ordinal = valueEvents
         valueEvents += 1
         // The previous value in time order, when read beforehand (docs/TRACE_FORMAT.md, 7a).

@@ -66,6 +66,9 @@ extension TraceIndex {
         let mentions = model == nil ? nil : mentions
         put(mentions == nil ? 0 : 1)
         if let mentions { fields.put(bytes: mentions.bytes) }
+        let valueRows = model == nil ? nil : valueRows
+        put(valueRows == nil ? 0 : 1)
+        if let valueRows { fields.put(bytes: valueRows.bytes) }
         let body = fields.bytes
         var bytes = Self.magic
         bytes.appendLittleEndian(Self.version)
@@ -206,6 +209,12 @@ extension TraceIndex {
             // Trusted as the model is, and only with it; checked figure by figure when a question uses it.
             if model != nil { mentions = section }
         }
+        var valueRows: IndexedValueRows?
+        if try fields.bool() {
+            let section = IndexedValueRows(bytes: try fields.bytes())
+            // Trusted as the model is, and only with it (it holds their actions); checked when a question uses them.
+            if model != nil { valueRows = section }
+        }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its table") }
         var index = TraceIndex(identity: identity, events: events, skippedEvents: skipped, clockEvents: clocks,
                                truncation: truncation, trailingBytesOffset: trailing == 0 ? nil : trailing - 1,
@@ -216,6 +225,7 @@ extension TraceIndex {
         index.positions = positions
         index.lightPoints = lightPoints
         index.mentions = mentions
+        index.valueRows = valueRows
         return index
     }
 }

@@ -60,35 +60,53 @@ extension TraceIndex {
     /// index or the new one, never part of one.
     mutating func write(forTrace tracePath: String) throws(TraceIndexError) {
         let limit = Self.sizeLimit(forTrace: identity.size)
+        // The index encoded once, and again only after a part was left out.
+        var encoding: [UInt8]?
+        func size() -> UInt64 {
+            if encoding == nil { encoding = encoded() }
+            return UInt64(encoding?.count ?? 0)
+        }
         if let section = positions, UInt64(section.bytes.count) > IndexedPositions.budget(forTrace: identity.size)
-            || UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+            || size() + (moments?.tailLength ?? 0) > limit {
             // Positions over their budget or larger than a reader accepts: questions about one node answer by passes.
             positions = nil
+            encoding = nil
         }
         if let section = lightPoints, UInt64(section.bytes.count) > IndexedLightPoints.budget(forTrace: identity.size)
-            || UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+            || size() + (moments?.tailLength ?? 0) > limit {
             // Light points over their budget or larger than a reader accepts: `history` reads from snapshots.
             lightPoints = nil
+            encoding = nil
         }
         if let section = mentions, UInt64(section.bytes.count) > IndexedMentions.budget(forTrace: identity.size)
-            || UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+            || size() + (moments?.tailLength ?? 0) > limit {
             // Mentions over their budget or larger than a reader accepts: `replay` of a name reads every stretch.
             mentions = nil
+            encoding = nil
         }
-        if let moments, UInt64(encoded().count) + moments.tailLength > limit
+        if let section = valueRows, UInt64(section.bytes.count) > IndexedValueRows.budget(forTrace: identity.size)
+            || size() + (moments?.tailLength ?? 0) > limit {
+            // Value rows over their budget or larger than a reader accepts: `history` reads the trace.
+            valueRows = nil
+            encoding = nil
+        }
+        if let moments, size() + moments.tailLength > limit
             || moments.tailLength > 0 && moments.spool == nil && moments.tailStart == nil {
             // Snapshots larger than a reader accepts, or whose bytes are gone: none.
             self.moments = nil
+            encoding = nil
         }
-        if allExplanations != nil, UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+        if allExplanations != nil, size() + (moments?.tailLength ?? 0) > limit {
             // Every explanation, larger than a reader accepts: `why` answers by passes.
             allExplanations = nil
+            encoding = nil
         }
-        if explanations != nil, UInt64(encoded().count) + (moments?.tailLength ?? 0) > limit {
+        if explanations != nil, size() + (moments?.tailLength ?? 0) > limit {
             // Explanations larger than a reader accepts: `why` answers by passes.
             explanations = nil
+            encoding = nil
         }
-        if UInt64(encoded().count) > limit {
+        if size() > limit {
             // A model larger than a reader accepts (a trace of many nodes and few events): the table alone.
             model = nil
             profile = nil
@@ -97,8 +115,10 @@ extension TraceIndex {
             positions = nil
             lightPoints = nil
             mentions = nil
+            valueRows = nil
+            encoding = nil
         }
-        let bytes = encoded()
+        let bytes = encoding ?? encoded()
         do {
             let output = try OutputFile(path: Self.path(forTrace: tracePath), inputs: [tracePath])
             try output.write(bytes)

@@ -38,7 +38,7 @@ public struct TraceIndex: Sendable, Equatable {
     }
 
     /// The index format's version: an index of another version is rebuilt.
-    public static let version: UInt16 = 8
+    public static let version: UInt16 = 9
     /// How many bytes at each end of the trace ``Identity`` checksums.
     public static let identityBytes = 4096
 
@@ -92,6 +92,8 @@ public struct TraceIndex: Sendable, Equatable {
     /// live index (``LiveTrace/index()``), which gathers them as it reads; never in the file,
     /// where no command would read them.
     var overview: IndexedOverview?
+    /// Per node with value events, its values as rows (``IndexedValueRows``): only beside the model, whose actions they name.
+    var valueRows: IndexedValueRows?
 
     /// Whether the index keeps the whole trace's plain model (questions about the
     /// whole trace, such as `hot`, then read nothing but the index).

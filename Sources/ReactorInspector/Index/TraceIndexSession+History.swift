@@ -59,12 +59,7 @@ extension TraceIndexSession {
         }
         // The whole trace's action names, as a pass's builder gives them at its end (``TraceModelBuilder/actionName(_:)``).
         let actionTable = kept.model.actions
-        func actionName(_ position: Int32) -> String {
-            let action = actionTable[Int(position)]
-            guard action.store != 0 else { return action.name }
-            let storeName = finalNames[action.store] ?? action.storeName
-            return storeName.isEmpty ? action.name : "\(storeName).\(action.name)"
-        }
+        let actionName = kept.model.rootActionName
         if let section = index.lightPoints {
             // The chunks up to the last one where a pass starts following a node read on from snapshots
             // (a name event decides there, as the pass meets it); the rest, each alone from its light point.

@@ -86,6 +86,7 @@ final class TraceIndexSession {
         if let name = builder.options.valueHistoryOf, let answered = valueHistoryFromIndex(of: name, builder.options) {
             return answered
         }
+        if let answered = valueHistoryFromRows(builder) { return answered }
         if let answered = valueHistoryFromPositions(builder) { return answered }
         resumedFrom = nil
         if let resumed = resumedModel(builder: builder, progress: progress) { return resumed }
@@ -285,6 +286,10 @@ final class TraceIndexSession {
         var snapshotter = snapshotting.flatMap { MomentSnapshotter(builder: $0) }
         // Per-node sections go with the snapshots they are read from.
         var pass = IndexPassCollector(takesSections: snapshotter != nil)
+        // The value rows come from the snapshots' builder, which gives each value its root action.
+        let valueRows = pass.takesSections ? ValueRowsCollector(traceSize: identity?.size ?? 0) : nil
+        snapshotting?.valueRows = valueRows
+        defer { snapshotting?.valueRows = nil }
         var position = 0
         let (report, stoppedEarly) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             body(batch)
@@ -297,6 +302,7 @@ final class TraceIndexSession {
         } ended: { endOffset, reader in
             let batch = pass.table.finishBatch(endOffset: endOffset)
             if let snapshotting, pass.takesSections {
+                valueRows?.read(upTo: endOffset)
                 snapshotter?.ended(batch, builder: snapshotting, reader: reader)
                 pass.lightPoints.ended(batch, builder: snapshotting, reader: reader)
             }
@@ -318,12 +324,15 @@ final class TraceIndexSession {
         let positions = pass.takesSections ? Optional(pass.positions) : nil
         let lightPoints = pass.takesSections ? Optional(pass.lightPoints) : nil
         let mentions = pass.takesSections ? Optional(pass.mentions) : nil
+        let rows = valueRows.flatMap { collector in
+            snapshotting.map { builder in { collector.valueRows(id: builder.nodeID, valueEvents: builder.valueEvents) } }
+        }
         if trusted == nil || position != trusted?.batches.count {
             index = nil
             leaveIndex(collector.index(identity:report:), report: report, identity: identity, keeping: keeping,
                        profiling: profiling, explaining: explaining, explainingAll: explainingAll, moments: moments,
                        positions: positions?.positions, lightPoints: lightPoints?.lightPoints,
-                       mentions: mentions?.mentions)
+                       mentions: mentions?.mentions, valueRows: rows)
         } else if let fitting = trusted, IndexKey.current != nil,
                   (keeping != nil && (fitting.model == nil || !fitting.hasSnapshots && moments?.entries.isEmpty == false))
                     || (profiling != nil && fitting.profile == nil && (fitting.model != nil || keeping != nil))
@@ -332,7 +341,7 @@ final class TraceIndexSession {
             leaveIndex({ _, _ in fitting }, report: report, identity: identity,
                        keeping: fitting.model == nil ? keeping : nil, profiling: profiling, explaining: explaining,
                        explainingAll: explainingAll, moments: moments, positions: positions?.positions,
-                       lightPoints: lightPoints?.lightPoints, mentions: mentions?.mentions)
+                       lightPoints: lightPoints?.lightPoints, mentions: mentions?.mentions, valueRows: rows)
         }
         return (report, false)
     }
@@ -388,7 +397,8 @@ final class TraceIndexSession {
                             explainingAll: ((TraceReadReport) -> AllExplanations?)? = nil,
                             moments: IndexedMoments? = nil, positions: (() -> IndexedPositions)? = nil,
                             lightPoints: (() -> IndexedLightPoints?)? = nil,
-                            mentions: (() -> IndexedMentions)? = nil) {
+                            mentions: (() -> IndexedMentions)? = nil,
+                            valueRows: (() -> IndexedValueRows)? = nil) {
         guard writes, !report.stillRecording, TraceIndex.canIndex(report.truncation),
               let identity, (try? TraceIndex.identity(ofTrace: tracePath)) == identity else { return }
         var built = make(identity, report)
@@ -408,6 +418,7 @@ final class TraceIndexSession {
             built.positions = positions?()
             built.lightPoints = lightPoints?() ?? nil
             built.mentions = mentions?()
+            built.valueRows = valueRows?()
         }
         do {
             try built.write(forTrace: tracePath)
@@ -441,10 +452,13 @@ extension TraceIndex {
         let builder = TraceModelBuilder(options: TraceModelBuilder.checkpointOptions, numbersActions: true)
         var snapshotter = MomentSnapshotter(builder: builder, interval: snapshotInterval)
         var pass = IndexPassCollector(takesSections: true)
+        let valueRows = ValueRowsCollector(traceSize: identity.size)
+        builder.valueRows = valueRows
         let (report, _) = try TraceFile.forEachBatchWithOffsets(path: tracePath, progress: progress) { batch in
             pass.add(batch, feeding: builder)
         } ended: { endOffset, reader in
             let batch = pass.table.finishBatch(endOffset: endOffset)
+            valueRows.read(upTo: endOffset)
             snapshotter?.ended(batch, builder: builder, reader: reader)
             pass.lightPoints.ended(batch, builder: builder, reader: reader)
             return true
@@ -469,6 +483,7 @@ extension TraceIndex {
                 index.positions = pass.positions.positions()
                 index.lightPoints = pass.lightPoints.lightPoints()
                 index.mentions = pass.mentions.mentions()
+                index.valueRows = valueRows.valueRows(id: builder.nodeID, valueEvents: builder.valueEvents)
             }
             // Beside the model they were built with: the same trace's, as its chunks are the same.
             if let existing, existing.keepsModel, existing.batches == index.batches {
