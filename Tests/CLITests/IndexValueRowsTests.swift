@@ -84,6 +84,32 @@ import Testing
         #expect(try section.history(of: "#2", actionCount: 0, knows: { _ in true })?.count == 4)
     }
 
+    /// A section cut short is damaged whichever node is asked: also a dropped one, whose
+    /// history a pass answers (the rest of the section is read before saying so).
+    @Test func aCutSectionIsDamagedForADroppedNodeToo() throws {
+        let collector = ValueRowsCollector(traceSize: 1, budget: 64)
+        collector.read(upTo: 1)
+        collector.named(0, name: "busy", ordinal: 0)
+        collector.named(1, name: "quiet", ordinal: 0)
+        var ordinal = 0
+        for step in 0..<40 {
+            collector.took(0, value: "v\(step)", root: -1, ordinal: ordinal, at: UInt64(step))
+            ordinal += 1
+            if step % 10 == 0 {
+                collector.took(1, value: "q\(step)", root: -1, ordinal: ordinal, at: UInt64(step))
+                ordinal += 1
+            }
+        }
+        let section = collector.valueRows(id: { UInt64($0) + 1 }, valueEvents: ordinal)
+        #expect(try section.history(of: "busy", actionCount: 0, knows: { _ in true }) == nil)
+        let cut = IndexedValueRows(bytes: Array(section.bytes.dropLast(3)))
+        for name in ["busy", "#1", "quiet"] {
+            #expect(throws: TraceIndexError.self, "\(name)") {
+                try cut.history(of: name, actionCount: 0, knows: { _ in true })
+            }
+        }
+    }
+
     /// Value texts are numbered in order of first sight and told apart by their UTF-8 bytes,
     /// short (packed) and long alike, across the table's growth; texts that Swift calls equal
     /// but whose bytes differ (composed and decomposed é) are two texts.

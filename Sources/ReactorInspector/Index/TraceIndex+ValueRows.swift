@@ -35,6 +35,7 @@ struct IndexedValueRows: Sendable, Equatable {
         let texts = try fields.strings()
         var keyed: [(ordinal: Int, phase: Int, event: Int, node: UInt64, time: UInt64, value: Int, root: Int32)] = []
         var seen = Set<UInt64>()
+        var followsDropped = false
         for _ in 0..<(try fields.elements(eachAtLeast: 3)) {
             let id = try fields.next()
             guard seen.insert(id).inserted else { throw .damaged("a node's value rows twice") }
@@ -48,8 +49,9 @@ struct IndexedValueRows: Sendable, Equatable {
                 if entry == nil, byID || name == target { entry = (ordinal, event) }
             }
             guard try fields.bool() else {
-                // Dropped: a pass would follow it, and its values are not here.
-                if entry != nil { return nil }
+                // Dropped: a pass would follow it, and its values are not here. The rest is
+                // still read, so that a damaged section is noticed whichever node is asked.
+                if entry != nil { followsDropped = true }
                 continue
             }
             let block = try fields.bytes()
@@ -81,6 +83,7 @@ struct IndexedValueRows: Sendable, Equatable {
             }
         }
         guard fields.readableBytes == 0 else { throw .damaged("bytes after its value rows") }
+        if followsDropped { return nil }
         keyed.sort { ($0.ordinal, $0.phase, $0.event) < ($1.ordinal, $1.phase, $1.event) }
         return keyed.map { ($0.node, $0.time, texts[$0.value], $0.root) }
     }
