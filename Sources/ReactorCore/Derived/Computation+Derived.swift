@@ -28,7 +28,12 @@ extension Computation {
         dropEdges()
         // Not stopped, so its `Computed` is there (whose deinit stops it
         // before letting the output go): the output is, with no test.
-        if wasClean { derivedOutput.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.propagateCheck() } }
+        // Inline where reached through a live link (a notification loop, the hot path).
+        if wasClean {
+            derivedOutput.unsafelyUnwrapped._withUnsafeGuaranteedRef { output in
+                if live { output.propagateCheckInline() } else { output.propagateCheck() }
+            }
+        }
         if mayHaveCallbacks && hasInvalidateCallbacks { runInvalidateCallbacks() }
     }
 

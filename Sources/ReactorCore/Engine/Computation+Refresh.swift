@@ -108,18 +108,23 @@ extension Computation {
         var node = root
         // Unmanaged, each step on a guaranteed reference: no retain per node
         // (computeds dropped meanwhile keep their parts until the operation ends).
-        while let next = node._withUnsafeGuaranteedRef({ $0.refreshStep(tracing: tracing, isRoot: node.toOpaque() == root.toOpaque()) }) {
-            node = next
+        while true {
+            let step = node
+            guard step._withUnsafeGuaranteedRef({
+                $0.refreshStep(tracing: tracing, isRoot: step.toOpaque() == root.toOpaque(), next: &node)
+            }) else { break }
         }
     }
 
     /// One step of `refreshStaleDerived(tracing:)` for this computed, on top of
     /// the chain and possibly stale or stale (when checking already, the source
-    /// at its `checkCursor` was just refreshed). Returns the computed to step
-    /// next: a source to refresh first, now on top of the chain, or the
-    /// computed that read this one, whose walk goes on; nil after the root.
+    /// at its `checkCursor` was just refreshed). Sets `next` to the computed to
+    /// step next and returns true: a source to refresh first, now on top of
+    /// the chain, or the computed that read this one, whose walk goes on.
+    /// Returns false after the root. (A flag rather than an optional: the
+    /// step back to the reader then needs no test of a pointer known not nil.)
     @inline(__always)
-    func refreshStep(tracing: RunTracing, isRoot: Bool) -> Unmanaged<Computation>? {
+    func refreshStep(tracing: RunTracing, isRoot: Bool, next: inout Unmanaged<Computation>) -> Bool {
         if derivedState == .check {
             var cursor: LinkPointer?
             if activity != .checking {
@@ -151,7 +156,8 @@ extension Computation {
                         // rederive, a cycle's report): a descent stores one
                         // field, not two.
                         source._withUnsafeGuaranteedRef { $0.callerOnChain = .passUnretained(self) }
-                        return source
+                        next = source
+                        return true
                     }
                     // A cycle's report ran user code: a change may have made
                     // this computed dirty, or a source may have gone away.
@@ -173,10 +179,11 @@ extension Computation {
             if derivedState == .check { derivedState = .clean }
             graph.derivingTop = callerOnChain
         }
-        if isRoot { return nil }
+        if isRoot { return false }
         // Back to the computed that read this one: its walk goes on, or
         // stops if this one changed (which made it dirty).
-        return callerOnChain.unsafelyUnwrapped
+        next = callerOnChain.unsafelyUnwrapped
+        return true
     }
 
     /// Recomputes this computed's value, on top of the `derivingTop` chain,

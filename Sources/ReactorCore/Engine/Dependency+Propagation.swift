@@ -142,7 +142,16 @@ extension Dependency {
     /// theirs in turn. Runs no user code, so the lists are walked in place;
     /// the last subscriber's readers are walked next rather than recursively,
     /// so a chain costs no stack.
+    @inline(never)
     func propagateCheck() {
+        propagateCheckInline()
+    }
+
+    /// `propagateCheck()` inlined into its caller: a write's notification
+    /// loop, which marks many computeds dirty, then needs no call (and no
+    /// frame) per computed; the walk's own branches call the outlined copy.
+    @inline(__always)
+    func propagateCheckInline() {
         var cursor = subscribers.head
         while let link = cursor {
             cursor = link.pointee.nextSubscriber

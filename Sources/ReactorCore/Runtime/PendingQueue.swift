@@ -51,9 +51,14 @@ struct PendingQueue: ~Copyable {
     mutating func dropFirst(_ dropped: Int) {
         var index = 0
         while index < dropped {
-            let computation = entries.unsafelyUnwrapped[index]
-            computation._withUnsafeGuaranteedRef { $0.pendingEntries &-= 1 }
-            computation._withUnsafeGuaranteedRef { $0.releaseSelfIfUnheld() }
+            entries.unsafelyUnwrapped[index]._withUnsafeGuaranteedRef { computation in
+                computation.pendingEntries &-= 1
+                // `releaseSelfIfUnheld()` as two branches: its two tests
+                // combined cost more than the entry count's alone.
+                if computation.pendingEntries == 0 {
+                    if computation.dependencies.count == 0 { Unmanaged.passUnretained(computation).release() }
+                }
+            }
             index += 1
         }
         let rest = count - dropped
