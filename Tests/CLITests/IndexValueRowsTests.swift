@@ -60,9 +60,9 @@ import Testing
         })
     }
 
-    /// Over the budget, the node with the most rows is dropped: listed, without rows; a history
-    /// that would follow it is not answered from the rows, the others are.
-    @Test func aNodeOverTheBudgetIsDroppedAndListed() throws {
+    /// Rows of a node "busy" (#1, 40 values) and a node "quiet" (#2, 4 values) in a 64-byte
+    /// budget: busy is dropped, quiet kept.
+    static func busyAndQuiet() -> IndexedValueRows {
         let collector = ValueRowsCollector(traceSize: 1, budget: 64)
         collector.read(upTo: 1)
         collector.named(0, name: "busy", ordinal: 0)
@@ -77,6 +77,13 @@ import Testing
             }
         }
         let section = collector.valueRows(id: { UInt64($0) + 1 }, valueEvents: ordinal)
+        return section
+    }
+
+    /// Over the budget, the node with the most rows is dropped: listed, without rows; a history
+    /// that would follow it is not answered from the rows, the others are.
+    @Test func aNodeOverTheBudgetIsDroppedAndListed() throws {
+        let section = Self.busyAndQuiet()
         #expect(try section.history(of: "busy", actionCount: 0, knows: { _ in true }) == nil)
         let quiet = try #require(try section.history(of: "quiet", actionCount: 0, knows: { _ in true }))
         #expect(quiet.map { $0.value } == ["q0", "q10", "q20", "q30"])
@@ -87,20 +94,7 @@ import Testing
     /// A section cut short is damaged whichever node is asked: also a dropped one, whose
     /// history a pass answers (the rest of the section is read before saying so).
     @Test func aCutSectionIsDamagedForADroppedNodeToo() throws {
-        let collector = ValueRowsCollector(traceSize: 1, budget: 64)
-        collector.read(upTo: 1)
-        collector.named(0, name: "busy", ordinal: 0)
-        collector.named(1, name: "quiet", ordinal: 0)
-        var ordinal = 0
-        for step in 0..<40 {
-            collector.took(0, value: "v\(step)", root: -1, ordinal: ordinal, at: UInt64(step))
-            ordinal += 1
-            if step % 10 == 0 {
-                collector.took(1, value: "q\(step)", root: -1, ordinal: ordinal, at: UInt64(step))
-                ordinal += 1
-            }
-        }
-        let section = collector.valueRows(id: { UInt64($0) + 1 }, valueEvents: ordinal)
+        let section = Self.busyAndQuiet()
         #expect(try section.history(of: "busy", actionCount: 0, knows: { _ in true }) == nil)
         let cut = IndexedValueRows(bytes: Array(section.bytes.dropLast(3)))
         for name in ["busy", "#1", "quiet"] {
