@@ -74,7 +74,8 @@ let package = Package(
         .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorTraceFormat", "ReactorCore", "BuiltProducts", "TraceForgery"]),
         // Checks of the HTML and Markdown reports, shared by the two suites that make them.
         .target(name: "ReportAssertions", path: "Tests/ReportAssertions"),
-        .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore", "ReportAssertions"]),
+        .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore", "ReportAssertions",
+                                                                 "TraceForgery"]),
         .testTarget(name: "ProfilingScenarios", dependencies: ["ReactorCore", "ReactorTrace", "ReactorTesting", "TracerSlot"]),
         .testTarget(name: "ReactorTestingTests", dependencies: ["ReactorTesting", "ReactorInspector", "ReactorCore", "ReactorTrace", "ReactorTraceFormat",
                                                                "TracerSlot"]),

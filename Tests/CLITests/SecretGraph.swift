@@ -1,6 +1,7 @@
 import Foundation
 import ReactorCore
 import ReactorTrace
+import TraceForgery
 
 /// A store holding the secret source and a clear note.
 final class LeakStore: Store, @unchecked Sendable {

@@ -3,6 +3,7 @@ import Foundation
 import ReactorInspector
 import ReactorTrace
 import Testing
+import TraceForgery
 
 /// The fuzz harness: CRC-valid mutants of the samples' traces through every
 /// read command, in-process (fast) and through the built binary (under an

@@ -2,6 +2,7 @@ import Foundation
 @testable import ReactorInspector
 import ReactorTraceFormat
 import Testing
+import TraceForgery
 
 /// The index's overview (``OverviewCollector``, ``IndexedOverview``) draws the timeline a pass
 /// draws: on random event sequences (nested, thrown and unmatched runs, actions ended out of
@@ -135,7 +136,7 @@ struct TimelineOverviewTests {
     /// With a nanosecond bucket (a record per slice), the overview draws every window as the pass does.
     @Test(arguments: 0..<40)
     func theOverviewDrawsWhatThePassDraws(seed: Int) throws {
-        var random = SplitMix(seed: UInt64(seed))
+        var random = SeededGenerator(seed: UInt64(seed))
         let script = Script(count: Int.random(in: 20...600, using: &random), using: &random)
         var collector = OverviewCollector(eventsPerStretch: Int.random(in: 1...200, using: &random), eventsPerRecord: 0)
         let overview = Self.gather(script, into: &collector)
@@ -152,7 +153,7 @@ struct TimelineOverviewTests {
     /// trace at a small width is one of them.
     @Test(arguments: 0..<20)
     func aCoarseOverviewDrawsWhatThePassDraws(seed: Int) throws {
-        var random = SplitMix(seed: UInt64(seed) &+ 1000)
+        var random = SeededGenerator(seed: UInt64(seed) &+ 1000)
         let script = Script(count: Int.random(in: 200...3000, using: &random), using: &random)
         var collector = OverviewCollector(eventsPerStretch: Int.random(in: 50...500, using: &random), eventsPerRecord: 4)
         let overview = Self.gather(script, into: &collector)
@@ -170,7 +171,7 @@ struct TimelineOverviewTests {
 
     /// Cut or changed bytes decode to an error or to a section, never a crash; a section cut short is an error.
     @Test func hostileBytesAreAnErrorNotACrash() throws {
-        var random = SplitMix(seed: 7)
+        var random = SeededGenerator(seed: 7)
         let script = Script(count: 800, using: &random)
         var collector = OverviewCollector(eventsPerStretch: 100, eventsPerRecord: 4)
         let bytes = Self.gather(script, into: &collector).bytes
@@ -194,15 +195,3 @@ struct TimelineOverviewTests {
     }
 }
 
-/// SplitMix64: the same seed gives the same scripts on every machine.
-private struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
