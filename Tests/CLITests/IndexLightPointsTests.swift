@@ -33,6 +33,8 @@ import Testing
     func busyAndRareHistoriesFromTheLightPointsAreThePass(sample: String) throws {
         let path = try IndexPositionsTests.copy(sample, as: "light")
         try IndexPositionsTests.index(path, snapshotBytes: nil)
+        // Without the value rows, which answer a kept node's history before the light points.
+        try IndexValueRowsTests.rewriteIndex(path) { $0.valueRows = nil }
         let index = try #require(try TraceIndex.load(forTrace: path))
         #expect(index.lightPoints != nil)
         for (name, values, computed) in try Self.busyAndRare(path) {
@@ -56,8 +58,8 @@ import Testing
         })
     }
 
-    /// An index whose light points are `damage`d (encoded and tagged with this user's key, so that
-    /// only the section's own checks can refuse it): the pass's answer, one note, rebuilt.
+    /// An index whose light points are `damage`d and without value rows (encoded and tagged with this
+    /// user's key, so that only the section's own checks can refuse it): the pass's answer, one note, rebuilt.
     func expectRebuilt(_ label: String, _ damage: ([UInt8], TraceIndex) -> [UInt8]) throws {
         let path = try IndexPositionsTests.copy("threads-values", as: "light-\(label)")
         try IndexPositionsTests.index(path, snapshotBytes: nil)
@@ -67,6 +69,8 @@ import Testing
         let bodyEnd = 28 + Int([UInt8](original)[12..<16].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         let section = try #require(index.lightPoints)
         index.lightPoints = IndexedLightPoints(bytes: damage(section.bytes, index))
+        // Without the value rows, which would answer the history before the light points are read.
+        index.valueRows = nil
         try Data(index.encoded() + [UInt8](original)[bodyEnd...]).write(to: URL(fileURLWithPath: indexPath))
         let name = try #require(try Self.busyAndRare(path).dropFirst().first?.name)
         try IndexCommandTests.expectRefusedIndexRebuilt(["history", path, name], noting: "damaged index", label)
