@@ -236,3 +236,76 @@ extension FastPathTests {
         }
     }
 }
+
+extension FastPathTests {
+    /// A run's reads after its begin, its end after its last read and the
+    /// invalidations of one change after its first find their ids in the
+    /// encoding registers already, and skip the delta (code 0, or 1 for a
+    /// source): they read back as the ids sent, through the protocol's
+    /// methods and the hot entry points alike, also where a segment boundary
+    /// resets the registers to 0 (256-byte segments); a source of 0 (none)
+    /// sent twice in a row reads back as none, and a read by another run
+    /// whose id is near the register's reads back as its own.
+    @Test(arguments: [false, true], [256, 64 << 10])
+    func idsAlreadyInTheirRegistersReadBack(usesCycleCounter: Bool, segmentCapacity: Int) throws {
+        var expected: [TraceRecord] = []
+        let bytes = try TraceFixtures.record(options: .init(segmentCapacity: segmentCapacity,
+                                                            usesCycleCounter: usesCycleCounter)) { recorder in
+            let hot = recorder.hotPaths
+            for index in 0..<300 {
+                let computation = UInt64(1 + (index * 7_919) % 20_011)
+                let output = UInt64(1 + (index * 104_729) % 3_000_017)
+                let readers = (1...3).map { computation + UInt64($0 * (index % 4 == 0 ? 100_000 : 1)) }
+                recorder.rerunBegan(computation: computation, firstRun: false)
+                expected.append(.rerunBegan(computation: computation, firstRun: false))
+                for read in 0..<3 {
+                    let source = UInt64(index * 3 + read + 1) << (index % 2 == 0 ? 0 : 30)
+                    if read % 2 == 0 {
+                        _ = hot.depend(hot.context, computation, source)
+                    } else {
+                        recorder.depend(computation: computation, dependency: source)
+                    }
+                    expected.append(.depend(computation: computation, dependency: source))
+                }
+                expected.append(.rerunEnded(computation: computation))
+                expected.append(.changed(dependency: output))
+                switch index % 3 {
+                case 0:
+                    hot.rerunEndedChanged(hot.context, computation, output)
+                    hot.invalidated(hot.context, readers[0], .dependency, output)
+                    expected.append(.invalidated(computation: readers[0], cause: .dependency, source: output))
+                case 1:
+                    recorder.rerunEnded(computation: computation, changed: output, invalidated: readers[0])
+                    expected.append(.invalidated(computation: readers[0], cause: .dependency, source: output))
+                default:
+                    hot.rerunEndedRerunning(hot.context, computation, output, readers[0])
+                    expected.append(.invalidated(computation: readers[0], cause: .dependency, source: output))
+                    expected.append(.rerunBegan(computation: readers[0], firstRun: false))
+                    recorder.rerunEnded(computation: readers[0])
+                    expected.append(.rerunEnded(computation: readers[0]))
+                }
+                // The change's other readers: the source is the register's.
+                for reader in readers.dropFirst() {
+                    if index % 2 == 0 {
+                        hot.invalidated(hot.context, reader, .dependency, output)
+                    } else {
+                        recorder.invalidated(computation: reader, cause: .dependency, source: output)
+                    }
+                    expected.append(.invalidated(computation: reader, cause: .dependency, source: output))
+                }
+                for _ in 0..<2 {
+                    hot.invalidated(hot.context, readers[1], .explicit, 0)
+                    expected.append(.invalidated(computation: readers[1], cause: .explicit, source: 0))
+                }
+                // A read by another run, whose id is near the register's (an
+                // outer run reading the computed whose run just ended).
+                _ = hot.depend(hot.context, readers[0], output)
+                expected.append(.depend(computation: readers[0], dependency: output))
+            }
+        }
+        let (events, reader) = try TraceFixtures.readAll(bytes)
+        #expect(events.map(\.record) == expected)
+        #expect(reader.truncation == nil)
+        #expect(reader.end?.events == UInt64(expected.count))
+    }
+}

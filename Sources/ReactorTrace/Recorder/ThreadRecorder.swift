@@ -198,6 +198,23 @@ final class ThreadRecorder: @unchecked Sendable {
         return code
     }
 
+    /// ``idCode(_:_:)`` with the usual case of a run's end first: after the
+    /// run's last read, `id` is the register's already (code 0, no store).
+    @inline(__always)
+    static func runIDCode(_ id: UInt64, _ register: inout UInt64) -> UInt64 {
+        if _fastPath(id == register) { return 0 }
+        return idCode(id, &register)
+    }
+
+    /// ``optionalCode(_:_:)`` with the usual case first: the invalidations
+    /// of one change after its first, whose source `id` (not 0) is the
+    /// register's already (code 1, no store).
+    @inline(__always)
+    static func repeatedOptionalCode(_ id: UInt64, _ register: inout UInt64) -> UInt64 {
+        if _fastPath(id == register && id != 0) { return 1 }
+        return optionalCode(id, &register)
+    }
+
     /// A required id relative to `register`.
     @inline(__always)
     static func putID(_ id: UInt64, _ register: inout UInt64, _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
@@ -372,8 +389,15 @@ extension ThreadRecorder {
     @inline(__always)
     func recordDepend(computation: UInt64, dependency: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.depend.rawValue
+        let dependencyCode = Self.idCode(dependency, &lastDependency)
+        if _fastPath(computation == lastComputation) {
+            // A read after its run's begin or another of its reads: the
+            // computation's code is 0, a constant byte.
+            pointer[1] = 0
+            return commit(Self.put(dependencyCode, pointer + 2))
+        }
         let computationCode = Self.idCode(computation, &lastComputation)
-        commit(Self.put(computationCode, Self.idCode(dependency, &lastDependency), pointer + 1))
+        commit(Self.put(computationCode, dependencyCode, pointer + 1))
     }
 
     func depend(computation: UInt64, dependency: UInt64) {
@@ -395,7 +419,7 @@ extension ThreadRecorder {
                            at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.invalidated.rawValue
         let computationCode = Self.idCode(computation, &lastComputation)
-        let sourceCode = Self.optionalCode(source, &lastDependency)
+        let sourceCode = Self.repeatedOptionalCode(source, &lastDependency)
         commit(Self.put(computationCode, sourceCode &<< 3 | UInt64(cause.rawValue & 0x7), pointer + 1))
     }
 
@@ -433,7 +457,7 @@ extension ThreadRecorder {
     func recordRerunEnded(computation: UInt64, changed output: UInt64, time: UInt64,
                           at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        let computationCode = Self.idCode(computation, &lastComputation)
+        let computationCode = Self.runIDCode(computation, &lastComputation)
         let outputCode = Self.idCode(output, &lastDependency)
         if _fastPath(computationCode | outputCode < 0x80) {
             // The usual ids, one byte each: one test for the two.
@@ -468,7 +492,7 @@ extension ThreadRecorder {
         // holds 0.)
         let sourceByte: UInt8 = 1 &<< 3 | InvalidationCause.dependency.rawValue & 0x7
         pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        let computationCode = Self.idCode(computation, &lastComputation)
+        let computationCode = Self.runIDCode(computation, &lastComputation)
         let outputCode = Self.idCode(output, &lastDependency)
         let readerCode = Self.idCode(reader, &lastComputation)
         var end: UnsafeMutablePointer<UInt8>
@@ -506,7 +530,7 @@ extension ThreadRecorder {
     func recordRerunEnded(computation: UInt64, beginning next: UInt64, time: UInt64,
                           at pointer: UnsafeMutablePointer<UInt8>) {
         pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        let computationCode = Self.idCode(computation, &lastComputation)
+        let computationCode = Self.runIDCode(computation, &lastComputation)
         // The begin's code: the id's, then the first-run bit (clear).
         let nextCode = Self.idCode(next, &lastComputation) &<< 1
         if _fastPath(computationCode | nextCode < 0x80) {
