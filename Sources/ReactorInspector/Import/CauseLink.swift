@@ -31,33 +31,36 @@ final class CauseLink {
         case let .invalidated(node, cause): (3, Int64(node) << 8 | Int64(cause.rawValue))
         case let .ran(node, firstRun): (4, Int64(node) << 1 | (firstRun ? 1 : 0))
         case .unknown: (5, 0)
-        case let .elided(count): (6, Int64(count))
+        case let .elided(count): (gapKind, Int64(count))
         }
     }
 
     /// The chain's shape in the pass's ``ExplanationsCollector`` (-1: not interned yet).
-    var shapeID: Int32 = -1
+    @exclusivity(unchecked) var shapeID: Int32 = -1
     /// The chain's shape in the pass's ``RerunShapeCounter``, which tells gaps of different
     /// lengths apart (-1: not interned yet).
-    var profileShapeID: Int32 = -1
+    @exclusivity(unchecked) var profileShapeID: Int32 = -1
+
+    /// ``stepCode``'s kind of a gap (``Step/elided(count:)``).
+    static let gapKind: Int64 = 6
 
     /// The most links a chain holds; the next step cuts it to root → gap → step.
     static let maximumDepth = 32
 
     let step: Step
     let next: CauseLink?
-    /// `next`, read without retaining it (interning a shape): `next` holds it.
-    private(set) unowned(unsafe) var nextLink: CauseLink?
+    /// `next`, walked without retaining each link (interning a shape): `next` holds it.
+    let unretainedNext: Unmanaged<CauseLink>?
     /// How many links this chain holds (a gap counts as one).
     let depth: Int
     /// How many steps the full chain had.
     let length: Int
-    private(set) unowned(unsafe) var rootLink: CauseLink?
+    @exclusivity(unchecked) private(set) unowned(unsafe) var rootLink: CauseLink?
 
     private init(step: Step, next: CauseLink?, depth: Int, length: Int) {
         self.step = step
         self.next = next
-        nextLink = next
+        unretainedNext = next.map(Unmanaged.passUnretained)
         self.depth = depth
         self.length = length
         stepCode = Self.code(of: step)

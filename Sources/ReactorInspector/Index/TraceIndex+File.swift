@@ -66,45 +66,45 @@ extension TraceIndex {
             if encoding == nil { encoding = encoded() }
             return UInt64(encoding?.count ?? 0)
         }
-        if let section = positions, UInt64(section.bytes.count) > IndexedPositions.budget(forTrace: identity.size)
-            || size() + (moments?.tailLength ?? 0) > limit {
-            // Positions over their budget or larger than a reader accepts: questions about one node answer by passes.
-            positions = nil
+        // Whether the index with its snapshots is larger than a reader accepts.
+        func overLimit() -> Bool { size() + (moments?.tailLength ?? 0) > limit }
+        // Leaves `part` out of the file; the encoding is made again when next needed.
+        func leaveOut<Part>(_ part: WritableKeyPath<TraceIndex, Part?>) {
+            self[keyPath: part] = nil
             encoding = nil
+        }
+        if let section = positions, UInt64(section.bytes.count) > IndexedPositions.budget(forTrace: identity.size)
+            || overLimit() {
+            // Positions over their budget or larger than a reader accepts: questions about one node answer by passes.
+            leaveOut(\.positions)
         }
         if let section = lightPoints, UInt64(section.bytes.count) > IndexedLightPoints.budget(forTrace: identity.size)
-            || size() + (moments?.tailLength ?? 0) > limit {
+            || overLimit() {
             // Light points over their budget or larger than a reader accepts: `history` reads from snapshots.
-            lightPoints = nil
-            encoding = nil
+            leaveOut(\.lightPoints)
         }
         if let section = mentions, UInt64(section.bytes.count) > IndexedMentions.budget(forTrace: identity.size)
-            || size() + (moments?.tailLength ?? 0) > limit {
+            || overLimit() {
             // Mentions over their budget or larger than a reader accepts: `replay` of a name reads every stretch.
-            mentions = nil
-            encoding = nil
+            leaveOut(\.mentions)
         }
         if let section = valueRows, UInt64(section.bytes.count) > IndexedValueRows.budget(forTrace: identity.size)
-            || size() + (moments?.tailLength ?? 0) > limit {
+            || overLimit() {
             // Value rows over their budget or larger than a reader accepts: `history` reads the trace.
-            valueRows = nil
-            encoding = nil
+            leaveOut(\.valueRows)
         }
         if let moments, size() + moments.tailLength > limit
             || moments.tailLength > 0 && moments.spool == nil && moments.tailStart == nil {
             // Snapshots larger than a reader accepts, or whose bytes are gone: none.
-            self.moments = nil
-            encoding = nil
+            leaveOut(\.moments)
         }
-        if allExplanations != nil, size() + (moments?.tailLength ?? 0) > limit {
+        if allExplanations != nil, overLimit() {
             // Every explanation, larger than a reader accepts: `why` answers by passes.
-            allExplanations = nil
-            encoding = nil
+            leaveOut(\.allExplanations)
         }
-        if explanations != nil, size() + (moments?.tailLength ?? 0) > limit {
+        if explanations != nil, overLimit() {
             // Explanations larger than a reader accepts: `why` answers by passes.
-            explanations = nil
-            encoding = nil
+            leaveOut(\.explanations)
         }
         if size() > limit {
             // A model larger than a reader accepts (a trace of many nodes and few events): the table alone.

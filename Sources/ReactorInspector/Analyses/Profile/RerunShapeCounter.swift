@@ -20,7 +20,7 @@ struct RerunShapeCounter {
     /// length and, step by step, the same ``CauseLink/stepCode``.
     mutating func shape(of link: CauseLink) -> Int32 {
         if link.profileShapeID >= 0 { return link.profileShapeID }
-        let parent = link.nextLink.map { shape(of: $0) } ?? -1
+        let parent = link.unretainedNext.map { $0._withUnsafeGuaranteedRef { shape(of: $0) } } ?? -1
         let code = link.stepCode
         // Kinds are 1...6 (8 bits); details are a node position and a cause (at most
         // 40 bits) or a gap's length in steps, below 2^56 for any trace that fits a disk.

@@ -18,6 +18,8 @@ import ReactorTraceFormat
 /// numbered in pass order; ``collected()`` merges a target's slots into what a
 /// pass explaining it alone would have collected.
 final class ExplanationsCollector {
+    // Stored properties marked `@exclusivity(unchecked)`: one pass owns the collector on one thread, and
+    // the per-run checks of its columns cost more than the interning they guard.
     /// A step of a shape: the shape before it (-1: none) and what it did (``CauseLink/stepCode``,
     /// a gap's length left out).
     struct ShapeStep: Hashable {
@@ -103,30 +105,30 @@ final class ExplanationsCollector {
 
     /// How many runs each target lists one by one.
     let limit: Int
-    private var shapeIndex = WordPairTable()
-    private(set) var shapes: [ShapeStep] = []
+    @exclusivity(unchecked) private var shapeIndex = WordPairTable()
+    @exclusivity(unchecked) private(set) var shapes: [ShapeStep] = []
     private(set) var targetNames: [String] = []
     private var targetByName: [String: Int32] = [:]
-    private var slots: [Slot] = []
+    @exclusivity(unchecked) private var slots: [Slot] = []
     private var slotByTargets: [[Int32]: Int32] = [:]
     /// Per node position, the slot its runs count in (-1: none).
-    private var nodeSlots: [Int32] = []
+    @exclusivity(unchecked) private var nodeSlots: [Int32] = []
     /// Per (slot, shape), its position in the pattern columns.
-    private var patternIndex = WordPairTable()
-    private var patternCounts: [Int] = []
-    private var patternShapes: [Int32] = []
-    private var patternElided: [Int] = []
+    @exclusivity(unchecked) private var patternIndex = WordPairTable()
+    @exclusivity(unchecked) private var patternCounts: [Int] = []
+    @exclusivity(unchecked) private var patternShapes: [Int32] = []
+    @exclusivity(unchecked) private var patternElided: [Int] = []
     /// The run that first followed each pattern (``Entry/sequence``).
-    private var patternFirst: [Int] = []
+    @exclusivity(unchecked) private var patternFirst: [Int] = []
     /// Per shape, the child interned under it last (``ShapeChild/key``: `UInt64.max`, none): a rerun's
     /// invalidation is followed by its run and a computed's run by its change, so the child asked for is
     /// almost always that one, found in this dense column instead of by a probe of ``shapeIndex`` (a cache miss).
-    private var lastChild: [ShapeChild] = []
+    @exclusivity(unchecked) private var lastChild: [ShapeChild] = []
     /// Per shape, the pattern it was last counted in and that pattern's slot (-1: none): a run's shape ends
     /// at its node, whose runs count in one slot, so this finds its pattern without a probe of ``patternIndex``.
-    private var lastPattern: [SlotPattern] = []
+    @exclusivity(unchecked) private var lastPattern: [SlotPattern] = []
     /// Runs counted so far.
-    private var sequence = 0
+    @exclusivity(unchecked) private var sequence = 0
     /// Whether a target was left out for ``maximumTargets``.
     private(set) var capped = false
     /// Whether the trace had more than ``shapeLimit`` chain shapes: nothing is collected after that.
@@ -232,9 +234,9 @@ final class ExplanationsCollector {
     /// The chain's shape id: interned once per link (chains share their links toward the root).
     func shape(of link: CauseLink) -> Int32 {
         if link.shapeID >= 0 { return link.shapeID }
-        let parent = link.nextLink.map { shape(of: $0) } ?? -1
+        let parent = link.unretainedNext.map { $0._withUnsafeGuaranteedRef { shape(of: $0) } } ?? -1
         var code = link.stepCode
-        if case .elided = link.step { code.detail = 0 }
+        if code.kind == CauseLink.gapKind { code.detail = 0 }
         // Kinds are 1...6 and details at most 41 bits (a node position and a cause): one word.
         let key = UInt64(bitPattern: code.kind) << 56 | UInt64(bitPattern: code.detail)
         let id: Int32
