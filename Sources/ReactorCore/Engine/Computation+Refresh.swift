@@ -175,13 +175,16 @@ extension Computation {
             // then, as long as a change goes to the checking reader alone
             // (see `rederive`), that reader, with no step of the walk
             // between: its check is over, and it would find itself dirty.
+            // Not counted in `graph.autorunsRunning`: deriving on top of the chain says as much
+            // (see `Graph.isComputing`).
+            let previous = graph.current
             var deriving = Unmanaged.passUnretained(self)
-            while deriving._withUnsafeGuaranteedRef({
-                $0.rederive(tracing: tracing, isRoot: deriving.toOpaque() == root.toOpaque())
-            }) {
+            var isRoot = deriving.toOpaque() == root.toOpaque()
+            while deriving._withUnsafeGuaranteedRef({ $0.rederive(tracing: tracing, isRoot: isRoot, previous: previous) }) {
                 deriving = deriving._withUnsafeGuaranteedRef { $0.callerOnChain.unsafelyUnwrapped }
+                isRoot = deriving.toOpaque() == root.toOpaque()
             }
-            if deriving.toOpaque() == root.toOpaque() { return false }
+            if isRoot { return false }
             // Back to the computed that read the last one rederived: its walk
             // goes on, or stops if that one changed (which made it dirty).
             next = deriving._withUnsafeGuaranteedRef { $0.callerOnChain.unsafelyUnwrapped }
@@ -204,9 +207,11 @@ extension Computation {
     /// Returns true if the change went to that checking reader alone (see
     /// `Dependency.isReadOnly(byChecking:)`), which the caller rederives
     /// next, with nothing between: it is then told nothing (it would be
-    /// marked dirty, which its rederive undoes at once).
+    /// marked dirty, which its rederive undoes at once). `previous`: the
+    /// current computation before the first of such a run of rederives,
+    /// current again after the last (see `leaveRederive(restoring:)`).
     @inline(__always)
-    func rederive(tracing: RunTracing, isRoot: Bool) -> Bool {
+    func rederive(tracing: RunTracing, isRoot: Bool, previous: Unmanaged<Computation>?) -> Bool {
         let traced = tracing.isTraced
         activity = .deriving
         derivedState = .clean
@@ -220,21 +225,20 @@ extension Computation {
             }
             if tracing.followsSecrets { graph.beginSecretTracking(self) }
         }
-        // Not counted in `graph.autorunsRunning`: deriving on top of the chain says as much
-        // (see `Graph.isComputing`).
-        let previous = graph.current
         graph.current = .passUnretained(self)
         beginTracking(tracing: tracing)
         let changed = recomputeDerived(self)
         finishTracking()
         if tracing.followsSecrets { graph.endSecretTracking(derivedBy: self) }
-        graph.current = previous
+        // Untraced, no code runs before the checks below: it leaves there,
+        // unless its checking reader rederives next and takes its place.
+        if traced { graph.current = previous }
         // The end goes with the change and the first invalidation it records
         // in one call when no value event comes between them.
         // (A first value is no change: see `recomputeDerived`.)
         let endWaits = traced && traceRerunEnded(tracing: tracing, changed: changed ? derivedOutput : nil)
         // Off the chain before its readers hear of the change.
-        graph.derivingTop = callerOnChain
+        if traced { graph.derivingTop = callerOnChain }
         activity = .idle
         if tracing.followsSecrets, changed || firstRun { recordDerivedValue() }
         firstRun = false
@@ -244,6 +248,7 @@ extension Computation {
         // the value ran code between.
         guard changed,
               let output = tracing.followsSecrets ? derivedOutput : .some(derivedOutput.unsafelyUnwrapped) else {
+            if !traced { leaveRederive(restoring: previous) }
             return false
         }
         return output._withUnsafeGuaranteedRef { output in
@@ -256,10 +261,19 @@ extension Computation {
                 return true
             }
             if readerNext { return true }
+            if !traced { leaveRederive(restoring: previous) }
             if traced && !endWaits { withTracer { $0.changed(dependency: output.id) } }
             output.notifySubscribers(traced: traced, endingRun: endWaits ? id : 0)
             return false
         }
+    }
+
+    /// Ends a rederive: `previous` is current again, and this computed is
+    /// off the `derivingTop` chain.
+    @inline(__always)
+    func leaveRederive(restoring previous: Unmanaged<Computation>?) {
+        graph.current = previous
+        graph.derivingTop = callerOnChain
     }
 
     /// The events of `notifySubscribers(traced:endingRun:)` for a change read
