@@ -110,9 +110,7 @@ extension Computation {
         // (computeds dropped meanwhile keep their parts until the operation ends).
         while true {
             let step = node
-            guard step._withUnsafeGuaranteedRef({
-                $0.refreshStep(tracing: tracing, isRoot: step.toOpaque() == root.toOpaque(), next: &node)
-            }) else { break }
+            guard step._withUnsafeGuaranteedRef({ $0.refreshStep(tracing: tracing, root: root, next: &node) }) else { break }
         }
     }
 
@@ -121,10 +119,11 @@ extension Computation {
     /// at its `checkCursor` was just refreshed). Sets `next` to the computed to
     /// step next and returns true: a source to refresh first, now on top of
     /// the chain, or the computed that read this one, whose walk goes on.
-    /// Returns false after the root. (A flag rather than an optional: the
-    /// step back to the reader then needs no test of a pointer known not nil.)
+    /// Returns false after the root (`root`, the computed the refresh is
+    /// for). (A flag rather than an optional: the step back to the reader
+    /// then needs no test of a pointer known not nil.)
     @inline(__always)
-    func refreshStep(tracing: RunTracing, isRoot: Bool, next: inout Unmanaged<Computation>) -> Bool {
+    func refreshStep(tracing: RunTracing, root: Unmanaged<Computation>, next: inout Unmanaged<Computation>) -> Bool {
         if derivedState == .check {
             var cursor: LinkPointer?
             if activity != .checking {
@@ -172,16 +171,31 @@ extension Computation {
             }
         }
         if derivedState == .dirty && derived != nil {
-            rederive(tracing: tracing, isRoot: isRoot)  // which takes it off the chain (and leaves it idle)
-        } else {
-            activity = .idle
-            // Still possibly stale: every source is as it was, so is the value.
-            if derivedState == .check { derivedState = .clean }
-            graph.derivingTop = callerOnChain
+            // Rederived, which takes it off the chain (and leaves it idle);
+            // then, as long as a change goes to the checking reader alone
+            // (see `rederive`), that reader, with no step of the walk
+            // between: its check is over, and it would find itself dirty.
+            // Not counted in `graph.autorunsRunning`: deriving on top of the chain says as much
+            // (see `Graph.isComputing`).
+            let previous = graph.current
+            var deriving = Unmanaged.passUnretained(self)
+            var isRoot = deriving.toOpaque() == root.toOpaque()
+            while deriving._withUnsafeGuaranteedRef({ $0.rederive(tracing: tracing, isRoot: isRoot, previous: previous) }) {
+                deriving = deriving._withUnsafeGuaranteedRef { $0.callerOnChain.unsafelyUnwrapped }
+                isRoot = deriving.toOpaque() == root.toOpaque()
+            }
+            if isRoot { return false }
+            // Back to the computed that read the last one rederived: its walk
+            // goes on, or stops if that one changed (which made it dirty).
+            next = deriving._withUnsafeGuaranteedRef { $0.callerOnChain.unsafelyUnwrapped }
+            return true
         }
-        if isRoot { return false }
-        // Back to the computed that read this one: its walk goes on, or
-        // stops if this one changed (which made it dirty).
+        activity = .idle
+        // Still possibly stale: every source is as it was, so is the value.
+        if derivedState == .check { derivedState = .clean }
+        graph.derivingTop = callerOnChain
+        if Unmanaged.passUnretained(self).toOpaque() == root.toOpaque() { return false }
+        // Back to the computed that read this one: its walk goes on.
         next = callerOnChain.unsafelyUnwrapped
         return true
     }
@@ -190,8 +204,14 @@ extension Computation {
     /// and tells its readers if the value changed. `isRoot`: the computed a
     /// read refreshes, rather than a source a check stepped into (only such a
     /// source can have a checking reader, the one that stepped into it).
+    /// Returns true if the change went to that checking reader alone (see
+    /// `Dependency.isReadOnly(byChecking:)`), which the caller rederives
+    /// next, with nothing between: it is then told nothing (it would be
+    /// marked dirty, which its rederive undoes at once). `previous`: the
+    /// current computation before the first of such a run of rederives,
+    /// current again after the last (see `leaveRederive(restoring:)`).
     @inline(__always)
-    func rederive(tracing: RunTracing, isRoot: Bool) {
+    func rederive(tracing: RunTracing, isRoot: Bool, previous: Unmanaged<Computation>?) -> Bool {
         let traced = tracing.isTraced
         activity = .deriving
         derivedState = .clean
@@ -205,21 +225,20 @@ extension Computation {
             }
             if tracing.followsSecrets { graph.beginSecretTracking(self) }
         }
-        // Not counted in `graph.autorunsRunning`: deriving on top of the chain says as much
-        // (see `Graph.isComputing`).
-        let previous = graph.current
         graph.current = .passUnretained(self)
         beginTracking(tracing: tracing)
         let changed = recomputeDerived(self)
         finishTracking()
         if tracing.followsSecrets { graph.endSecretTracking(derivedBy: self) }
-        graph.current = previous
+        // Untraced, no code runs before the checks below: it leaves there,
+        // unless its checking reader rederives next and takes its place.
+        if traced { graph.current = previous }
         // The end goes with the change and the first invalidation it records
         // in one call when no value event comes between them.
         // (A first value is no change: see `recomputeDerived`.)
         let endWaits = traced && traceRerunEnded(tracing: tracing, changed: changed ? derivedOutput : nil)
         // Off the chain before its readers hear of the change.
-        graph.derivingTop = callerOnChain
+        if traced { graph.derivingTop = callerOnChain }
         activity = .idle
         if tracing.followsSecrets, changed || firstRun { recordDerivedValue() }
         firstRun = false
@@ -227,30 +246,43 @@ extension Computation {
         // recompute function answers false once it is released), and its
         // output goes with it: no test, unless a traced run's recording of
         // the value ran code between.
-        if changed,
-           let output = tracing.followsSecrets ? derivedOutput : .some(derivedOutput.unsafelyUnwrapped) {
-            output._withUnsafeGuaranteedRef { output in
-                // Not the root: its reader is the computed that stepped into it.
-                let markedDirectly = !isRoot && callerOnChain.unsafelyUnwrapped._withUnsafeGuaranteedRef { checker in
-                    guard output.isReadOnly(byChecking: checker) else { return false }
-                    if traced { traceSoleReaderInvalidation(checker, output: output, endWaits: endWaits) }
-                    checker.derivedState = .dirty
-                    return true
-                }
-                if markedDirectly { return }
-                if traced && !endWaits { withTracer { $0.changed(dependency: output.id) } }
-                output.notifySubscribers(traced: traced, endingRun: endWaits ? id : 0)
-            }
+        guard changed,
+              let output = tracing.followsSecrets ? derivedOutput : .some(derivedOutput.unsafelyUnwrapped) else {
+            if !traced { leaveRederive(restoring: previous) }
+            return false
         }
+        return output._withUnsafeGuaranteedRef { output in
+            // Not the root: its reader is the computed that stepped into it.
+            let readerNext = !isRoot && callerOnChain.unsafelyUnwrapped._withUnsafeGuaranteedRef { checker in
+                guard output.isReadOnly(byChecking: checker) else { return false }
+                // Checking, so not stopped: its `Computed` is there (see `Computed.deinit`).
+                assert(checker.derived != nil, "a checking computed without its Computed")
+                if traced { traceSoleReaderInvalidation(checker, output: output, endWaits: endWaits) }
+                return true
+            }
+            if readerNext { return true }
+            if !traced { leaveRederive(restoring: previous) }
+            if traced && !endWaits { withTracer { $0.changed(dependency: output.id) } }
+            output.notifySubscribers(traced: traced, endingRun: endWaits ? id : 0)
+            return false
+        }
+    }
+
+    /// Ends a rederive: `previous` is current again, and this computed is
+    /// off the `derivingTop` chain.
+    @inline(__always)
+    func leaveRederive(restoring previous: Unmanaged<Computation>?) {
+        graph.current = previous
+        graph.derivingTop = callerOnChain
     }
 
     /// The events of `notifySubscribers(traced:endingRun:)` for a change read
     /// by one checking computed, `reader` (see `Dependency.isReadOnly(byChecking:)`):
     /// the run's end, the change and the invalidation, in one call when the
     /// end waits for them. With them goes the begin of `reader`'s rerun,
-    /// which the refresh loop starts next (it is marked dirty on return and
-    /// is the next step) with no event or user code between: it then records
-    /// no begin of its own.
+    /// which the refresh loop starts next (on return, `rederive` hands it
+    /// over to be rederived) with no event or user code between: it then
+    /// records no begin of its own.
     @inline(never)
     func traceSoleReaderInvalidation(_ reader: Computation, output: Dependency, endWaits: Bool) {
         let readerID = reader.id

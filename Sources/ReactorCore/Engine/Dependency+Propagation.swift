@@ -90,12 +90,13 @@ extension Dependency {
     /// this is the output of, is the only reader of this dependency and is
     /// still checking, with no `onInvalidate` callbacks.
     ///
-    /// The rederive that changed the value marks it dirty directly, which is
-    /// what `notifySubscribers` would do with less work: a checking computed
-    /// is not running (no cursor to clear), it is possibly stale rather than
-    /// clean (its readers are marked already), and it is rederived as soon as
-    /// its check stops, which makes its links stale then. One with
-    /// `onInvalidate` callbacks goes the general way.
+    /// The rederive that changed the value then has the checker rederived
+    /// at once, which is what `notifySubscribers` would lead to with less
+    /// work: a checking computed is not running (no cursor to clear), it is
+    /// possibly stale rather than clean (its readers are marked already), and
+    /// marked dirty it would be rederived as soon as its check stops, which
+    /// makes its links stale then. One with `onInvalidate` callbacks goes
+    /// the general way.
     ///
     /// The one link is the checker's: its check stepped in through it. And it
     /// is live: a computed still possibly stale has not been invalidated
