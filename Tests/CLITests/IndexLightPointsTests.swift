@@ -38,12 +38,7 @@ import Testing
         let index = try #require(try TraceIndex.load(forTrace: path))
         #expect(index.lightPoints != nil)
         for (name, values, computed) in try Self.busyAndRare(path) {
-            let options = TraceModelOptions(valueHistoryOf: name)
-            let byPass = try TraceFile.model(path: path, options: options).0
-            let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
-            let indexed = try session.model(builder: TraceModelBuilder(options: options), progress: nil).0
-            #expect(IndexPositionsTests.history(indexed, name, path: path)
-                    == IndexPositionsTests.history(byPass, name, path: path), "\(name)")
+            let (session, indexed) = try IndexPositionsTests.expectIndexedHistoryIsThePass(path, name)
             #expect(indexed.valueHistory.count == values, "\(name)")
             if !computed, index.batches.count >= 8 { #expect(session.historyFromLightPoints, "\(sample): \(name)") }
         }

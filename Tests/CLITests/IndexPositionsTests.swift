@@ -41,6 +41,21 @@ import Testing
         }
     }
 
+    /// Expects `history` of `name` from the index beside `path` to be the pass's (text and JSON, or the
+    /// error); returns the session that answered, to tell what it read, and its model.
+    @discardableResult
+    static func expectIndexedHistoryIsThePass(_ path: String, _ name: String,
+                                              sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (session: TraceIndexSession, indexed: TraceModel) {
+        let options = TraceModelOptions(valueHistoryOf: name)
+        let byPass = try TraceFile.model(path: path, options: options).0
+        let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
+        let indexed = try session.model(builder: TraceModelBuilder(options: options), progress: nil).0
+        #expect(history(indexed, name, path: path) == history(byPass, name, path: path), "\(name)",
+                sourceLocation: sourceLocation)
+        return (session, indexed)
+    }
+
     /// Every node's history from the positions is the pass's, with a snapshot after every chunk
     /// and with the snapshots the budget allows; none of those answers rebuilt the index.
     @Test(arguments: samples)
@@ -55,11 +70,7 @@ import Testing
             #expect(index.positions != nil)
             var fewerChunks = false
             for name in try Self.names(path) {
-                let options = TraceModelOptions(valueHistoryOf: name)
-                let byPass = try TraceFile.model(path: path, options: options).0
-                let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
-                let indexed = try session.model(builder: TraceModelBuilder(options: options), progress: nil).0
-                #expect(Self.history(indexed, name, path: path) == Self.history(byPass, name, path: path), "\(name)")
+                let session = try Self.expectIndexedHistoryIsThePass(path, name).session
                 // No more than a pass; twice that when reading chunks alone from light points gave up
                 // (values whose causes lie in chunks not read, all through the trace) and a pass answered.
                 #expect(session.batchesRead <= index.batches.count * (session.historyFromLightPoints ? 1 : 2), "\(name)")

@@ -35,12 +35,7 @@ import Testing
         let section = try #require(index.valueRows)
         var fromRows = 0
         for name in try IndexPositionsTests.names(path) {
-            let options = TraceModelOptions(valueHistoryOf: name)
-            let byPass = try TraceFile.model(path: path, options: options).0
-            let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
-            let indexed = try session.model(builder: TraceModelBuilder(options: options), progress: nil).0
-            #expect(IndexPositionsTests.history(indexed, name, path: path)
-                    == IndexPositionsTests.history(byPass, name, path: path), "\(name)")
+            let session = try IndexPositionsTests.expectIndexedHistoryIsThePass(path, name).session
             let model = try #require(index.model?.model)
             if try section.history(of: name, actionCount: model.actions.count, knows: { model.node($0) != nil }) != nil {
                 #expect(session.batchesRead == 0, "\(name)")
