@@ -19,4 +19,37 @@ static inline __attribute__((always_inline)) uintptr_t reactor_core_current_thre
 #endif
 }
 
+/// The calling thread's trace encoder (an unretained TraceThreadEncoder that
+/// a recorder's thread state holds), or NULL.
+///
+/// A C thread-local: reading it is one load relative to the thread pointer.
+/// The initial-exec model keeps it a plain load in shared libraries too.
+#if defined(__linux__) && defined(__ELF__)
+#define REACTOR_CORE_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define REACTOR_CORE_TLS_MODEL
+#endif
+
+extern __thread void *reactor_core_trace_encoder_state REACTOR_CORE_TLS_MODEL;
+
+/// The calling thread's trace encoder, or NULL.
+static inline __attribute__((always_inline)) void *reactor_core_trace_encoder_get(void) {
+    return reactor_core_trace_encoder_state;
+}
+
+/// Sets the calling thread's trace encoder.
+static inline __attribute__((always_inline)) void reactor_core_trace_encoder_set(void *encoder) {
+    reactor_core_trace_encoder_state = encoder;
+}
+
+/// The cycle counter (0 where there is none), the trace encoder's timed events'
+/// clock when the recording calibrated it.
+static inline __attribute__((always_inline)) uint64_t reactor_core_ticks(void) {
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#else
+    return 0;
+#endif
+}
+
 #endif

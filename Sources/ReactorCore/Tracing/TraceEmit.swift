@@ -32,14 +32,16 @@ enum TraceEmit {
     }
 
     /// Records a traced read kept in place and returns true, the read's
-    /// answer; true also when the tracer went away meanwhile. The caller
-    /// returns this call's result, so the tracer's entry point is reached
-    /// with a jump and returns to the reader directly.
+    /// answer; true also when the tracer went away meanwhile. The event is
+    /// written inline through the thread's encoder when it can be
+    /// (`TraceHook.depend`); otherwise the caller returns this call's result,
+    /// so the tracer's entry point is reached with a jump and returns to the
+    /// reader directly.
     @inlinable @inline(__always)
     static func dependInPlace(computation: UInt64, dependency: UInt64) -> Bool {
         #if Tracing
         if let box = tracerSlot.load(ordering: .acquiring) {
-            return box._withUnsafeGuaranteedRef { $0.hot.depend($0.hot.context, computation, dependency) }
+            return box._withUnsafeGuaranteedRef { TraceHook(box: $0).depend(computation: computation, dependency: dependency) }
         }
         #endif
         return true

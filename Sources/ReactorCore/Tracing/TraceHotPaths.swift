@@ -1,3 +1,5 @@
+import CReactorCoreThread
+
 /// The tracer's entry points for the events of every node update (`depend`,
 /// `changed`, `invalidated`, the run's begin and its ends), as plain function
 /// pointers with the tracer's context as first argument.
@@ -26,6 +28,11 @@ package struct TraceHotPaths: @unchecked Sendable {
     /// The first argument of every entry point: the tracer itself, unretained
     /// (the box that holds these keeps the tracer alive).
     @usableFromInline package let context: UnsafeRawPointer
+    /// The recording whose thread encoders (``TraceThreadEncoder``) the core
+    /// writes these events through itself, inline, when the calling thread's
+    /// is one of them (``withEncoder(timed:_:)``); 0 for a tracer without
+    /// encoders, whose entry points take every event.
+    @usableFromInline package let recording: UInt64
     @usableFromInline package let depend: Depend
     @usableFromInline package let changed: Changed
     @usableFromInline package let invalidated: Invalidated
@@ -42,11 +49,12 @@ package struct TraceHotPaths: @unchecked Sendable {
     /// user code and no other event after the end (`TraceHook.rerunEnded(computation:beginning:)`).
     @usableFromInline package let rerunEndedBeginning: RerunEndedChanged
 
-    package init(context: UnsafeRawPointer, depend: Depend, changed: Changed, invalidated: Invalidated,
+    package init(context: UnsafeRawPointer, recording: UInt64 = 0, depend: Depend, changed: Changed, invalidated: Invalidated,
                  rerunBegan: RerunBegan, rerunEnded: RerunEnded, rerunEndedChanged: RerunEndedChanged,
                  rerunEndedInvalidating: RerunEndedChangedReader, rerunEndedRerunning: RerunEndedChangedReader,
                  rerunEndedBeginning: RerunEndedChanged) {
         self.context = context
+        self.recording = recording
         self.depend = depend
         self.changed = changed
         self.invalidated = invalidated
@@ -56,6 +64,23 @@ package struct TraceHotPaths: @unchecked Sendable {
         self.rerunEndedInvalidating = rerunEndedInvalidating
         self.rerunEndedRerunning = rerunEndedRerunning
         self.rerunEndedBeginning = rerunEndedBeginning
+    }
+
+    /// Runs `body` with the calling thread's encoder and returns true when a
+    /// fixed-size event can be written inline: the thread's encoder is this
+    /// recording's, it has room for ``TraceThreadEncoder/fixedBound`` bytes
+    /// and a time, and (`timed`) reads the cycle counter. Else returns false,
+    /// having done nothing: the caller calls the entry point, which takes the
+    /// event in full. A recording's id is never 0 and never reused, so an
+    /// encoder of an ended recording, or a tracer without encoders, never passes.
+    @inlinable @inline(__always)
+    func withEncoder(timed: Bool, _ body: (TraceThreadEncoder) -> Void) -> Bool {
+        guard let raw = reactor_core_trace_encoder_get() else { return false }
+        return Unmanaged<TraceThreadEncoder>.fromOpaque(raw)._withUnsafeGuaranteedRef { encoder in
+            guard encoder.recording == recording, encoder.hasRoomOnFastPath(timed: timed) else { return false }
+            body(encoder)
+            return true
+        }
     }
 
     /// Entry points that call `tracer`'s protocol methods; `holder` keeps

@@ -25,29 +25,18 @@ final class ThreadRecorder: @unchecked Sendable {
     let time: TraceTimeSource
     unowned let writer: TraceWriter
 
+    /// The encoder of the node-update events, which the core writes through
+    /// inline (ReactorCore's `TraceThreadEncoder`): the cursor, the fast paths'
+    /// room limits, the time, computation and dependency registers and the
+    /// segment's published word live there.
+    let encoder: TraceThreadEncoder
+
     // Hot state: the owning thread only.
     @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
-    /// Where the next event starts.
-    @exclusivity(unchecked) var cursor: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) var limit: Int
-    /// The last addresses where an untimed, or a timed, event of at most
-    /// ``fixedBound`` bytes may start on the fast path (`TraceRecorder+Events`),
-    /// which then checks nothing else; 0 sends every such event to the slow path:
-    /// before the thread's first time, and for timed events when times come
-    /// from `clock_gettime` (a call) rather than the cycle counter.
-    @exclusivity(unchecked) var untimedLimit: UInt = 0
-    @exclusivity(unchecked) var timedLimit: UInt = 0
-    /// The segment's `published` word (the committed offset in the low 32 bits,
-    /// the events in the high 32) is the cursor's address minus this one: the
-    /// segment's base minus the events times 2³². A commit of `n` events
-    /// subtracts `n` · 2³² from it and stores the cursor minus it, so it
-    /// neither reloads the old cursor nor adds a length.
-    @exclusivity(unchecked) var publishedOrigin: UInt64
+    /// The segment being filled (its published word is the encoder's).
     @exclusivity(unchecked) unowned(unsafe) var segment: TraceSegment
-    // The encoding registers (docs/TRACE_FORMAT.md, "Registers").
-    @exclusivity(unchecked) var lastTime: UInt64 = 0
-    @exclusivity(unchecked) var lastComputation: UInt64 = 0
-    @exclusivity(unchecked) var lastDependency: UInt64 = 0
+    // The encoding registers the encoder does not hold (docs/TRACE_FORMAT.md, "Registers").
     @exclusivity(unchecked) var lastNode: UInt64 = 0
     @exclusivity(unchecked) var strings: [String: UInt64] = [:]
     @exclusivity(unchecked) var nextString: UInt64 = 1
@@ -94,9 +83,10 @@ final class ThreadRecorder: @unchecked Sendable {
         self.time = time
         self.writer = writer
         let first = TraceSegment(capacity: writer.segmentCapacity)
+        encoder = TraceThreadEncoder(recording: generation, tickStart: time.tickStart,
+                                     nanosecondsPerTick: time.nanosecondsPerTick, base: first.base,
+                                     published: first.published)
         base = first.base
-        cursor = first.base
-        publishedOrigin = Self.address(first.base)
         limit = first.capacity
         segment = first
         handoff = LockedValue(Handoff(current: first))
@@ -104,12 +94,44 @@ final class ThreadRecorder: @unchecked Sendable {
 
     // MARK: Encoding primitives
 
+    // The encoder's fields, under the names the events below use.
+    @inline(__always)
+    var cursor: UnsafeMutablePointer<UInt8> {
+        get { encoder.cursor }
+        set { encoder.cursor = newValue }
+    }
+    @inline(__always)
+    var untimedLimit: UInt {
+        get { encoder.untimedLimit }
+        set { encoder.untimedLimit = newValue }
+    }
+    @inline(__always)
+    var timedLimit: UInt {
+        get { encoder.timedLimit }
+        set { encoder.timedLimit = newValue }
+    }
+    @inline(__always)
+    var lastTime: UInt64 {
+        get { encoder.lastTime }
+        set { encoder.lastTime = newValue }
+    }
+    @inline(__always)
+    var lastComputation: UInt64 {
+        get { encoder.lastComputation }
+        set { encoder.lastComputation = newValue }
+    }
+    @inline(__always)
+    var lastDependency: UInt64 {
+        get { encoder.lastDependency }
+        set { encoder.lastDependency = newValue }
+    }
+
     /// The offset of the next event in the segment.
     @inline(__always)
     var position: Int { cursor - base }
 
     /// What the segment's `published` word says after the last commit.
-    var publishedWord: UInt64 { Self.address(cursor) &- publishedOrigin }
+    var publishedWord: UInt64 { encoder.publishedWord }
 
     @inline(__always)
     static func address(_ pointer: UnsafeMutablePointer<UInt8>) -> UInt64 { UInt64(UInt(bitPattern: pointer)) }
@@ -124,21 +146,17 @@ final class ThreadRecorder: @unchecked Sendable {
         return cursor
     }
 
-    /// Publishes the `count` events that end at `end`. A segment's offsets
-    /// stay far below 2³² (a segment holds 1 MiB at most, or one large event),
-    /// so the length never carries into the count.
+    /// Publishes the `count` events that end at `end`.
     @inline(__always)
     func commit(_ end: UnsafeMutablePointer<UInt8>, events count: UInt32 = 1) {
-        publishedOrigin &-= UInt64(count) &<< 32
-        cursor = end
-        segment.published.store(Self.address(end) &- publishedOrigin, ordering: .releasing)
+        encoder.commit(end, events: count)
     }
 
     /// The fast paths' test: events of at most ``fixedBound`` bytes fit at
     /// the cursor, and (`timed`) the clock can be read inline.
     @inline(__always)
     func hasRoomOnFastPath(timed: Bool) -> Bool {
-        UInt(bitPattern: cursor) <= (timed ? timedLimit : untimedLimit)
+        encoder.hasRoomOnFastPath(timed: timed)
     }
 
     /// The time since the trace began, as a delta from this thread's last timed event.
@@ -154,16 +172,14 @@ final class ThreadRecorder: @unchecked Sendable {
     /// `time` as a delta from this thread's last timed event, which it becomes.
     @inline(__always)
     func delta(to time: UInt64) -> UInt64 {
-        guard time > lastTime else { return 0 }
-        defer { lastTime = time }
-        return time &- lastTime
+        encoder.delta(to: time)
     }
 
     /// A timed event's delta on the fast path, where `timedLimit` ≥ 0 means the
     /// cycle counter: read inline, no call.
     @inline(__always)
     func fastTime() -> UInt64 {
-        delta(to: time.ticksNow())
+        encoder.fastTime()
     }
 
     /// Sets the fast paths' limits for the current segment and clock state.
@@ -290,7 +306,8 @@ final class ThreadRecorder: @unchecked Sendable {
         writer.wake()
         base = fresh.base
         cursor = fresh.base
-        publishedOrigin = Self.address(fresh.base)
+        encoder.publishedOrigin = Self.address(fresh.base)
+        encoder.published = fresh.published
         limit = fresh.capacity
         segment = fresh
         lastTime = 0
@@ -312,10 +329,8 @@ final class ThreadRecorder: @unchecked Sendable {
 
 extension ThreadRecorder {
     /// The most bytes an event without strings takes, or the combined run
-    /// ends: `rerunEnded`, `changed`, `invalidated` and `rerunBegan` together
-    /// take at most 21, 11, 21 and 3 (a single event at most 21). One bound for
-    /// all, so that no fast path adds to the cursor before its room check.
-    static var fixedBound: Int { 56 }
+    /// ends (the encoder's bound).
+    static var fixedBound: Int { TraceThreadEncoder.fixedBound }
 
     @inline(__always)
     func nodeCreated(_ id: UInt64, kind: TraceNodeKind, name: String, parent: UInt64) {
@@ -388,16 +403,7 @@ extension ThreadRecorder {
 
     @inline(__always)
     func recordDepend(computation: UInt64, dependency: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
-        pointer.pointee = TraceEventKind.depend.rawValue
-        let dependencyCode = Self.idCode(dependency, &lastDependency)
-        if _fastPath(computation == lastComputation) {
-            // A read after its run's begin or another of its reads: the
-            // computation's code is 0, a constant byte.
-            pointer[1] = 0
-            return commit(Self.put(dependencyCode, pointer + 2))
-        }
-        let computationCode = Self.idCode(computation, &lastComputation)
-        commit(Self.put(computationCode, dependencyCode, pointer + 1))
+        encoder.recordDepend(computation: computation, dependency: dependency, at: pointer)
     }
 
     func depend(computation: UInt64, dependency: UInt64) {
@@ -406,8 +412,7 @@ extension ThreadRecorder {
 
     @inline(__always)
     func recordChanged(dependency: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
-        pointer.pointee = TraceEventKind.changed.rawValue
-        commit(Self.putID(dependency, &lastDependency, pointer + 1))
+        encoder.recordChanged(dependency: dependency, at: pointer)
     }
 
     func changed(dependency: UInt64) {
@@ -417,10 +422,7 @@ extension ThreadRecorder {
     @inline(__always)
     func recordInvalidated(computation: UInt64, cause: InvalidationCause, source: UInt64,
                            at pointer: UnsafeMutablePointer<UInt8>) {
-        pointer.pointee = TraceEventKind.invalidated.rawValue
-        let computationCode = Self.idCode(computation, &lastComputation)
-        let sourceCode = Self.repeatedOptionalCode(source, &lastDependency)
-        commit(Self.put(computationCode, sourceCode &<< 3 | UInt64(cause.rawValue & 0x7), pointer + 1))
+        encoder.recordInvalidated(computation: computation, cause: cause.rawValue, source: source, at: pointer)
     }
 
     func invalidated(computation: UInt64, cause: InvalidationCause, source: UInt64) {
@@ -429,10 +431,7 @@ extension ThreadRecorder {
 
     @inline(__always)
     func recordRerunBegan(computation: UInt64, firstRun: Bool, time: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
-        pointer.pointee = TraceEventKind.rerunBegan.rawValue
-        let code = Varint.zigzagDelta(computation, from: lastComputation)
-        lastComputation = computation
-        commit(Self.put(time, Self.put(code &<< 1 | (firstRun ? 1 : 0), pointer + 1)))
+        encoder.recordRerunBegan(computation: computation, firstRun: firstRun, time: time, at: pointer)
     }
 
     func rerunBegan(computation: UInt64, firstRun: Bool) {
@@ -442,8 +441,7 @@ extension ThreadRecorder {
 
     @inline(__always)
     func recordRerunEnded(computation: UInt64, time: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
-        pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        commit(Self.put(time, Self.putID(computation, &lastComputation, pointer + 1)))
+        encoder.recordRerunEnded(computation: computation, time: time, at: pointer)
     }
 
     func rerunEnded(computation: UInt64) {
@@ -456,21 +454,7 @@ extension ThreadRecorder {
     @inline(__always)
     func recordRerunEnded(computation: UInt64, changed output: UInt64, time: UInt64,
                           at pointer: UnsafeMutablePointer<UInt8>) {
-        pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        let computationCode = Self.runIDCode(computation, &lastComputation)
-        let outputCode = Self.idCode(output, &lastDependency)
-        if _fastPath(computationCode | outputCode < 0x80) {
-            // The usual ids, one byte each: one test for the two.
-            pointer[1] = UInt8(truncatingIfNeeded: computationCode)
-            let change = Self.put(time, pointer + 2)
-            change[0] = TraceEventKind.changed.rawValue
-            change[1] = UInt8(truncatingIfNeeded: outputCode)
-            commit(change + 2, events: 2)
-            return
-        }
-        let change = Self.put(time, Self.put(computationCode, pointer + 1))
-        change.pointee = TraceEventKind.changed.rawValue
-        commit(Self.put(outputCode, change + 1), events: 2)
+        encoder.recordRerunEnded(computation: computation, changed: output, time: time, at: pointer)
     }
 
     func rerunEnded(computation: UInt64, changed output: UInt64) {
@@ -485,43 +469,8 @@ extension ThreadRecorder {
     @inline(__always)
     func recordRerunEnded(computation: UInt64, changed output: UInt64, invalidated reader: UInt64, rerunning: Bool,
                           time: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
-        // The invalidation's source is `output`, which the change just put in
-        // the dependency register: its optional code is a delta of 0 (code 1),
-        // one byte with the cause in its low three bits. (An `output` of 0, which
-        // the core never sends, reads back as source 0 all the same: the register
-        // holds 0.)
-        let sourceByte: UInt8 = 1 &<< 3 | InvalidationCause.dependency.rawValue & 0x7
-        pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        let computationCode = Self.runIDCode(computation, &lastComputation)
-        let outputCode = Self.idCode(output, &lastDependency)
-        let readerCode = Self.idCode(reader, &lastComputation)
-        var end: UnsafeMutablePointer<UInt8>
-        if _fastPath(computationCode | outputCode | readerCode < 0x80) {
-            // The usual ids, one byte each: one test for the three.
-            pointer[1] = UInt8(truncatingIfNeeded: computationCode)
-            let change = Self.put(time, pointer + 2)
-            change[0] = TraceEventKind.changed.rawValue
-            change[1] = UInt8(truncatingIfNeeded: outputCode)
-            change[2] = TraceEventKind.invalidated.rawValue
-            change[3] = UInt8(truncatingIfNeeded: readerCode)
-            change[4] = sourceByte
-            end = change + 5
-        } else {
-            let change = Self.put(time, Self.put(computationCode, pointer + 1))
-            change.pointee = TraceEventKind.changed.rawValue
-            let invalidation = Self.put(outputCode, change + 1)
-            invalidation.pointee = TraceEventKind.invalidated.rawValue
-            end = Self.put(readerCode, invalidation + 1)
-            end.pointee = sourceByte
-            end += 1
-        }
-        guard rerunning else { return commit(end, events: 3) }
-        // The rerun's begin: `reader` is in the computation register (code 0),
-        // not a first run, and its time is the end's (a delta of 0).
-        end[0] = TraceEventKind.rerunBegan.rawValue
-        end[1] = 0
-        end[2] = 0
-        commit(end + 3, events: 4)
+        encoder.recordRerunEnded(computation: computation, changed: output, invalidated: reader, rerunning: rerunning,
+                                 time: time, at: pointer)
     }
 
     /// `rerunEnded` then `rerunBegan(next)`, not its first run, at the end's
@@ -529,25 +478,7 @@ extension ThreadRecorder {
     @inline(__always)
     func recordRerunEnded(computation: UInt64, beginning next: UInt64, time: UInt64,
                           at pointer: UnsafeMutablePointer<UInt8>) {
-        pointer.pointee = TraceEventKind.rerunEnded.rawValue
-        let computationCode = Self.runIDCode(computation, &lastComputation)
-        // The begin's code: the id's, then the first-run bit (clear).
-        let nextCode = Self.idCode(next, &lastComputation) &<< 1
-        if _fastPath(computationCode | nextCode < 0x80) {
-            // The usual ids, one byte each: one test for the two.
-            pointer[1] = UInt8(truncatingIfNeeded: computationCode)
-            let begin = Self.put(time, pointer + 2)
-            begin[0] = TraceEventKind.rerunBegan.rawValue
-            begin[1] = UInt8(truncatingIfNeeded: nextCode)
-            begin[2] = 0
-            commit(begin + 3, events: 2)
-            return
-        }
-        let begin = Self.put(time, Self.put(computationCode, pointer + 1))
-        begin.pointee = TraceEventKind.rerunBegan.rawValue
-        let end = Self.put(nextCode, begin + 1)
-        end.pointee = 0
-        commit(end + 1, events: 2)
+        encoder.recordRerunEnded(computation: computation, beginning: next, time: time, at: pointer)
     }
 
     func rerunEnded(computation: UInt64, beginning next: UInt64) {

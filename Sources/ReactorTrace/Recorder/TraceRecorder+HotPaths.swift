@@ -15,6 +15,7 @@ extension TraceRecorder: TraceHotPathProvider {
     package var hotPaths: TraceHotPaths {
         TraceHotPaths(
             context: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()),
+            recording: generation,
             depend: { context, computation, dependency in
                 if !TraceRecorder.recordFast(context, timed: false, {
                     $0.recordDepend(computation: computation, dependency: dependency, at: $0.cursor)

@@ -190,7 +190,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
     /// The longest value description recorded (0: values off); see ``ReactorTracer/valueLengthLimit``.
     public let valueLengthLimit: Int
 
-    private let generation: UInt64
+    let generation: UInt64
     private let key: pthread_key_t
     /// The background writer (internal for tests).
     let writer: TraceWriter
@@ -461,6 +461,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
         }
         let unmanaged = Unmanaged.passUnretained(thread)
         reactor_trace_thread_set(unmanaged.toOpaque())
+        TraceThreadEncoder.setCurrent(thread.encoder)
         return unmanaged
     }
 
@@ -476,6 +477,7 @@ public final class TraceRecorder: ReactorTracer, Sendable {
             // An event emitted by a later destructor must not find the state
             // released here: it attaches a new one (glibc then calls this again).
             reactor_trace_thread_set(nil)
+            TraceThreadEncoder.setCurrent(nil)
             let set = Unmanaged<ThreadRecorderSet>.fromOpaque(raw)
             for thread in set.takeUnretainedValue().recorders { thread.exited.store(true, ordering: .releasing) }
             set.release()

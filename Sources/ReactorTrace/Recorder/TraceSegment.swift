@@ -1,4 +1,4 @@
-import Synchronization
+import ReactorCore
 
 /// One thread's recording buffer. The owning thread appends whole events and
 /// publishes how far it got with one atomic store; the writer thread snapshots
@@ -11,8 +11,9 @@ final class TraceSegment: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt8>
     let capacity: Int
     /// The committed end offset (low 32 bits) and the number of committed
-    /// events (high 32 bits), stored with release ordering after each event.
-    let published = Atomic<UInt64>(0)
+    /// events (high 32 bits), stored with release ordering after each event
+    /// by the thread's encoder (ReactorCore's, which the core writes through).
+    let published = TracePublishedWord()
     /// How many bytes and events the writer has shipped. Written by the writer
     /// thread only; read by the owning thread's `rotate` once the writer has
     /// finished, before its final pass comes for the thread.

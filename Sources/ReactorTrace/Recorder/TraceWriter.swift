@@ -280,7 +280,7 @@ final class TraceWriter: @unchecked Sendable {
         for (segment, thread) in shippedFull where segment.capacity == segmentCapacity {
             segment.shippedOffset = 0
             segment.shippedEvents = 0
-            segment.published.store(0, ordering: .relaxed)  // published to the thread by the lock
+            segment.published.word.store(0, ordering: .relaxed)  // published to the thread by the lock
             thread.handoff.withLock { handoff in
                 if handoff.spare.count < Self.maxSpareSegments { handoff.spare.append(segment) }
             }
@@ -290,7 +290,7 @@ final class TraceWriter: @unchecked Sendable {
 
     /// Appends the chunk of `segment` between what was shipped and what is published.
     private func ship(_ segment: TraceSegment, of thread: ThreadRecorder) {
-        let (end, events) = TraceSegment.unpack(segment.published.load(ordering: .acquiring))
+        let (end, events) = TraceSegment.unpack(segment.published.word.load(ordering: .acquiring))
         let start = segment.shippedOffset
         guard end > start, end <= segment.capacity else { return }
         let count = events &- segment.shippedEvents
