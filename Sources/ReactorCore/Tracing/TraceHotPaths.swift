@@ -75,12 +75,7 @@ package struct TraceHotPaths: @unchecked Sendable {
     /// encoder of an ended recording, or a tracer without encoders, never passes.
     @inlinable @inline(__always)
     func withEncoder(timed: Bool, _ body: (TraceThreadEncoder) -> Void) -> Bool {
-        guard let raw = reactor_core_trace_encoder_get() else { return false }
-        return Unmanaged<TraceThreadEncoder>.fromOpaque(raw)._withUnsafeGuaranteedRef { encoder in
-            guard encoder.recording == recording, encoder.hasRoomOnFastPath(timed: timed) else { return false }
-            body(encoder)
-            return true
-        }
+        TraceThreadEncoder.withCurrent(of: recording, timed: timed, body)
     }
 
     /// Entry points that call `tracer`'s protocol methods; `holder` keeps

@@ -110,6 +110,20 @@ package final class TraceThreadEncoder: @unchecked Sendable {
         reactor_core_trace_encoder_set(encoder.map { Unmanaged.passUnretained($0).toOpaque() })
     }
 
+    /// Runs `body` with the calling thread's encoder and returns true when it
+    /// is `recording`'s and a fixed-size event can be written on the fast path:
+    /// room for ``fixedBound`` bytes and a time, and (`timed`) the cycle
+    /// counter. Else returns false, having done nothing.
+    @inlinable @inline(__always)
+    package static func withCurrent(of recording: UInt64, timed: Bool, _ body: (TraceThreadEncoder) -> Void) -> Bool {
+        guard let raw = reactor_core_trace_encoder_get() else { return false }
+        return Unmanaged<TraceThreadEncoder>.fromOpaque(raw)._withUnsafeGuaranteedRef { encoder in
+            guard encoder.recording == recording, encoder.hasRoomOnFastPath(timed: timed) else { return false }
+            body(encoder)
+            return true
+        }
+    }
+
     /// The calling thread's encoder, if any (for tests).
     package static var current: TraceThreadEncoder? {
         reactor_core_trace_encoder_get().map { Unmanaged<TraceThreadEncoder>.fromOpaque($0).takeUnretainedValue() }

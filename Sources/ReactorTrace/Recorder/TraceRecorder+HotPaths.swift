@@ -30,9 +30,8 @@ extension TraceRecorder: TraceHotPathProvider {
                 }
             },
             invalidated: { context, computation, cause, source in
-                let schemaCause = InvalidationCause(cause)
                 if !TraceRecorder.recordFast(context, timed: false, {
-                    $0.recordInvalidated(computation: computation, cause: schemaCause, source: source, at: $0.cursor)
+                    $0.recordInvalidated(computation: computation, cause: cause.traceCode, source: source, at: $0.cursor)
                 }) {
                     TraceRecorder.invalidatedSlowly(context, computation, cause, source)
                 }
@@ -83,11 +82,14 @@ extension TraceRecorder: TraceHotPathProvider {
             })
     }
 
-    /// `recordFast(timed:_:)` of the recorder at `context`, borrowed (the
-    /// tracer box holding the entry points keeps it alive).
+    /// Runs `body` with the calling thread's encoder when it is the recording's
+    /// at `context` (borrowed: the tracer box holding the entry points keeps it
+    /// alive) and the event can take the fast path; the thread's encoder, not
+    /// its state holding it: one load fewer on every event. False otherwise.
     @inline(__always)
-    private static func recordFast(_ context: UnsafeRawPointer, timed: Bool, _ body: (ThreadRecorder) -> Void) -> Bool {
-        Unmanaged<TraceRecorder>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.recordFast(timed: timed, body) }
+    private static func recordFast(_ context: UnsafeRawPointer, timed: Bool, _ body: (TraceThreadEncoder) -> Void) -> Bool {
+        let recording = Unmanaged<TraceRecorder>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.generation }
+        return TraceThreadEncoder.withCurrent(of: recording, timed: timed, body)
     }
 
     /// Runs `body` with the recorder at `context`, borrowed.
