@@ -80,9 +80,17 @@ screenshots: setup browser
 build: setup
 	$(SWIFT) build
 
+# Suites that run `serve`'s server in the test process itself (so that `make tsan`
+# watches its threads). Its tasks share the process's cooperative pool, which the
+# other suites' blocking tests hold for minutes at a time on two cores: they run
+# in a second `swift test` of their own, after the rest.
+IN_PROCESS_SERVER_SUITES := ServeThreadTests
+TEST_ENV := REACTOR_REQUIRE_OTLP_VALIDATION=1 REACTOR_REQUIRE_BROWSER=1 REACTOR_REQUIRE_MCP=1
+
 test: setup otlp-proto browser mcp-client page-check
 	$(SWIFT) build --build-tests
-	REACTOR_REQUIRE_OTLP_VALIDATION=1 REACTOR_REQUIRE_BROWSER=1 REACTOR_REQUIRE_MCP=1 $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
+	$(TEST_ENV) $(SWIFT) test --skip-build --skip '$(IN_PROCESS_SERVER_SUITES)' $(SWIFT_TEST_FLAGS)
+	$(TEST_ENV) $(SWIFT) test --skip-build --filter '$(IN_PROCESS_SERVER_SUITES)' $(SWIFT_TEST_FLAGS)
 
 # The fuzz harness at length (Tests/CLITests/TraceFuzzTests.swift): CRC-valid
 # mutants of the samples' traces through every read command, FUZZ_CASES of them
@@ -101,7 +109,9 @@ fuzz: setup
 # The thread suites (runtime, signals and subjects, the trace recorder) under
 # ThreadSanitizer, in a separate build folder.
 tsan: setup
-	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter 'Thread'
+	$(SWIFT) build --build-tests --scratch-path .build-tsan --sanitize=thread
+	$(SWIFT) test --skip-build --scratch-path .build-tsan --sanitize=thread --filter 'Thread' --skip '$(IN_PROCESS_SERVER_SUITES)'
+	$(SWIFT) test --skip-build --scratch-path .build-tsan --sanitize=thread --filter '$(IN_PROCESS_SERVER_SUITES)'
 
 # Builds, records the todos sample, prints its hot report and writes its graph.
 demo: setup

@@ -9,12 +9,13 @@ struct IndexCommand: ParsableCommand {
         abstract: "Build the index beside a trace (TRACE.rindex): hot, summary and graph then read only it, questions about a moment the trace only up to it.",
         discussion: """
             Any command's first pass leaves the index and later ones use it; this builds
-            (or rebuilds) it ahead: the chunk table, the whole trace's plain model and snapshots
-            of it for questions about a moment. The profile (report, check, diff) and the
-            explanations (why) that earlier questions added to an index of this trace are kept;
-            otherwise the first such question adds them. The index is a cache derived from the
-            trace alone: a stale or damaged one is rebuilt, --no-index ignores it.
-            docs/INSPECT.md ("The index") says what it holds and costs.
+            (or rebuilds) it ahead: the chunk table, the whole trace's plain model and
+            snapshots of it for questions about a moment. The profile (report, check,
+            diff) and the explanations (why) that earlier questions added to an index of
+            this trace are kept; otherwise the first such question adds them. The index is
+            a cache derived from the trace alone: a stale or damaged one is rebuilt,
+            --no-index ignores it. docs/INSPECT.md ("The index") says what it holds and
+            costs.
 
             Example:
               reactor-inspect index out/stress.trace

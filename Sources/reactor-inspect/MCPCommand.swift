@@ -8,12 +8,14 @@ struct MCPCommand: ParsableCommand {
         commandName: "mcp",
         abstract: "Serve the inspector to coding agents: a Model Context Protocol server on stdin/stdout.",
         discussion: """
-            Tools: summary, hot, why, state, history, waste, check, sql and graph. Each takes
-            `trace` (a path) and the command's options, and answers what the command prints
-            with --json (graph: DOT). A bad argument is an error result; the server goes on.
+            Tools: summary, hot, why, state, history, waste, check, sql and graph. Each
+            takes `trace` (a path) and the command's options, and answers what the
+            command prints with --json (graph: DOT). A bad argument is an error result;
+            the server goes on.
 
             An agent's configuration (README, "Coding agents"):
-              { "mcpServers": { "reactor": { "command": "reactor-inspect", "args": ["mcp"] } } }
+              { "mcpServers": {
+                  "reactor": { "command": "reactor-inspect", "args": ["mcp"] } } }
             """
     )
 

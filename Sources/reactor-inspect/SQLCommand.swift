@@ -10,12 +10,13 @@ struct SQLCommand: ParsableCommand {
         abstract: "Answer a read-only SQL query over one or more traces imported into SQLite.",
         discussion: """
             The tables (docs/SQL.md): per-name figures computed at import (node_stats,
-            node_actions, action_stats: fast on any trace), traces, nodes, dependencies, and one
-            row per event (the views runs, invalidations, changes, node_values, actions, flushes,
-            issues). Every view has a trace column: the trace's file name. --db FILE keeps the
-            database, and adds the traces given to the ones it holds; with --db and no trace the
-            query reads what the database holds. The query may only read; a bad query is one
-            line on stderr, exit status 2, and leaves the database as it was.
+            node_actions, action_stats: fast on any trace), traces, nodes, dependencies,
+            and one row per event (the views runs, invalidations, changes, node_values,
+            actions, flushes, issues). Every view has a trace column: the trace's file
+            name. --db FILE keeps the database, and adds the traces given to the ones it
+            holds; with --db and no trace the query reads what the database holds. The
+            query may only read; a bad query is one line on stderr, exit status 2, and
+            leaves the database as it was.
 
             Examples:
               reactor-inspect sql out/todos.trace \\

@@ -22,9 +22,10 @@ struct ServeCommand: ParsableCommand {
               reactor-inspect serve out/live.trace
               reactor-inspect serve out/todos.trace --port 0 --open
 
-            No client can hold it: request heads are limited to 16 KiB (431), silent and slow
-            connections are closed (--idle-timeout, --head-timeout), at most --max-connections
-            are held, and running out of file descriptors is told once and survived.
+            No client can hold it: request heads are limited to 16 KiB (431), silent and
+            slow connections are closed (--idle-timeout, --head-timeout), at most
+            --max-connections are held, and running out of file descriptors is told once
+            and survived.
             """
     )
 

@@ -10,12 +10,13 @@ struct TrendCommand: ParsableCommand {
         commandName: "trend",
         abstract: "Per scenario, rerun counts, unneeded reruns and times over commits, and the commit where they changed.",
         discussion: """
-            Give the recordings of CI runs (or a database kept by sql --db). A trace's commit
-            and scenario are its recording's metadata, else the name of its folder and its file
-            name: history/<commit>/<scenario>.trace. Recordings are ordered by when they were
-            recorded. Counts are exact: a change is the first recording whose count differs
-            from the one before. A time changes only beyond its series' noise (docs/PROFILING_IN_CI.md).
-            Prints Markdown for a PR comment (appended to GITHUB_STEP_SUMMARY when set).
+            Give the recordings of CI runs (or a database kept by sql --db). A trace's
+            commit and scenario are its recording's metadata, else the name of its folder
+            and its file name: history/<commit>/<scenario>.trace. Recordings are ordered
+            by when they were recorded. Counts are exact: a change is the first recording
+            whose count differs from the one before. A time changes only beyond its
+            series' noise (docs/PROFILING_IN_CI.md). Prints Markdown for a PR comment
+            (appended to GITHUB_STEP_SUMMARY when set).
 
             Examples:
               reactor-inspect trend history/*/todos.trace

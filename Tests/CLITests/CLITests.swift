@@ -165,6 +165,28 @@ import Testing
             #expect(help.stdout.contains("Examples:"), "\(command)")
         }
     }
+
+    /// A help text's lines fit an 80-column terminal as written: none is broken
+    /// mid-sentence (the text between the overview and USAGE is the same at 80
+    /// columns as at 1000).
+    @Test func helpTextsFitEightyColumns() throws {
+        func discussion(_ arguments: [String], columns: Int) throws -> [Substring] {
+            let help = try BuiltProducts.run("reactor-inspect", arguments, environment: ["COLUMNS": String(columns)])
+            #expect(help.status == 0, "\(arguments)")
+            let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            let overviewEnd = lines.firstIndex(of: "") ?? 0
+            let usage = lines.firstIndex { $0.hasPrefix("USAGE:") } ?? lines.endIndex
+            return Array(lines[overviewEnd..<usage])
+        }
+        for command in [[], ["summary"], ["hot"], ["why"], ["replay"], ["graph"], ["check"], ["diff"], ["export"],
+                        ["report"], ["top"], ["state"], ["history"], ["serve"], ["index"], ["waste"], ["sql"],
+                        ["trend"], ["mcp"]] {
+            let arguments = command.isEmpty ? ["--help"] : ["help"] + command
+            let narrow = try discussion(arguments, columns: 80)
+            #expect(narrow.count > 2, "\(arguments)")
+            #expect(narrow == (try discussion(arguments, columns: 1000)), "\(arguments)")
+        }
+    }
 }
 
 @Suite struct TodosSampleTests {
