@@ -230,15 +230,15 @@ extension Computation {
         let changed = recomputeDerived(self)
         finishTracking()
         if tracing.followsSecrets { graph.endSecretTracking(derivedBy: self) }
-        // Untraced, no code runs before the checks below: it leaves there,
-        // unless its checking reader rederives next and takes its place.
-        if traced { graph.current = previous }
+        // Off the chain, and the current computation back, before its
+        // readers hear of the change. Untraced, no code runs before the
+        // checks below: it leaves there, unless its checking reader
+        // rederives next and takes its place.
+        if traced { leaveRederive(restoring: previous) }
         // The end goes with the change and the first invalidation it records
         // in one call when no value event comes between them.
         // (A first value is no change: see `recomputeDerived`.)
         let endWaits = traced && traceRerunEnded(tracing: tracing, changed: changed ? derivedOutput : nil)
-        // Off the chain before its readers hear of the change.
-        if traced { graph.derivingTop = callerOnChain }
         activity = .idle
         if tracing.followsSecrets, changed || firstRun { recordDerivedValue() }
         firstRun = false

@@ -78,7 +78,10 @@ extension Dependency {
             }
             if runsCallbacks {
                 if traced, ending != 0 { traceEndAndChange(ofRun: ending) }
-                notifySubscribersCopying(from: link, traced: traced)
+                // This dependency, reached through the link: the loop (inlined
+                // into a rederive) then keeps one value fewer across its calls.
+                assert(link.pointee.dependency.toOpaque() == Unmanaged.passUnretained(self).toOpaque())
+                link.pointee.dependency._withUnsafeGuaranteedRef { $0.notifySubscribersCopying(from: link, traced: traced) }
                 return
             }
             cursor = link.pointee.nextSubscriber

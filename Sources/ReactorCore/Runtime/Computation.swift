@@ -340,16 +340,20 @@ extension Computation {
         do {
             try runBody(tracing: tracing)
         } catch {
-            if traced {
-                if tracing.followsSecrets { graph.endSecretTracking(self) }
-                withTracer { $0.rerunEnded(computation: id) }
-            }
+            // Its end alone: the flush's next step records its own begin.
+            if traced { endTracedRun(tracing: tracing, flushHead: -1) }
             throw error
         }
-        if traced {
-            if tracing.followsSecrets { graph.endSecretTracking(self) }
-            traceRunEnd(flushHead: flushHead)
-        }
+        if traced { endTracedRun(tracing: tracing, flushHead: flushHead) }
+    }
+
+    /// The end of a traced run of `compute(tracing:flushHead:)`: the secrets
+    /// it read are followed no further, then its end event (see
+    /// `traceRunEnd(flushHead:)`).
+    @inline(__always)
+    func endTracedRun(tracing: RunTracing, flushHead: Int) {
+        if tracing.followsSecrets { graph.endSecretTracking(self) }
+        traceRunEnd(flushHead: flushHead)
     }
 
     /// The body's run within `compute(tracing:flushHead:)`, between the run's

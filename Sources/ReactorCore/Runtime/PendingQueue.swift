@@ -53,11 +53,9 @@ struct PendingQueue: ~Copyable {
         while index < dropped {
             entries.unsafelyUnwrapped[index]._withUnsafeGuaranteedRef { computation in
                 computation.pendingEntries &-= 1
-                // `releaseSelfIfUnheld()` as two branches: its two tests
-                // combined cost more than the entry count's alone.
-                if computation.pendingEntries == 0 {
-                    if computation.dependencies.count == 0 { Unmanaged.passUnretained(computation).release() }
-                }
+                // The entry count just lowered, tested alone first:
+                // `releaseSelfIfUnheld()`'s two tests combined cost more here.
+                if computation.pendingEntries == 0 { computation.releaseSelfIfUnheld() }
             }
             index += 1
         }
