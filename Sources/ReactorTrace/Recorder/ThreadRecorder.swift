@@ -133,8 +133,6 @@ final class ThreadRecorder: @unchecked Sendable {
     /// What the segment's `published` word says after the last commit.
     var publishedWord: UInt64 { encoder.publishedWord }
 
-    @inline(__always)
-    static func address(_ pointer: UnsafeMutablePointer<UInt8>) -> UInt64 { UInt64(UInt(bitPattern: pointer)) }
 
     /// The events committed to the current segment.
     var events: UInt32 { UInt32(truncatingIfNeeded: publishedWord &>> 32) }
@@ -214,23 +212,6 @@ final class ThreadRecorder: @unchecked Sendable {
         return code
     }
 
-    /// ``idCode(_:_:)`` with the usual case of a run's end first: after the
-    /// run's last read, `id` is the register's already (code 0, no store).
-    @inline(__always)
-    static func runIDCode(_ id: UInt64, _ register: inout UInt64) -> UInt64 {
-        if _fastPath(id == register) { return 0 }
-        return idCode(id, &register)
-    }
-
-    /// ``optionalCode(_:_:)`` with the usual case first: the invalidations
-    /// of one change after its first, whose source `id` (not 0) is the
-    /// register's already (code 1, no store).
-    @inline(__always)
-    static func repeatedOptionalCode(_ id: UInt64, _ register: inout UInt64) -> UInt64 {
-        if _fastPath(id == register && id != 0) { return 1 }
-        return optionalCode(id, &register)
-    }
-
     /// A required id relative to `register`.
     @inline(__always)
     static func putID(_ id: UInt64, _ register: inout UInt64, _ pointer: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
@@ -306,7 +287,7 @@ final class ThreadRecorder: @unchecked Sendable {
         writer.wake()
         base = fresh.base
         cursor = fresh.base
-        encoder.publishedOrigin = Self.address(fresh.base)
+        encoder.publishedOrigin = TraceThreadEncoder.address(fresh.base)
         encoder.published = fresh.published
         limit = fresh.capacity
         segment = fresh
