@@ -23,8 +23,10 @@ import Testing
     }
 
     /// A command's JSON; a killed recording's trace is read up to its end with one warning and status 2.
+    /// Each command line runs once per test process (``AgreementRuns``): the tests that ask for the same
+    /// one on the same sample share its output.
     static func json(_ arguments: String...) throws -> Any {
-        let result = try BuiltProducts.run("reactor-inspect", arguments)
+        let result = try AgreementRuns.run(arguments)
         #expect(readWhole(result), "\(arguments): \(result.stderr)")
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
     }
@@ -74,14 +76,15 @@ import Testing
     @Test(arguments: SampleTrace.agreementSamples)
     func everyViewGivesTheSameFigures(sample: String) throws {
         let trace = try SampleTrace.named(sample)
-        let hot = try Self.records(try Self.json("hot", trace.path, "--json", "--top", "1000000"))
+        let hotDocument = try Self.json("hot", trace.path, "--json", "--top", "1000000")
+        let hot = try Self.records(hotDocument)
         #expect(!hot.isEmpty)
 
         // report --format json: the same records, every one of them.
         let report = try #require(try Self.json("report", trace.path, "--format", "json", "-o", "-") as? [String: Any])
         let reportRecords = try Self.records(report["computations"])
         #expect(reportRecords == hot)
-        let hotFigures = try Self.allFigures(try Self.json("hot", trace.path, "--json", "--top", "1000000"))
+        let hotFigures = try Self.allFigures(hotDocument)
         #expect(try Self.allFigures(report["computations"]) == hotFigures)
 
         // check --json: the records the budget was measured on.
@@ -260,8 +263,8 @@ import Testing
         #expect(!chosen.isEmpty)
         let replay = try BuiltProducts.run("reactor-inspect", ["replay", path, "--json", "--filter", "kind:value"])
         var replayed: [String: [(time: Int, line: Int, value: String)]] = [:]
-        for (index, line) in replay.stdout.split(separator: "\n").enumerated() {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        for (index, line) in Self.lines(replay.stdout).enumerated() {
+            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
             guard let name = object["name"] as? String, let value = object["value"] as? String,
                   let time = object["timeNanoseconds"] as? Int else { continue }
             replayed[name, default: []].append((time, index, value))
@@ -279,6 +282,12 @@ import Testing
             let values = (replayed[name] ?? []).sorted { ($0.time, $0.line) < ($1.time, $1.line) }.map(\.value)
             #expect(values == mine.compactMap { $0["value"] as? String }, "\(name)")
         }
+    }
+
+    /// Each line of `text` as UTF-8 bytes, split by byte (split by Character, the megabytes of a
+    /// replay take seconds in a debug build).
+    static func lines(_ text: String) -> [Data] {
+        text.utf8.split(separator: UInt8(ascii: "\n")).map { Data($0) }
     }
 
     /// Hot's figures summed by name (replay lines name nodes, not their kinds).
@@ -303,8 +312,8 @@ import Testing
         #expect(Self.readWhole(result), "\(result.stderr)")
         var replayed: [String: Figures] = [:]
         var open: [Int: [String]] = [:]
-        for line in result.stdout.split(separator: "\n") {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        for line in Self.lines(result.stdout) {
+            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
             let name = try #require(object["name"] as? String), thread = try #require(object["thread"] as? Int)
             var figures = replayed[name] ?? Figures(runs: 0, reruns: 0, totalNanoseconds: 0, maxNanoseconds: 0)
             if object["kind"] as? String == "rerun-begin" {
@@ -335,8 +344,8 @@ import Testing
         let count = try reader.skipToEnd()
         var latest: [Int: Int] = [:]
         var lines = 0
-        for line in result.stdout.split(separator: "\n") {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        for line in Self.lines(result.stdout) {
+            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
             let time = try #require(object["timeNanoseconds"] as? Int)
             let thread = try #require(object["thread"] as? Int)
             #expect(object["kind"] is String)

@@ -13,12 +13,19 @@ import Testing
     static let samples = ["todos", "counter-values", "profile-values", "stress-threads-values", "threads-values"]
 
     /// The node with the most values and the one with the fewest (asked by #id: names repeat),
-    /// with how many values each has and whether it is a computed.
+    /// with how many values each has and whether it is a computed: by passes (one for each node with
+    /// a value), once for each trace content (``TraceContentMemo``): the tests ask it of copies of one sample.
     static func busyAndRare(_ path: String) throws -> [(name: String, values: Int, computed: Bool)] {
+        try chosen.value(forTraceAt: path) { try busyAndRareByPasses(path) }
+    }
+
+    private static let chosen = TraceContentMemo<[(name: String, values: Int, computed: Bool)]>()
+
+    private static func busyAndRareByPasses(_ path: String) throws -> [(name: String, values: Int, computed: Bool)] {
         let (model, _) = try TraceFile.model(path: path, options: TraceModelOptions(tracksValues: true))
         var counts: [(name: String, values: Int, computed: Bool)] = []
         for node in model.nodes where node.value != nil {
-            let (history, _) = try TraceFile.model(path: path, options: TraceModelOptions(valueHistoryOf: "#\(node.id)"))
+            let history = try IndexPositionsTests.historyByAPass(path, "#\(node.id)")
             counts.append(("#\(node.id)", history.valueHistory.count, node.kind == .computed))
         }
         counts.sort { ($0.values, $0.name) < ($1.values, $1.name) }

@@ -22,8 +22,15 @@ import Testing
         #expect(built.status == 0, "\(built.stderr)")
     }
 
-    /// The names `history` is asked about: every node with a value, by name and by #id (bounded), and one no node has.
+    /// The names `history` is asked about: every node with a value, by name and by #id (bounded), and one no node has;
+    /// from a pass, once for each trace content (``TraceContentMemo``).
     static func names(_ path: String) throws -> [String] {
+        try askedNames.value(forTraceAt: path) { try namesByAPass(path) }
+    }
+
+    private static let askedNames = TraceContentMemo<[String]>()
+
+    private static func namesByAPass(_ path: String) throws -> [String] {
         let (model, _) = try TraceFile.model(path: path, options: TraceModelOptions(tracksValues: true))
         let valued = model.nodes.filter { $0.value != nil }
         let step = max(1, valued.count / 12)
@@ -41,6 +48,17 @@ import Testing
         }
     }
 
+    /// The model of a pass following the values of `name` (`TraceModelOptions(valueHistoryOf:)`), once for
+    /// each trace content and name: the pass reads the trace alone, so the copies tests make of one
+    /// sample, each for the index it builds, need it once.
+    static func historyByAPass(_ path: String, _ name: String) throws -> TraceModel {
+        try historyModels.value(forTraceAt: path, name) {
+            try TraceFile.model(path: path, options: TraceModelOptions(valueHistoryOf: name)).0
+        }
+    }
+
+    private static let historyModels = TraceContentMemo<TraceModel>()
+
     /// Expects `history` of `name` from the index beside `path` to be the pass's (text and JSON, or the
     /// error); returns the session that answered, to tell what it read, and its model.
     @discardableResult
@@ -48,7 +66,7 @@ import Testing
                                               sourceLocation: SourceLocation = #_sourceLocation) throws
         -> (session: TraceIndexSession, indexed: TraceModel) {
         let options = TraceModelOptions(valueHistoryOf: name)
-        let byPass = try TraceFile.model(path: path, options: options).0
+        let byPass = try historyByAPass(path, name)
         let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
         let indexed = try session.model(builder: TraceModelBuilder(options: options), progress: nil).0
         #expect(history(indexed, name, path: path) == history(byPass, name, path: path), "\(name)",

@@ -69,6 +69,8 @@ struct SampleTrace: Sendable {
     }
     /// A 4-thread recording with values killed (SIGKILL) while it wrote: no end block, and a run
     /// and a flush still open where it stopped (recorded again, up to five times, until it has both).
+    /// Killed past 250 kB, about the size of `stress-threads-values`: tens of chunks on four threads,
+    /// and every command that reads it reads no more than it must.
     static let stressThreadsValuesKilled = Result { () throws -> SampleTrace in
         let path = directory.appendingPathComponent("stress-threads-values-killed.trace").path
         for _ in 0..<5 {
@@ -76,7 +78,7 @@ struct SampleTrace: Sendable {
             let (stress, _) = try BuiltProducts.launch("stress", ["--computations", "60", "--loop", "--threads", "4",
                                                                   "--trace-values", "64", "--trace", path])
             let deadline = ContinuousClock.now + .seconds(300)
-            while RecordingProgress.fileSize(path) < 600_000, stress.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+            while RecordingProgress.fileSize(path) < 250_000, stress.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
             kill(stress.processIdentifier, SIGKILL)
             stress.waitUntilExit()
             let (model, _) = try TraceFile.model(path: path)

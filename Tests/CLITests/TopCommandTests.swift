@@ -53,7 +53,10 @@ import Testing
     @Test func snapshotsOfAGrowingTraceCountMoreEvents() throws {
         let path = SampleTrace.directory.appendingPathComponent("top-growing-\(UUID().uuidString).trace").path
         defer { unlink(path) }
-        let (stress, output) = try BuiltProducts.launch("stress", ["--computations", "60", "--loop", "--trace", path])
+        // Paced (about 100 kB a second): unpaced, a debug loop writes megabytes a second, and each
+        // `top` read millions of events of a file that had grown far past the chunk waited for.
+        let (stress, output) = try BuiltProducts.launch("stress", ["--computations", "60", "--loop",
+                                                                   "--writes-per-second", "200", "--trace", path])
         defer { if stress.isRunning { kill(stress.processIdentifier, SIGKILL); stress.waitUntilExit() } }
         #expect(BuiltProducts.readLine(output) == "recording")
         // Each snapshot reads the file as it is when top starts: the first once it
