@@ -70,7 +70,7 @@ extension IndexCommandTests {
             for command in Self.whyOfABusyComputation(path, target) {
                 let index = try freshIndex()
                 #expect(!index.explainsEveryComputation, "\(sample) \(command)")
-                try Self.expectSameAnswers([command])
+                try Self.expectSameAnswers([command], passes: .shared)
                 let after = try #require(try TraceIndex.load(forTrace: path))
                 #expect(after.explainsEveryComputation, "\(sample) \(command)")
             }
@@ -83,7 +83,7 @@ extension IndexCommandTests {
         let session = TraceIndexSession(tracePath: path, note: { Issue.record("note: \($0)") })
         #expect(session.explanationFromIndex(of: busy[2].name, limit: 5) != nil, "\(sample)")
         #expect(session.batchesRead == 0, "\(sample)")
-        try Self.expectSameAnswers(Self.whyOfABusyComputation(path, busy[2].name))
+        try Self.expectSameAnswers(Self.whyOfABusyComputation(path, busy[2].name), passes: .shared)
         #expect(FileManager.default.contents(atPath: indexPath) == keptBytes, "\(sample): answered without rewriting")
     }
 }

@@ -194,8 +194,7 @@ import TraceForgery
     func wholeTraceAnswersAreTheSameFromTheKeptModel(sample: String) throws {
         let path = try Self.copy(of: sample, as: "model")
         let indexPath = TraceIndex.path(forTrace: path)
-        // The trace's bytes never change here: each command's pass is run once.
-        let passes = PassAnswers()
+        let passes = PassAnswers.shared
         let (model, _) = try TraceFile.model(path: path)
         // `export --format chrome` leaves the chunk table only.
         #expect(try Self.run(["export", path, "--format", "chrome", "-o", path + ".json"]).status == 0)
@@ -237,8 +236,7 @@ import TraceForgery
         let path = try Self.copy(of: "threads-values", as: "first-why")
         let commands = try Self.explanationCommands(path)
         let first = try #require(commands.first)
-        // The trace's bytes never change here: each command's pass is run once.
-        let passes = PassAnswers()
+        let passes = PassAnswers.shared
         let byPasses = try passes.run(first)
         let answered = try Self.run(first)
         #expect(answered.stdout == byPasses.stdout)
@@ -412,8 +410,7 @@ import TraceForgery
         #expect(built.stdout.contains("chunks of"))
         let indexPath = TraceIndex.path(forTrace: path)
         let indexBytes = try #require(FileManager.default.contents(atPath: indexPath))
-        // The trace's bytes never change here: each command's pass is run once (`replay --filter to:1ms` is every action's).
-        let passes = PassAnswers()
+        let passes = PassAnswers.shared
         for moment in try Self.moments(of: path) {
             for command in Self.commands(path, at: moment) {
                 let byPasses = try passes.run(command)
@@ -446,7 +443,7 @@ import TraceForgery
     func replayFromTheSnapshotsIsTheReplayByAPass(sample: String) throws {
         let (path, indexPath, indexBytes) = try Self.indexedWithASnapshotAfterEveryChunk(sample, as: "replay")
         let (model, _) = try TraceFile.model(path: path)
-        try Self.expectSameAnswers(Self.replayCommands(path, model: model))
+        try Self.expectSameAnswers(Self.replayCommands(path, model: model), passes: .shared)
         #expect(FileManager.default.contents(atPath: indexPath) == indexBytes)
         // In process: the lines of the last event and of each tenth of the trace, from the index and by a pass.
         let index = try #require(try TraceIndex.load(forTrace: path))
@@ -525,7 +522,7 @@ import TraceForgery
         #expect(notes.isEmpty, "\(notes)")
         // The binary too, at a few of them.
         try Self.expectSameAnswers(moments.prefix(3).map { ["state", path, "--at", "\($0)", "--json"] }
-                                   + moments.suffix(2).map { ["graph", path, "--at", "\($0)", "--format", "dot", "-o", "-"] })
+                                   + moments.suffix(2).map { ["graph", path, "--at", "\($0)", "--format", "dot", "-o", "-"] }, passes: .shared)
         #expect(FileManager.default.contents(atPath: indexPath) == indexBytes)
     }
 
@@ -578,8 +575,7 @@ import TraceForgery
         let other = try Self.copy(of: "todos", as: "profile-other")
         let indexPath = TraceIndex.path(forTrace: path)
         let commands = try Self.profileCommands(path, other: other)
-        // The traces' and the budget's bytes never change here: each command's pass is run once.
-        let passes = PassAnswers()
+        let passes = PassAnswers.shared
         for command in commands {
             let byPasses = try passes.run(command)
             for _ in 0..<2 {
@@ -645,7 +641,7 @@ import TraceForgery
         let notes = answered.stderrLines.filter { $0.contains(".rindex") }
         #expect(notes.count == 1, "\(answered.stderr)")
         #expect(notes.first?.contains("its tag does not verify") == true)
-        try Self.expectSameAnswers(try Self.profileCommands(path, other: other))
+        try Self.expectSameAnswers(try Self.profileCommands(path, other: other), passes: .shared)
         #expect(try #require(try TraceIndex.load(forTrace: path)).keepsProfile)
     }
 
@@ -735,8 +731,7 @@ import TraceForgery
         // The explanations' case asks a `why`; the others a moment.
         let question = kind == "hostile-explanations" ? keptWhy
             : kind == "hostile-all-explanations" ? explanationCommands[0] : ["state", path, "--at", moment]
-        // Each command's pass is run once while the files it reads are unchanged.
-        let passes = PassAnswers()
+        let passes = PassAnswers.shared
         let byPasses = try passes.run(question)
         let answered = try Self.run(question)
         #expect(answered.stdout == byPasses.stdout)
