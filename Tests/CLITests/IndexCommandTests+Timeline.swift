@@ -96,6 +96,11 @@ extension IndexCommandTests {
         let followed = follower.current
         #expect(followed.index?.overview != nil)
         let begin = try #require(built.batches.lazy.map(\.firstTime).min())
+        // `serve --no-index`'s answer for each window reads the trace alone: asked once, not once per damage.
+        let windows = Self.timelineWindows(of: model)
+        let passes = windows.map { from, to in
+            InspectorAPI(follower: follower, answersFromIndex: false).timeline(from: from, to: to, width: 500, in: followed)
+        }
         for damaged in [Array(bytes.dropLast()), Array(bytes.prefix(bytes.count / 2)), bytes + [0],
                         try #require(foreign.overview).bytes] {
             var index = built
@@ -116,10 +121,8 @@ extension IndexCommandTests {
 
             var hostile = followed
             hostile.index?.overview = IndexedOverview(bytes: damaged)
-            for (from, to) in Self.timelineWindows(of: model) {
+            for ((from, to), pass) in zip(windows, passes) {
                 let answer = InspectorAPI(follower: follower).timeline(from: from, to: to, width: 500, in: hostile)
-                let pass = InspectorAPI(follower: follower, answersFromIndex: false).timeline(from: from, to: to,
-                                                                                           width: 500, in: followed)
                 #expect(answer.status == 200)
                 #expect(answer.body == pass.body, "\(from ?? 0)–\(to ?? 0)")
             }
