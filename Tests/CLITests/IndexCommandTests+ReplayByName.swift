@@ -78,7 +78,7 @@ extension IndexCommandTests {
             #expect(left.mentions != nil && left.lightPoints != nil && left.positions != nil)
         }
         let bytes = try #require(FileManager.default.contents(atPath: indexPath))
-        try Self.expectSameAnswers(try Self.replayCommandsByName(path))
+        try Self.expectSameAnswers(Self.replayCommandsByName(path, model: model), passes: .shared)
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
     }
 

@@ -14,26 +14,23 @@ extension IndexCommandTests {
                 (nil, at(500)), (at(1000) + 1_000_000, at(1000) + 2_000_000), (0, begin > 0 ? begin - 1 : 0)]
     }
 
-    /// The index with its overview gathered again in stretches of `eventsPerStretch` events
-    /// keeping a record per `eventsPerRecord` (``OverviewCollector``).
-    static func regathered(_ index: TraceIndex, path: String, eventsPerStretch: Int,
-                           eventsPerRecord: Int) throws -> TraceIndex {
-        try gathered(index, path: path,
-                     into: OverviewCollector(eventsPerStretch: eventsPerStretch, eventsPerRecord: eventsPerRecord))
-    }
-
-    /// The index with the overview serve's follower gathers as it reads (``OverviewCollector``'s
-    /// own stretches), which the index file does not keep.
-    static func gathered(_ index: TraceIndex, path: String,
-                         into collector: OverviewCollector = OverviewCollector()) throws -> TraceIndex {
+    /// The overview serve's follower gathers as it reads the trace at `path` (``OverviewCollector``'s
+    /// own stretches, or those of `collector`), which the index file does not keep.
+    static func overview(of path: String, into collector: OverviewCollector = OverviewCollector()) throws
+        -> IndexedOverview? {
         var collector = collector
         let builder = TraceModelBuilder()
         _ = try TraceFile.forEachBatch(path: path) { batch in
             builder.consume(batch, marking: &collector)
             collector.took(events: batch.count)
         }
+        return collector.overview(open: TraceTimelineBuilder.open(in: builder, threads: builder.threadIndexes))
+    }
+
+    /// The index with the overview serve's follower gathers as it reads (``overview(of:into:)``).
+    static func gathered(_ index: TraceIndex, path: String) throws -> TraceIndex {
         var changed = index
-        changed.overview = collector.overview(open: TraceTimelineBuilder.open(in: builder, threads: builder.threadIndexes))
+        changed.overview = try overview(of: path)
         return changed
     }
 
@@ -47,22 +44,29 @@ extension IndexCommandTests {
     func timelineFromTheIndexIsThePass(sample: String) throws {
         let path = try Self.copy(of: sample, as: "timeline")
         let (model, _) = try TraceFile.model(path: path)
+        // Read from the trace alone, whatever the index: the overviews (the index's own stretches,
+        // finer ones of coarser buckets, and of nanosecond buckets) and the passes' timelines, once.
+        let overviews = [(try Self.overview(of: path), false),
+                         (try Self.overview(of: path, into: OverviewCollector(eventsPerStretch: 211, eventsPerRecord: 3)), false),
+                         (try Self.overview(of: path, into: OverviewCollector(eventsPerStretch: 97, eventsPerRecord: 0)), true)]
+        let windows = Self.timelineWindows(of: model), widths = [1000, 37]
+        let passes = try windows.map { from, to in
+            try widths.map { width in try JSONText.encode(TraceTimeline.read(path: path, from: from, to: to, width: width)) }
+        }
         for interval in [UInt64(1), nil] {
             let (file, _) = try TraceIndex.build(forTrace: path, progress: nil, snapshotInterval: interval)
             #expect(file.overview == nil)
-            let built = try Self.gathered(file, path: path)
-            let exact = try Self.regathered(built, path: path, eventsPerStretch: 97, eventsPerRecord: 0)
-            let coarse = try Self.regathered(built, path: path, eventsPerStretch: 211, eventsPerRecord: 3)
-            for (index, drawsAlone) in [(built, false), (coarse, false), (exact, true)] {
-                for (from, to) in Self.timelineWindows(of: model) {
-                    for width in [1000, 37] {
-                        let pass = try TraceTimeline.read(path: path, from: from, to: to, width: width)
+            for (overview, drawsAlone) in overviews {
+                var index = file
+                index.overview = overview
+                for ((from, to), pass) in zip(windows, passes) {
+                    for (width, pass) in zip(widths, pass) {
                         let counted = TracePass()
                         let indexed = try #require(counted.run {
                             TraceTimeline.read(path: path, from: from, to: to, width: width, index: index,
                                                threads: model.threadIndexes)
                         })
-                        #expect(try JSONText.encode(indexed) == JSONText.encode(pass), "\(sample) \(from ?? 0)–\(to ?? 0) \(width)")
+                        #expect(try JSONText.encode(indexed) == pass, "\(sample) \(from ?? 0)–\(to ?? 0) \(width)")
                         if interval == 1, index.batches.count > 20, let from, from > model.firstTimestamp + model.durationNanoseconds / 2 {
                             #expect(counted.eventsRead < index.events * 3 / 4, "\(sample): \(counted.eventsRead) of \(index.events)")
                         }
@@ -92,6 +96,11 @@ extension IndexCommandTests {
         let followed = follower.current
         #expect(followed.index?.overview != nil)
         let begin = try #require(built.batches.lazy.map(\.firstTime).min())
+        // `serve --no-index`'s answer for each window reads the trace alone: asked once, not once per damage.
+        let windows = Self.timelineWindows(of: model)
+        let passes = windows.map { from, to in
+            InspectorAPI(follower: follower, answersFromIndex: false).timeline(from: from, to: to, width: 500, in: followed)
+        }
         for damaged in [Array(bytes.dropLast()), Array(bytes.prefix(bytes.count / 2)), bytes + [0],
                         try #require(foreign.overview).bytes] {
             var index = built
@@ -112,10 +121,8 @@ extension IndexCommandTests {
 
             var hostile = followed
             hostile.index?.overview = IndexedOverview(bytes: damaged)
-            for (from, to) in Self.timelineWindows(of: model) {
+            for ((from, to), pass) in zip(windows, passes) {
                 let answer = InspectorAPI(follower: follower).timeline(from: from, to: to, width: 500, in: hostile)
-                let pass = InspectorAPI(follower: follower, answersFromIndex: false).timeline(from: from, to: to,
-                                                                                           width: 500, in: followed)
                 #expect(answer.status == 200)
                 #expect(answer.body == pass.body, "\(from ?? 0)–\(to ?? 0)")
             }

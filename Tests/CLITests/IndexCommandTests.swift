@@ -35,7 +35,11 @@ import TraceForgery
 
     /// Moments across the trace: before it, inside it (a tenth, a half, nine tenths), past its end; and actions.
     static func moments(of path: String) throws -> [String] {
-        let (model, _) = try TraceFile.model(path: path)
+        moments(of: try TraceFile.model(path: path).0)
+    }
+
+    /// ``moments(of:)-(String)`` of a trace whose plain model is `model`.
+    static func moments(of model: TraceModel) -> [String] {
         let times = [0, 1, 5, 9].map { model.firstTimestamp + model.durationNanoseconds / 10 * UInt64($0) }
             + [model.lastTimestamp + 1_000_000]
         return times.map { "\(Double($0) / 1000)us" } + ["action:1", "action:2", "action:7", "action:100000"]
@@ -60,14 +64,23 @@ import TraceForgery
     /// alone) and their combinations; by names from the index's mentions: the quietest
     /// computation's, the most changed other node's (values), an action's, one no node has.
     static func replayCommands(_ path: String) throws -> [[String]] {
-        try replayCommandsByWindow(path) + replayCommandsByName(path)
+        replayCommands(path, model: try TraceFile.model(path: path).0)
+    }
+
+    /// ``replayCommands(_:)`` of a trace whose plain model is `model`.
+    static func replayCommands(_ path: String, model: TraceModel) -> [[String]] {
+        replayCommandsByWindow(path, model: model) + replayCommandsByName(path, model: model)
     }
 
     /// `replay` by a name: the busiest and the quietest computation's, the most changed other
     /// node's (whose lines carry old → new on a trace with values), an action's, one no node has;
     /// whole, `--last`, `--json`, with `to:`/`from:` and kinds.
     static func replayCommandsByName(_ path: String) throws -> [[String]] {
-        let (model, _) = try TraceFile.model(path: path)
+        replayCommandsByName(path, model: try TraceFile.model(path: path).0)
+    }
+
+    /// ``replayCommandsByName(_:)`` of a trace whose plain model is `model`.
+    static func replayCommandsByName(_ path: String, model: TraceModel) -> [[String]] {
         func at(_ tenth: UInt64) -> String {
             "\(Double(model.firstTimestamp + model.durationNanoseconds / 10 * tenth) / 1000)us"
         }
@@ -91,8 +104,7 @@ import TraceForgery
 
     /// `replay` with filters: none, `--json`, `--last`, by kind, by the busiest computation's
     /// name, time windows and their combinations.
-    static func replayCommandsByWindow(_ path: String) throws -> [[String]] {
-        let (model, _) = try TraceFile.model(path: path)
+    static func replayCommandsByWindow(_ path: String, model: TraceModel) -> [[String]] {
         func at(_ tenth: UInt64) -> String {
             "\(Double(model.firstTimestamp + model.durationNanoseconds / 10 * tenth) / 1000)us"
         }
@@ -113,7 +125,11 @@ import TraceForgery
     /// and JSON, by name and by #id, with lists shorter and longer than the index keeps (0, 50, 500), of
     /// the name most nodes share, and names no node has (answered with suggestions).
     static func explanationCommands(_ path: String) throws -> [[String]] {
-        let (model, _) = try TraceFile.model(path: path)
+        explanationCommands(path, model: try TraceFile.model(path: path).0)
+    }
+
+    /// ``explanationCommands(_:)`` of a trace whose plain model is `model`.
+    static func explanationCommands(_ path: String, model: TraceModel) -> [[String]] {
         var commands: [[String]] = []
         if let busiest = model.nodes.filter(\.isComputation).max(by: { ($0.runs.runs, $1.name) < ($1.runs.runs, $0.name) }) {
             commands += [["why", path, busiest.name], ["why", path, busiest.name, "--json"],
@@ -160,9 +176,11 @@ import TraceForgery
         #expect(!again.stderr.contains(".rindex"), "\(label): \(again.stderr)")
     }
 
-    static func expectSameAnswers(_ commands: [[String]]) throws {
+    /// Each command answers with the index as with `--no-index` (the pass): stdout, stderr and
+    /// status; the pass's answers are those `passes` keeps while the files they read are unchanged.
+    static func expectSameAnswers(_ commands: [[String]], passes: PassAnswers = PassAnswers()) throws {
         for command in commands {
-            let byPasses = try run(command + ["--no-index"])
+            let byPasses = try passes.run(command)
             let indexed = try run(command)
             #expect(indexed.stdout == byPasses.stdout, "\(command)")
             #expect(indexed.stderr == byPasses.stderr, "\(command)")
@@ -176,12 +194,14 @@ import TraceForgery
     func wholeTraceAnswersAreTheSameFromTheKeptModel(sample: String) throws {
         let path = try Self.copy(of: sample, as: "model")
         let indexPath = TraceIndex.path(forTrace: path)
+        let passes = PassAnswers.shared
+        let (model, _) = try TraceFile.model(path: path)
         // `export --format chrome` leaves the chunk table only.
         #expect(try Self.run(["export", path, "--format", "chrome", "-o", path + ".json"]).status == 0)
         let withoutModel = try #require(try TraceIndex.load(forTrace: path))
         #expect(!withoutModel.keepsModel)
         #expect(!withoutModel.hasSnapshots)
-        try Self.expectSameAnswers(Self.wholeTraceCommands(path))
+        try Self.expectSameAnswers(Self.wholeTraceCommands(path), passes: passes)
         let kept = try #require(try TraceIndex.load(forTrace: path))
         #expect(kept.keepsModel)
         #expect(kept.explainedTargets.isEmpty)
@@ -191,17 +211,17 @@ import TraceForgery
         let bytes = try #require(FileManager.default.contents(atPath: indexPath))
         #expect(try Self.run(["index", path]).status == 0)
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
-        try Self.expectSameAnswers(Self.wholeTraceCommands(path) + Self.replayCommands(path))
+        try Self.expectSameAnswers(Self.wholeTraceCommands(path) + Self.replayCommands(path, model: model), passes: passes)
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
         // A `why` keeps its explanation: asked again (or with a shorter list), it answers from
         // the index as the pass does, and nothing rewrites the index.
-        try Self.expectSameAnswers(try Self.explanationCommands(path))
+        try Self.expectSameAnswers(Self.explanationCommands(path, model: model), passes: passes)
         let explained = try #require(try TraceIndex.load(forTrace: path))
         #expect(explained.keepsModel && explained.explainsEveryComputation)
         #expect(explained.batches == withoutModel.batches)
         let explainedBytes = try #require(FileManager.default.contents(atPath: indexPath))
-        try Self.expectSameAnswers(try Self.explanationCommands(path))
-        try Self.expectSameAnswers(Self.wholeTraceCommands(path))
+        try Self.expectSameAnswers(Self.explanationCommands(path, model: model), passes: passes)
+        try Self.expectSameAnswers(Self.wholeTraceCommands(path), passes: passes)
         #expect(FileManager.default.contents(atPath: indexPath) == explainedBytes)
         // Rebuilt by `index`: the explanations kept, the same bytes.
         let rebuilt = try Self.run(["index", path])
@@ -216,7 +236,8 @@ import TraceForgery
         let path = try Self.copy(of: "threads-values", as: "first-why")
         let commands = try Self.explanationCommands(path)
         let first = try #require(commands.first)
-        let byPasses = try Self.run(first + ["--no-index"])
+        let passes = PassAnswers.shared
+        let byPasses = try passes.run(first)
         let answered = try Self.run(first)
         #expect(answered.stdout == byPasses.stdout)
         #expect(answered.stderr == byPasses.stderr)
@@ -224,7 +245,7 @@ import TraceForgery
         #expect(index.keepsModel)
         #expect(index.explainsEveryComputation)
         #expect(index.explainedTargets.isEmpty)
-        try Self.expectSameAnswers(commands + Self.wholeTraceCommands(path))
+        try Self.expectSameAnswers(commands + Self.wholeTraceCommands(path), passes: passes)
     }
 
     /// After the first `why`, `why` of every computation (by name and by #id, with the default
@@ -389,9 +410,10 @@ import TraceForgery
         #expect(built.stdout.contains("chunks of"))
         let indexPath = TraceIndex.path(forTrace: path)
         let indexBytes = try #require(FileManager.default.contents(atPath: indexPath))
+        let passes = PassAnswers.shared
         for moment in try Self.moments(of: path) {
             for command in Self.commands(path, at: moment) {
-                let byPasses = try Self.run(command + ["--no-index"])
+                let byPasses = try passes.run(command)
                 let indexed = try Self.run(command)
                 #expect(indexed.stdout == byPasses.stdout, "\(command)")
                 #expect(indexed.stderr == byPasses.stderr, "\(command)")
@@ -420,11 +442,11 @@ import TraceForgery
     @Test(arguments: traces)
     func replayFromTheSnapshotsIsTheReplayByAPass(sample: String) throws {
         let (path, indexPath, indexBytes) = try Self.indexedWithASnapshotAfterEveryChunk(sample, as: "replay")
-        try Self.expectSameAnswers(try Self.replayCommands(path))
+        let (model, _) = try TraceFile.model(path: path)
+        try Self.expectSameAnswers(Self.replayCommands(path, model: model), passes: .shared)
         #expect(FileManager.default.contents(atPath: indexPath) == indexBytes)
         // In process: the lines of the last event and of each tenth of the trace, from the index and by a pass.
         let index = try #require(try TraceIndex.load(forTrace: path))
-        let (model, _) = try TraceFile.model(path: path)
         func lines(_ filter: ReplayFilter, last: Int?, index use: TraceIndexUse) throws -> [UInt8] {
             var bytes: [UInt8] = []
             _ = try TraceReplay.lines(path: path, filter: filter, last: last, index: use) { bytes += $0 }
@@ -500,7 +522,7 @@ import TraceForgery
         #expect(notes.isEmpty, "\(notes)")
         // The binary too, at a few of them.
         try Self.expectSameAnswers(moments.prefix(3).map { ["state", path, "--at", "\($0)", "--json"] }
-                                   + moments.suffix(2).map { ["graph", path, "--at", "\($0)", "--format", "dot", "-o", "-"] })
+                                   + moments.suffix(2).map { ["graph", path, "--at", "\($0)", "--format", "dot", "-o", "-"] }, passes: .shared)
         #expect(FileManager.default.contents(atPath: indexPath) == indexBytes)
     }
 
@@ -553,8 +575,9 @@ import TraceForgery
         let other = try Self.copy(of: "todos", as: "profile-other")
         let indexPath = TraceIndex.path(forTrace: path)
         let commands = try Self.profileCommands(path, other: other)
+        let passes = PassAnswers.shared
         for command in commands {
-            let byPasses = try Self.run(command + ["--no-index"])
+            let byPasses = try passes.run(command)
             for _ in 0..<2 {
                 let indexed = try Self.run(command)
                 #expect(indexed.stdout == byPasses.stdout, "\(command)")
@@ -575,10 +598,10 @@ import TraceForgery
         #expect(unlink(indexPath) == 0)
         #expect(try Self.run(["index", path]).status == 0)
         #expect(try #require(try TraceIndex.load(forTrace: path)).keepsProfile == false)
-        try Self.expectSameAnswers([commands[0]])
+        try Self.expectSameAnswers([commands[0]], passes: passes)
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
         // The plain model's answers are the same from an index that also keeps the profile.
-        try Self.expectSameAnswers(Self.wholeTraceCommands(path))
+        try Self.expectSameAnswers(Self.wholeTraceCommands(path), passes: passes)
         #expect(FileManager.default.contents(atPath: indexPath) == bytes)
         // Another trace's index there (copied over this one's) is stale: nothing of it is kept,
         // unless that trace is this one's bytes (the todos sample against itself).
@@ -618,7 +641,7 @@ import TraceForgery
         let notes = answered.stderrLines.filter { $0.contains(".rindex") }
         #expect(notes.count == 1, "\(answered.stderr)")
         #expect(notes.first?.contains("its tag does not verify") == true)
-        try Self.expectSameAnswers(try Self.profileCommands(path, other: other))
+        try Self.expectSameAnswers(try Self.profileCommands(path, other: other), passes: .shared)
         #expect(try #require(try TraceIndex.load(forTrace: path)).keepsProfile)
     }
 
@@ -633,7 +656,8 @@ import TraceForgery
         // A snapshot after every chunk: the moment asked about starts from one in the middle.
         #expect(try BuiltProducts.run("reactor-inspect", ["index", path],
                                       environment: ["REACTOR_INDEX_SNAPSHOT_BYTES": "1"]).status == 0)
-        let explanationCommands = try Self.explanationCommands(path)
+        let (model, _) = try TraceFile.model(path: path)
+        let explanationCommands = Self.explanationCommands(path, model: model)
         // A `why` listing more runs than every computation's explanations keep is kept on its own.
         let keptWhy = explanationCommands[5]
         #expect(keptWhy.last == "500")
@@ -692,7 +716,7 @@ import TraceForgery
             // One byte of a snapshot changed (no CRC covers them; each has its tag).
             let index = try #require(try TraceIndex.load(forTrace: path))
             let moments = try #require(index.moments)
-            let entry = try #require(moments.latest(until: try Self.momentTime(path), untilAction: nil))
+            let entry = try #require(moments.latest(until: Self.momentTime(model), untilAction: nil))
             let position = Int(try #require(moments.tailStart) + entry.offset) + entry.length / 2
             bytes[position] ^= 0x01
         case "empty": bytes = Data()
@@ -702,11 +726,13 @@ import TraceForgery
             bytes = try #require(FileManager.default.contents(atPath: TraceIndex.path(forTrace: other)))
         }
         if kind != "stale" { try bytes.write(to: URL(fileURLWithPath: indexPath)) }
-        let moment = try Self.moments(of: path)[2]
+        // The stale trace's moments are its own (its model read again).
+        let moment = kind == "stale" ? try Self.moments(of: path)[2] : Self.moments(of: model)[2]
         // The explanations' case asks a `why`; the others a moment.
         let question = kind == "hostile-explanations" ? keptWhy
             : kind == "hostile-all-explanations" ? explanationCommands[0] : ["state", path, "--at", moment]
-        let byPasses = try Self.run(question + ["--no-index"])
+        let passes = PassAnswers.shared
+        let byPasses = try passes.run(question)
         let answered = try Self.run(question)
         #expect(answered.stdout == byPasses.stdout)
         #expect(answered.status == byPasses.status)
@@ -720,7 +746,7 @@ import TraceForgery
         if kind == "hostile-snapshot" { #expect(notes.first?.contains("a snapshot that fails its tag") == true) }
         if kind.hasPrefix("hostile") {
             // The questions the kept model and explanations answer, too: the pass's answers, from the rebuilt index.
-            try Self.expectSameAnswers(Self.wholeTraceCommands(path) + explanationCommands)
+            try Self.expectSameAnswers(Self.wholeTraceCommands(path) + explanationCommands, passes: passes)
         }
         if kind == "hostile-explanations" { #expect(try TraceIndex.load(forTrace: path)?.explainedTargets.isEmpty == false) }
         if kind == "hostile-all-explanations" { #expect(try TraceIndex.load(forTrace: path)?.explainsEveryComputation == true) }
@@ -757,9 +783,8 @@ import TraceForgery
     }
 
     /// The time the bad-index cases ask about (the third of ``moments(of:)``).
-    static func momentTime(_ path: String) throws -> UInt64 {
-        let (model, _) = try TraceFile.model(path: path)
-        return model.firstTimestamp + model.durationNanoseconds / 10 * 5
+    static func momentTime(_ model: TraceModel) -> UInt64 {
+        model.firstTimestamp + model.durationNanoseconds / 10 * 5
     }
 
     /// An index that cannot be written (its path is a folder): the answer is
