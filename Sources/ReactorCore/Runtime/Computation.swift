@@ -234,7 +234,7 @@ extension Computation {
         if !live && invalidated { return }
         if !recomputing && (live || !stopped) { reactor.enqueue(self, linked: live) }
         invalidated = true
-        if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
+        if traced { TraceEmit.invalidated(computation: id, cause: cause, source: source) }
         dropEdges()
         if mayHaveCallbacks && hasInvalidateCallbacks { runInvalidateCallbacks() }
     }
