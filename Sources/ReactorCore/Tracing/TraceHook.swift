@@ -86,8 +86,18 @@ package struct TraceHook {
     /// other event between them: a tracer that provides its own entry points
     /// reads its clock once; any other gets `rerunEnded(computation:)` and
     /// `rerunBegan(computation:firstRun:)`.
+    ///
+    /// Written inline through the thread's encoder when it is this box's
+    /// recording's, as noted by ``TraceEmit``'s events: the one timed event
+    /// the core writes itself (at one site, a flush's rerun's end, where it
+    /// saves the most calls for the least code).
     @inlinable @inline(__always)
     package func rerunEnded(computation: UInt64, beginning next: UInt64) {
+        if _fastPath(TraceThreadEncoder.withCurrent(installedAt: UInt(bitPattern: boxAddress), timed: true, {
+            $0.recordRerunEnded(computation: computation, beginning: next, time: $0.fastTime(), at: $0.cursor)
+        })) {
+            return
+        }
         box.hot.rerunEndedBeginning(box.hot.context, computation, next)
     }
 

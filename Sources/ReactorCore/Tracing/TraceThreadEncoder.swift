@@ -150,6 +150,18 @@ package final class TraceThreadEncoder: @unchecked Sendable {
         }
     }
 
+    /// ``withInstalled(_:)`` for an emission site that holds the installed
+    /// box (`box`, its address) already, and for timed events too.
+    @inlinable @inline(__always)
+    static func withCurrent(installedAt box: UInt, timed: Bool, _ body: (TraceThreadEncoder) -> Void) -> Bool {
+        guard let raw = reactor_core_trace_encoder_get() else { return false }
+        return Unmanaged<TraceThreadEncoder>.fromOpaque(raw)._withUnsafeGuaranteedRef { encoder in
+            guard encoder._installedBox == box, encoder.hasRoomOnFastPath(timed: timed) else { return false }
+            body(encoder)
+            return true
+        }
+    }
+
     /// Notes `box` as installed with the calling thread's encoder when that
     /// encoder is the box's recording (after an event went through the box's
     /// entry point, which makes the thread's encoder the recording's).
