@@ -61,6 +61,19 @@ package struct TraceHook {
         box.hot.rerunBegan(box.hot.context, computation, firstRun)
     }
 
+    /// `rerunBegan(computation:firstRun:)` written inline through the thread's
+    /// encoder when it is this box's recording's (as for
+    /// `rerunEnded(computation:beginning:)`): for a computed's rederive.
+    @inlinable @inline(__always)
+    func rerunBeganInline(computation: UInt64, firstRun: Bool) {
+        if _fastPath(TraceThreadEncoder.withCurrent(installedAt: UInt(bitPattern: boxAddress), timed: true, {
+            $0.recordRerunBegan(computation: computation, firstRun: firstRun, time: $0.fastTime(), at: $0.cursor)
+        })) {
+            return
+        }
+        box.hot.rerunBegan(box.hot.context, computation, firstRun)
+    }
+
     @inlinable @inline(__always)
     package func rerunEnded(computation: UInt64) {
         box.hot.rerunEnded(box.hot.context, computation)
