@@ -4,8 +4,10 @@
 /// The untimed node-update events of a read and an invalidation are written
 /// inline through the thread's ``TraceThreadEncoder`` when it is the
 /// recording's and has room; the entry point takes them otherwise, and takes
-/// the timed ones (their clock reading and encoding inline made the engine's
-/// traced paths larger than the calls they saved).
+/// the timed ones (their clock reading and encoding inline at every site made
+/// the engine's traced paths larger than the calls they saved), but for two
+/// sites: a computed's rederive's begin and a flush rerun's end with the next
+/// rerun's begin, the most frequent timed calls of a node update.
 /// Same names and labels as `ReactorTracer`, so a site reads the same either way.
 @usableFromInline
 package struct TraceHook {
