@@ -71,7 +71,8 @@ let package = Package(
         .target(name: "BuiltProducts", path: "Tests/BuiltProducts"),
         // Trace bytes built and damaged by hand, for the format tests and the CLI's fuzz harness.
         .target(name: "TraceForgery", dependencies: ["ReactorTraceFormat"], path: "Tests/TraceForgery"),
-        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorTraceFormat", "ReactorCore", "BuiltProducts", "TraceForgery"]),
+        .testTarget(name: "ReactorTraceTests", dependencies: ["ReactorTrace", "ReactorTraceFormat", "ReactorCore", "BuiltProducts", "TraceForgery",
+                                                           "TracerSlot"]),
         // Checks of the HTML and Markdown reports, shared by the two suites that make them.
         .target(name: "ReportAssertions", path: "Tests/ReportAssertions"),
         .testTarget(name: "ReactorInspectorTests", dependencies: ["ReactorInspector", "ReactorTrace", "ReactorCore", "ReportAssertions",

@@ -24,7 +24,7 @@ extension Computation {
         guard derivedState != .dirty, live || !stopped else { return }
         let wasClean = derivedState == .clean
         derivedState = .dirty
-        if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
+        if traced { TraceEmit.invalidated(computation: id, cause: cause, source: source) }
         dropEdges()
         // Not stopped, so its `Computed` is there (whose deinit stops it
         // before letting the output go): the output is, with no test.

@@ -221,7 +221,7 @@ extension Computation {
             if graph.rerunBeganRecorded {
                 graph.rerunBeganRecorded = false
             } else {
-                withTracer { $0.rerunBegan(computation: id, firstRun: firstRun) }
+                withTracer { $0.rerunBeganInline(computation: id, firstRun: firstRun) }
             }
             if tracing.followsSecrets { graph.beginSecretTracking(self) }
         }

@@ -62,18 +62,20 @@ extension Dependency {
                 if computation.hasInvalidateCallbacks { return true }
                 // The first live subscriber: its invalidation goes with the
                 // end and the change if it records one; else they go now.
+                var recordsInvalidation = traced
                 if traced, ending != 0 {
                     if computation.recordsInvalidation {
                         withTracer { $0.rerunEnded(computation: ending, changed: id, invalidated: computation.id) }
-                        ending = 0
-                        computation.dependencyChanged(self, traced: false, mayHaveCallbacks: false, live: true)
-                        return false
+                        recordsInvalidation = false
+                    } else {
+                        traceEndAndChange(ofRun: ending)
                     }
-                    traceEndAndChange(ofRun: ending)
                     ending = 0
                 }
                 // Live, tested above, and no user code since: none runs in this loop.
-                computation.dependencyChanged(self, traced: traced, mayHaveCallbacks: false, live: true)
+                // One call site: a second inlined copy made the traced refresh
+                // too large for the optimizer to inline this one.
+                computation.dependencyChanged(self, traced: recordsInvalidation, mayHaveCallbacks: false, live: true)
                 return false
             }
             if runsCallbacks {

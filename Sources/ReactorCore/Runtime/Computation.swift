@@ -234,7 +234,7 @@ extension Computation {
         if !live && invalidated { return }
         if !recomputing && (live || !stopped) { reactor.enqueue(self, linked: live) }
         invalidated = true
-        if traced { withTracer { $0.invalidated(computation: id, cause: cause, source: source) } }
+        if traced { TraceEmit.invalidated(computation: id, cause: cause, source: source) }
         dropEdges()
         if mayHaveCallbacks && hasInvalidateCallbacks { runInvalidateCallbacks() }
     }
@@ -406,7 +406,15 @@ extension Computation {
         checkPending = false
         guard needsRecompute else { return }
         do {
-            if untraced { try compute(tracing: .untraced) } else { try computeTraced(flushHead: flushHead) }
+            if untraced {
+                try compute(tracing: .untraced)
+            } else if TraceEmit.valuesOn {
+                try computeTracedWithValues(flushHead: flushHead)
+            } else {
+                // Inline (not `computeTraced`): a flush's traced rerun is
+                // one frame, not two.
+                try compute(tracing: .traced, flushHead: flushHead)
+            }
         } catch {
             handleRunError(error)
         }

@@ -17,7 +17,9 @@ import Darwin
 /// with the mutex held.
 package final class LockedValue<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    /// Unchecked for exclusivity at run time: the mutex makes every access
+    /// exclusive (a body that used the lock again would deadlock first).
+    @exclusivity(unchecked) private var value: Value
 
     package init(_ value: Value) {
         self.value = value

@@ -323,6 +323,7 @@ extension Reactor {
     /// next entry of the pass if it is invalidated (no check walk before its
     /// rerun), not stopped, not a first run and not a runaway; else 0.
     /// Traced runs only.
+    @inline(__always)
     func nextRerun(after computation: Computation, at head: Int) -> UInt64 {
         if computation.needsRecompute {
             // It stays at the head and counts one more run in this pass.

@@ -33,18 +33,57 @@ enum TraceEmit {
 
     /// Records a traced read kept in place and returns true, the read's
     /// answer; true also when the tracer went away meanwhile. The event is
-    /// written inline through the thread's encoder when it can be
-    /// (`TraceHook.depend`); otherwise the caller returns this call's result,
-    /// so the tracer's entry point is reached with a jump and returns to the
-    /// reader directly.
+    /// written inline through the thread's encoder when it is the installed
+    /// recording's and has room (`TraceThreadEncoder.withInstalled(_:)`);
+    /// otherwise the caller returns this call's result, so the out-of-line
+    /// path is reached with a jump and returns to the reader directly.
     @inlinable @inline(__always)
     static func dependInPlace(computation: UInt64, dependency: UInt64) -> Bool {
         #if Tracing
-        if let box = tracerSlot.load(ordering: .acquiring) {
-            return box._withUnsafeGuaranteedRef { TraceHook(box: $0).depend(computation: computation, dependency: dependency) }
+        if _fastPath(TraceThreadEncoder.withInstalled({
+            $0.recordDepend(computation: computation, dependency: dependency, at: $0.cursor)
+        })) {
+            return true
         }
-        #endif
+        return dependThroughTracer(computation: computation, dependency: dependency)
+        #else
         return true
+        #endif
+    }
+
+    /// `dependInPlace`'s event through the installed tracer's entry point,
+    /// which takes it in full; then its box is noted for the next events.
+    @usableFromInline @inline(never)
+    static func dependThroughTracer(computation: UInt64, dependency: UInt64) -> Bool {
+        withTracer { hook in
+            _ = hook.box.hot.depend(hook.box.hot.context, computation, dependency)
+            TraceThreadEncoder.noteInstalled(hook.box)
+        }
+        return true
+    }
+
+    /// Records an invalidation of a traced node update: inline through the
+    /// thread's encoder as `dependInPlace`, else through the installed tracer.
+    @inlinable @inline(__always)
+    static func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
+        #if Tracing
+        if _fastPath(TraceThreadEncoder.withInstalled({
+            $0.recordInvalidated(computation: computation, cause: cause.traceCode, source: source, at: $0.cursor)
+        })) {
+            return
+        }
+        invalidatedThroughTracer(computation: computation, cause: cause, source: source)
+        #endif
+    }
+
+    /// `invalidated`'s event through the installed tracer's entry point; then
+    /// its box is noted for the next events.
+    @usableFromInline @inline(never)
+    static func invalidatedThroughTracer(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
+        withTracer { hook in
+            hook.box.hot.invalidated(hook.box.hot.context, computation, cause, source)
+            TraceThreadEncoder.noteInstalled(hook.box)
+        }
     }
 
     /// `depend` for a read off the last run's order (rare): out of line, so

@@ -4,8 +4,10 @@
 /// The untimed node-update events of a read and an invalidation are written
 /// inline through the thread's ``TraceThreadEncoder`` when it is the
 /// recording's and has room; the entry point takes them otherwise, and takes
-/// the timed ones (their clock reading and encoding inline made the engine's
-/// traced paths larger than the calls they saved).
+/// the timed ones (their clock reading and encoding inline at every site made
+/// the engine's traced paths larger than the calls they saved), but for two
+/// sites: a computed's rederive's begin and a flush rerun's end with the next
+/// rerun's begin, the most frequent timed calls of a node update.
 /// Same names and labels as `ReactorTracer`, so a site reads the same either way.
 @usableFromInline
 package struct TraceHook {
@@ -61,6 +63,19 @@ package struct TraceHook {
         box.hot.rerunBegan(box.hot.context, computation, firstRun)
     }
 
+    /// `rerunBegan(computation:firstRun:)` written inline through the thread's
+    /// encoder when it is this box's recording's (as for
+    /// `rerunEnded(computation:beginning:)`): for a computed's rederive.
+    @inlinable @inline(__always)
+    func rerunBeganInline(computation: UInt64, firstRun: Bool) {
+        if _fastPath(TraceThreadEncoder.withCurrent(installedAt: UInt(bitPattern: boxAddress), timed: true, {
+            $0.recordRerunBegan(computation: computation, firstRun: firstRun, time: $0.fastTime(), at: $0.cursor)
+        })) {
+            return
+        }
+        box.hot.rerunBegan(box.hot.context, computation, firstRun)
+    }
+
     @inlinable @inline(__always)
     package func rerunEnded(computation: UInt64) {
         box.hot.rerunEnded(box.hot.context, computation)
@@ -86,8 +101,18 @@ package struct TraceHook {
     /// other event between them: a tracer that provides its own entry points
     /// reads its clock once; any other gets `rerunEnded(computation:)` and
     /// `rerunBegan(computation:firstRun:)`.
+    ///
+    /// Written inline through the thread's encoder when it is this box's
+    /// recording's, as noted by ``TraceEmit``'s events: the one timed event
+    /// the core writes itself (at one site, a flush's rerun's end, where it
+    /// saves the most calls for the least code).
     @inlinable @inline(__always)
     package func rerunEnded(computation: UInt64, beginning next: UInt64) {
+        if _fastPath(TraceThreadEncoder.withCurrent(installedAt: UInt(bitPattern: boxAddress), timed: true, {
+            $0.recordRerunEnded(computation: computation, beginning: next, time: $0.fastTime(), at: $0.cursor)
+        })) {
+            return
+        }
         box.hot.rerunEndedBeginning(box.hot.context, computation, next)
     }
 

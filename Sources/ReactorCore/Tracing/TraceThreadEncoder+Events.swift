@@ -157,14 +157,14 @@ extension TraceThreadEncoder {
 
     @inlinable @inline(__always)
     package func recordDepend(computation: UInt64, dependency: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
-        pointer.pointee = Self.dependTag
         let dependencyCode = Self.idCode(dependency, &lastDependency)
         if _fastPath(computation == lastComputation) {
             // A read after its run's begin or another of its reads: the
-            // computation's code is 0, a constant byte.
-            pointer[1] = 0
+            // computation's code is 0, and the tag and it are one store.
+            UnsafeMutableRawPointer(pointer).storeBytes(of: UInt16(Self.dependTag).littleEndian, as: UInt16.self)
             return commit(Self.put(dependencyCode, pointer + 2))
         }
+        pointer.pointee = Self.dependTag
         let computationCode = Self.idCode(computation, &lastComputation)
         commit(Self.put(computationCode, dependencyCode, pointer + 1))
     }

@@ -50,6 +50,13 @@ package final class TraceThreadEncoder: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var _lastTime: UInt64 = 0
     @exclusivity(unchecked) @usableFromInline var _lastComputation: UInt64 = 0
     @exclusivity(unchecked) @usableFromInline var _lastDependency: UInt64 = 0
+    /// The address of a tracer box of this encoder's recording, the last the
+    /// core saw installed on this thread (``noteInstalled(_:)``), or 1 before
+    /// any: while the tracer slot holds that box, the installed tracer is this
+    /// recording, which one compare of the slot tells (``withInstalled(_:)``).
+    /// Boxes are never freed, so no other installation has that address; no
+    /// box is at 1, and an empty slot (0) never matches.
+    @exclusivity(unchecked) @usableFromInline var _installedBox: UInt = 1
 
     // The fields, for the recorder's module through inlinable accessors: a
     // client module's direct access to a stored property of this class would
@@ -121,6 +128,50 @@ package final class TraceThreadEncoder: @unchecked Sendable {
             guard encoder.recording == recording, encoder.hasRoomOnFastPath(timed: timed) else { return false }
             body(encoder)
             return true
+        }
+    }
+
+    /// Runs `body` with the calling thread's encoder and returns true when it
+    /// is the installed tracer's (its ``_installedBox`` is the slot's) and an
+    /// untimed fixed-size event fits on the fast path. Else returns false,
+    /// having done nothing: the caller sends the event through the installed
+    /// tracer (``TraceEmit``), which then notes its box. The same test as
+    /// ``withCurrent(of:timed:_:)``'s with the installed box's recording, with
+    /// no load of the box: the thread's encoder first, then one compare.
+    @inlinable @inline(__always)
+    static func withInstalled(_ body: (TraceThreadEncoder) -> Void) -> Bool {
+        guard let raw = reactor_core_trace_encoder_get() else { return false }
+        return Unmanaged<TraceThreadEncoder>.fromOpaque(raw)._withUnsafeGuaranteedRef { encoder in
+            // The slot's word, 0 when empty (no branch: an optional reference is its address or 0).
+            let installed = unsafeBitCast(tracerSlot.load(ordering: .acquiring), to: UInt.self)
+            guard encoder._installedBox == installed, encoder.hasRoomOnFastPath(timed: false) else { return false }
+            body(encoder)
+            return true
+        }
+    }
+
+    /// ``withInstalled(_:)`` for an emission site that holds the installed
+    /// box (`box`, its address) already, and for timed events too.
+    @inlinable @inline(__always)
+    static func withCurrent(installedAt box: UInt, timed: Bool, _ body: (TraceThreadEncoder) -> Void) -> Bool {
+        guard let raw = reactor_core_trace_encoder_get() else { return false }
+        return Unmanaged<TraceThreadEncoder>.fromOpaque(raw)._withUnsafeGuaranteedRef { encoder in
+            guard encoder._installedBox == box, encoder.hasRoomOnFastPath(timed: timed) else { return false }
+            body(encoder)
+            return true
+        }
+    }
+
+    /// Notes `box` as installed with the calling thread's encoder when that
+    /// encoder is the box's recording (after an event went through the box's
+    /// entry point, which makes the thread's encoder the recording's).
+    @usableFromInline
+    static func noteInstalled(_ box: TracerBox) {
+        guard let raw = reactor_core_trace_encoder_get() else { return }
+        Unmanaged<TraceThreadEncoder>.fromOpaque(raw)._withUnsafeGuaranteedRef { encoder in
+            if encoder.recording == box.hot.recording {
+                encoder._installedBox = UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
+            }
         }
     }
 

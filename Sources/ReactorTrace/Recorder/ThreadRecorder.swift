@@ -56,10 +56,10 @@ final class ThreadRecorder: @unchecked Sendable {
     /// Set when the thread has exited: once its segments are shipped, the writer forgets it.
     let exited = Atomic<Bool>(false)
     /// Writer thread only: the next chunk's sequence number.
-    var nextSequence: UInt32 = 0
+    @exclusivity(unchecked) var nextSequence: UInt32 = 0
     /// Writer thread only: the empty list swapped for `handoff.full` when the
     /// writer takes the full segments, so that neither side allocates one.
-    var taken: [TraceSegment] = []
+    @exclusivity(unchecked) var taken: [TraceSegment] = []
     /// Keeps another object's fields off the cache lines of the hot fields.
     private let padding = CacheLinePadding()
 

@@ -17,8 +17,8 @@ final class TraceSegment: @unchecked Sendable {
     /// How many bytes and events the writer has shipped. Written by the writer
     /// thread only; read by the owning thread's `rotate` once the writer has
     /// finished, before its final pass comes for the thread.
-    var shippedOffset = 0
-    var shippedEvents: UInt32 = 0
+    @exclusivity(unchecked) var shippedOffset = 0
+    @exclusivity(unchecked) var shippedEvents: UInt32 = 0
     /// Keeps another object's hot fields off the cache line of `published`.
     private let padding = CacheLinePadding()
 

@@ -39,11 +39,11 @@ final class TraceWriter: @unchecked Sendable {
     var history: TraceHistory?
     /// A bounded recording does not bound its file again before it reaches this size
     /// (a copy that could not shrink it enough must not be redone on every chunk).
-    var nextBoundingAt: UInt64 = 0
+    @exclusivity(unchecked) var nextBoundingAt: UInt64 = 0
     /// Snapshots asked for by ``snapshot(to:maxBytes:)``, served by the writer thread.
     let snapshotRequests = LockedValue<(open: Bool, pending: [SnapshotRequest])>((true, []))
     /// Whether this writer serves SIGUSR1 with a snapshot (the installed recording, when asked).
-    var snapshotsOnSignal = false
+    @exclusivity(unchecked) var snapshotsOnSignal = false
     var signalSnapshots = 0
     /// A failure to bound the file was reported (once).
     var reportedBounding = false
@@ -60,14 +60,14 @@ final class TraceWriter: @unchecked Sendable {
     private let finished = Atomic<Bool>(false)
     /// Staged output of the current pass: headers and other small blocks in
     /// `headers`, payloads written straight from their segments (no copy).
-    private var headers: [UInt8] = []
-    private var pieces: [Piece] = []
-    private var stagedBytes = 0
+    @exclusivity(unchecked) private var headers: [UInt8] = []
+    @exclusivity(unchecked) private var pieces: [Piece] = []
+    @exclusivity(unchecked) private var stagedBytes = 0
     /// The `writev` vectors of a flush, kept to reuse their storage.
-    private var vectors: [iovec] = []
+    @exclusivity(unchecked) private var vectors: [iovec] = []
     /// Full segments shipped in the current pass, with their threads: handed
     /// back for reuse once their bytes are written.
-    private var shippedFull: [(segment: TraceSegment, thread: ThreadRecorder)] = []
+    @exclusivity(unchecked) private var shippedFull: [(segment: TraceSegment, thread: ThreadRecorder)] = []
     /// How many written segments a thread keeps for reuse; more are freed.
     static let maxSpareSegments = 2
 
@@ -89,26 +89,30 @@ final class TraceWriter: @unchecked Sendable {
     }
     /// The ends of the last chunks written, oldest overwritten first: enough
     /// to free an end block's bytes (a chunk takes at least 29) several times over.
-    var chunkEnds = [BlockEnd](repeating: BlockEnd(offset: 0, events: 0, chunks: 0), count: 8)
-    var nextChunkEnd = 0
+    @exclusivity(unchecked) var chunkEnds = [BlockEnd](repeating: BlockEnd(offset: 0, events: 0, chunks: 0), count: 8)
+    @exclusivity(unchecked) var nextChunkEnd = 0
     /// The end of the file's header: the file is never cut back further.
     var headerEnd: UInt64 = 0
 
     // Writer thread only until it finishes.
+    // The writer's state is `@exclusivity(unchecked)`, here and in the
+    // segments and threads it ships: one thread touches it at a time (the
+    // writer, or a caller after `finish`), and the run-time checks of every
+    // access were a third of an idle pass, which runs every flush interval.
     /// Events and chunks in the file (not those of blocks a write error cut away).
-    var eventsWritten: UInt64 = 0
-    var chunksWritten: UInt64 = 0
+    @exclusivity(unchecked) var eventsWritten: UInt64 = 0
+    @exclusivity(unchecked) var chunksWritten: UInt64 = 0
     /// Events recorded but not in the file: shipped after a write error, or
     /// dropped by a thread whose queue was full when the writer finished.
-    var eventsLost: UInt64 = 0
-    var bytesWritten: UInt64 = 0
-    var writeError: Int32 = 0
+    @exclusivity(unchecked) var eventsLost: UInt64 = 0
+    @exclusivity(unchecked) var bytesWritten: UInt64 = 0
+    @exclusivity(unchecked) var writeError: Int32 = 0
     /// How the recording ended (the end block's termination code).
     private(set) var termination = TraceTermination.stopped
     private var threadCount: UInt32 = 0
     /// Events and chunks staged in the current batch, counted once it is written.
-    private var stagedEvents: UInt64 = 0
-    private var stagedChunks: UInt64 = 0
+    @exclusivity(unchecked) private var stagedEvents: UInt64 = 0
+    @exclusivity(unchecked) private var stagedChunks: UInt64 = 0
     /// Set by `finish(termination:)` before waking the writer.
     private var requestedTermination = TraceTermination.stopped
 
@@ -266,7 +270,7 @@ final class TraceWriter: @unchecked Sendable {
             ship(current, of: thread)
             if hasExited { retired.append(ObjectIdentifier(thread)) }
         }
-        _ = flushStaging()
+        if !pieces.isEmpty { _ = flushStaging() }
         recycleShipped()
         if !retired.isEmpty {
             threads.withLock { $0.removeAll { retired.contains(ObjectIdentifier($0)) } }
