@@ -24,31 +24,6 @@ final class ListScreen {
     deinit { computations.forEach { $0.stop() } }
 }
 
-/// A tracer that hands every event to another one.
-private final class ForwardingTracer: ReactorTracer {
-    let next: any ReactorTracer
-    init(_ next: any ReactorTracer) { self.next = next }
-    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {
-        next.nodeCreated(id, kind: kind, name: name, parent: parent)
-    }
-    func nodeNamed(_ id: UInt64, name: String, owner: UInt64) { next.nodeNamed(id, name: name, owner: owner) }
-    func nodeStopped(_ id: UInt64) { next.nodeStopped(id) }
-    func depend(computation: UInt64, dependency: UInt64) { next.depend(computation: computation, dependency: dependency) }
-    func changed(dependency: UInt64) { next.changed(dependency: dependency) }
-    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
-        next.invalidated(computation: computation, cause: cause, source: source)
-    }
-    func rerunBegan(computation: UInt64, firstRun: Bool) { next.rerunBegan(computation: computation, firstRun: firstRun) }
-    func rerunEnded(computation: UInt64) { next.rerunEnded(computation: computation) }
-    func actionBegan(store: UInt64, name: String, arguments: String) {
-        next.actionBegan(store: store, name: name, arguments: arguments)
-    }
-    func actionEnded(store: UInt64) { next.actionEnded(store: store) }
-    func flushBegan() { next.flushBegan() }
-    func flushEnded() { next.flushEnded() }
-    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) { next.issue(kind, node: node, message: message) }
-}
-
 @Suite(.recordsScenarios) struct ScenarioTraceTests {
     /// 14 writes, 8 of which change the count: list reruns 14 times, count 8.
     func fourteenWrites() throws -> ScenarioTrace {
@@ -234,7 +209,7 @@ private final class ForwardingTracer: ReactorTracer {
         #expect(throws: ScenarioError.tracerReplaced) {
             try ScenarioTrace.record {
                 router = ReactorTracing.tracer
-                replacement = ForwardingTracer(router!)
+                replacement = ForwardingTracer(to: router!)
                 ReactorTracing.install(replacement)
             }
         }

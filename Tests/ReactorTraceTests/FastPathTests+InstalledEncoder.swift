@@ -156,30 +156,3 @@ extension FastPathTests {
         }
     }
 }
-
-/// A tracer without encoders of its own (so the core writes no event inline
-/// for it) that hands every event to another tracer's protocol methods.
-private final class ForwardingTracer: ReactorTracer {
-    let tracer: any ReactorTracer
-    init(to tracer: any ReactorTracer) { self.tracer = tracer }
-    func nodeCreated(_ id: UInt64, kind: ReactorTracing.NodeKind, name: String, parent: UInt64) {
-        tracer.nodeCreated(id, kind: kind, name: name, parent: parent)
-    }
-    func nodeNamed(_ id: UInt64, name: String, owner: UInt64) { tracer.nodeNamed(id, name: name, owner: owner) }
-    func nodeStopped(_ id: UInt64) { tracer.nodeStopped(id) }
-    func depend(computation: UInt64, dependency: UInt64) { tracer.depend(computation: computation, dependency: dependency) }
-    func changed(dependency: UInt64) { tracer.changed(dependency: dependency) }
-    func invalidated(computation: UInt64, cause: ReactorTracing.InvalidationCause, source: UInt64) {
-        tracer.invalidated(computation: computation, cause: cause, source: source)
-    }
-    func rerunBegan(computation: UInt64, firstRun: Bool) { tracer.rerunBegan(computation: computation, firstRun: firstRun) }
-    func rerunEnded(computation: UInt64) { tracer.rerunEnded(computation: computation) }
-    func actionBegan(store: UInt64, name: String, arguments: String) {
-        tracer.actionBegan(store: store, name: name, arguments: arguments)
-    }
-    func actionEnded(store: UInt64) { tracer.actionEnded(store: store) }
-    func flushBegan() { tracer.flushBegan() }
-    func flushEnded() { tracer.flushEnded() }
-    func issue(_ kind: ReactorTracing.IssueKind, node: UInt64, message: String) { tracer.issue(kind, node: node, message: message) }
-    func site(_ node: UInt64, site: String, isActionCall: Bool) { tracer.site(node, site: site, isActionCall: isActionCall) }
-}
