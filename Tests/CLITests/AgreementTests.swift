@@ -23,10 +23,18 @@ import Testing
     }
 
     /// A command's JSON; a killed recording's trace is read up to its end with one warning and status 2.
-    /// Each command line runs once per test process (``AgreementRuns``): the tests that ask for the same
-    /// one on the same sample share its output.
     static func json(_ arguments: String...) throws -> Any {
-        let result = try AgreementRuns.run(arguments)
+        try document(of: BuiltProducts.run("reactor-inspect", arguments), arguments)
+    }
+
+    /// ``json(_:)`` of a command that writes nothing but its output, about a sample trace that does
+    /// not change (`COMMAND TRACE …`): each such command line runs once per test process
+    /// (``AgreementRuns``), and the tests that ask for it again share its output.
+    static func sampleJSON(_ arguments: String...) throws -> Any {
+        try document(of: AgreementRuns.run(arguments), arguments)
+    }
+
+    private static func document(of result: BuiltProducts.Run, _ arguments: [String]) throws -> Any {
         #expect(readWhole(result), "\(arguments): \(result.stderr)")
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
     }
@@ -76,12 +84,12 @@ import Testing
     @Test(arguments: SampleTrace.agreementSamples)
     func everyViewGivesTheSameFigures(sample: String) throws {
         let trace = try SampleTrace.named(sample)
-        let hotDocument = try Self.json("hot", trace.path, "--json", "--top", "1000000")
+        let hotDocument = try Self.sampleJSON("hot", trace.path, "--json", "--top", "1000000")
         let hot = try Self.records(hotDocument)
         #expect(!hot.isEmpty)
 
         // report --format json: the same records, every one of them.
-        let report = try #require(try Self.json("report", trace.path, "--format", "json", "-o", "-") as? [String: Any])
+        let report = try #require(try Self.sampleJSON("report", trace.path, "--format", "json", "-o", "-") as? [String: Any])
         let reportRecords = try Self.records(report["computations"])
         #expect(reportRecords == hot)
         let hotFigures = try Self.allFigures(hotDocument)
@@ -90,13 +98,13 @@ import Testing
         // check --json: the records the budget was measured on.
         let budget = FileManager.default.temporaryDirectory.appendingPathComponent("agreement-budget-\(sample).json").path
         try Data("{}".utf8).write(to: URL(fileURLWithPath: budget))
-        let check = try #require(try Self.json("check", trace.path, "--budget", budget, "--json") as? [String: Any])
+        let check = try #require(try Self.sampleJSON("check", trace.path, "--budget", budget, "--json") as? [String: Any])
         #expect(check["passed"] as? Bool == true)
         #expect(try Self.records(check["computations"]) == hot)
         #expect(try Self.allFigures(check["computations"]) == hotFigures)
 
         // top --json: every computation's reruns, total and p99, and the events.
-        let top = try #require(try Self.json("top", trace.path, "--json", "--top", "1000000") as? [String: Any])
+        let top = try #require(try Self.sampleJSON("top", trace.path, "--json", "--top", "1000000") as? [String: Any])
         let topRows = try #require(top["hot"] as? [[String: Any]])
         #expect(topRows.count == hot.count)
         for row in topRows {
@@ -108,7 +116,7 @@ import Testing
         }
 
         // summary --json: the sums, and every event the end block counts.
-        let summary = try #require(try Self.json("summary", trace.path, "--json") as? [String: Any])
+        let summary = try #require(try Self.sampleJSON("summary", trace.path, "--json") as? [String: Any])
         #expect(summary["runs"] as? Int == hot.values.reduce(0) { $0 + $1.runs })
         #expect(summary["reruns"] as? Int == hot.values.reduce(0) { $0 + $1.reruns })
         #expect(report["runs"] as? Int == hot.values.reduce(0) { $0 + $1.runs })
@@ -123,7 +131,7 @@ import Testing
         if sample.hasSuffix("killed") { #expect(unfinishedRuns > 0 && unfinishedFlushes > 0) }
 
         // diff of the trace with itself: each side's reruns and total.
-        let diffDocument = try #require(try Self.json("diff", trace.path, trace.path, "--json") as? [String: Any])
+        let diffDocument = try #require(try Self.sampleJSON("diff", trace.path, trace.path, "--json") as? [String: Any])
         let diff = try #require(diffDocument["diff"] as? [String: Any])
         let diffEntries = try #require(diff["computations"] as? [[String: Any]])
         var diffed = 0
@@ -142,7 +150,7 @@ import Testing
         // why NAME --json: runs and reruns, for names that are one computation.
         let unique = hot.keys.filter { key in hot.keys.filter { $0.name == key.name }.count == 1 }
         for key in unique.sorted(by: { $0.name < $1.name }).prefix(4) {
-            let why = try #require(try Self.json("why", trace.path, key.name, "--json", "--limit", "0") as? [String: Any])
+            let why = try #require(try Self.sampleJSON("why", trace.path, key.name, "--json", "--limit", "0") as? [String: Any])
             #expect(why["runs"] as? Int == hot[key]?.runs, "\(key)")
             #expect(why["reruns"] as? Int == hot[key]?.reruns, "\(key)")
         }
@@ -307,7 +315,7 @@ import Testing
     @Test(arguments: SampleTrace.agreementSamples)
     func replayShowsTheRunsHotCounts(sample: String) throws {
         let trace = try SampleTrace.named(sample)
-        let hot = Self.byName(try Self.records(try Self.json("hot", trace.path, "--json", "--top", "1000000")))
+        let hot = Self.byName(try Self.records(try Self.sampleJSON("hot", trace.path, "--json", "--top", "1000000")))
         let result = try BuiltProducts.run("reactor-inspect", ["replay", trace.path, "--json", "--filter", "rerun"])
         #expect(Self.readWhole(result), "\(result.stderr)")
         var replayed: [String: Figures] = [:]

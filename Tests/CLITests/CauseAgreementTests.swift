@@ -47,16 +47,16 @@ import Testing
     @Test(arguments: ["counter", "todos", "profile", "stress", "stress-threads"])
     func rerunsCausedAgree(sample: String) throws {
         let trace = try SampleTrace.named(sample)
-        let summary = try #require(try AgreementTests.json("summary", trace.path, "--json", "--top", "1000000")
+        let summary = try #require(try AgreementTests.sampleJSON("summary", trace.path, "--json", "--top", "1000000")
             as? [String: Any])
         let runsCaused = try Self.actions(summary["actions"], "runsCaused")
         let rerunsCaused = try Self.actions(summary["actions"], "rerunsCaused")
 
-        let report = try #require(try AgreementTests.json("report", trace.path, "--format", "json", "-o", "-")
+        let report = try #require(try AgreementTests.sampleJSON("report", trace.path, "--format", "json", "-o", "-")
             as? [String: Any])
         #expect(try Self.actions(report["actions"], "rerunsCaused") == rerunsCaused)
 
-        let diffDocument = try #require(try AgreementTests.json("diff", trace.path, trace.path, "--json") as? [String: Any])
+        let diffDocument = try #require(try AgreementTests.sampleJSON("diff", trace.path, trace.path, "--json") as? [String: Any])
         let diff = try #require(diffDocument["diff"] as? [String: Any])
         let diffActions = try #require(diff["actions"] as? [[String: Any]])
         var diffed: Counts = [:]
@@ -70,7 +70,7 @@ import Testing
 
         // why, for every computation hot lists: one chain per run, and the
         // roots of those chains are the actions charged above.
-        let hot = try #require(try AgreementTests.json("hot", trace.path, "--json", "--top", "1000000") as? [[String: Any]])
+        let hot = try #require(try AgreementTests.sampleJSON("hot", trace.path, "--json", "--top", "1000000") as? [[String: Any]])
         let names = Set(hot.compactMap { $0["name"] as? String })
         var rerunsByName: Counts = [:]
         for name in names {
