@@ -62,12 +62,8 @@ import TraceForgery
     /// `replay` with filters: none, `--json`, `--last` (1, 20, more than the lines), by kind,
     /// by the busiest computation's name, time windows (a tenth of the trace, from and to
     /// alone) and their combinations; by names from the index's mentions: the quietest
-    /// computation's, the most changed other node's (values), an action's, one no node has.
-    static func replayCommands(_ path: String) throws -> [[String]] {
-        replayCommands(path, model: try TraceFile.model(path: path).0)
-    }
-
-    /// ``replayCommands(_:)`` of a trace whose plain model is `model`.
+    /// computation's, the most changed other node's (values), an action's, one no node has;
+    /// `model` is the trace's plain model.
     static func replayCommands(_ path: String, model: TraceModel) -> [[String]] {
         replayCommandsByWindow(path, model: model) + replayCommandsByName(path, model: model)
     }
